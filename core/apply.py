@@ -1,0 +1,299 @@
+"""Appliers: how each event changes the state. They only assign what the event says.
+
+Every decision (which card, which object id, how much damage) was taken before the event was
+triggered and travels in it, so applying the same events always rebuilds the same state.
+Appliers take the contract map of an event, so the aggregate, the fast projector and the
+replay checker share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from core.state import Effect, GameState, Permanent, Player, StackObject
+
+Event = dict[str, Any]
+APPLIERS: dict[str, Callable[[GameState, Event], None]] = {}
+
+
+def applier(name: str) -> Callable[[Callable[[GameState, Event], None]], Callable[[GameState, Event], None]]:
+    def register(fn: Callable[[GameState, Event], None]) -> Callable[[GameState, Event], None]:
+        APPLIERS[name] = fn
+        return fn
+
+    return register
+
+
+def apply_event(state: GameState, e: Event) -> None:
+    APPLIERS[e["type"]](state, e)
+    state.version = e["v"]
+    state.last_hash = e["hash"]
+
+
+def _remove_permanent(state: GameState, obj: int) -> Permanent | None:
+    for i, p in enumerate(state.battlefield):
+        if p.object == obj:
+            return state.battlefield.pop(i)
+    return None
+
+
+@applier("GameStarted")
+def _game_started(s: GameState, e: Event) -> None:
+    s.game_format = e["format"]
+    s.seed = e["seed"]
+    s.rules = e["rules"]
+    names = [p["name"] for p in e["players"]]
+    start = names.index(e["starting_player"])
+    s.turn_order = names[start:] + names[:start]  # 103.1: play proceeds from the starting player
+    top = 0
+    for p in e["players"]:
+        s.players[p["name"]] = Player(
+            name=p["name"], life=p["life"], library=list(p["library"]), hand=list(p["hand"])
+        )
+        for perm in p["battlefield"]:
+            s.battlefield.append(
+                Permanent(object=perm["object"], card=perm["card"], owner=p["name"], controller=p["name"], fresh=False)
+            )
+            top = max(top, perm["object"])
+    s.next_object = top + 1
+
+
+@applier("LibraryShuffled")
+def _library_shuffled(s: GameState, e: Event) -> None:
+    s.players[e["player"]].library = list(e["order"])
+
+
+@applier("TurnBegan")
+def _turn_began(s: GameState, e: Event) -> None:
+    s.turn = e["turn"]
+    s.active_player = e["active_player"]
+    s.phase = s.step = None
+    s.spells_cast_this_turn = {}
+    for player in s.players.values():
+        player.lands_played = 0
+    for perm in s.battlefield:  # 302.6: continuously controlled since this turn began
+        if perm.controller == e["active_player"]:
+            perm.fresh = False
+
+
+@applier("StepBegan")
+def _step_began(s: GameState, e: Event) -> None:
+    s.phase = e["phase"]
+    s.step = e["step"]
+    s.first_strike_step = e["first_strike"]
+    s.priority = None
+    s.passes = []
+    if e["step"] == "declare_attackers":
+        s.attackers_declared = False
+    if e["step"] == "declare_blockers":
+        s.blockers_declared = False
+
+
+@applier("StepEnded")
+def _step_ended(s: GameState, e: Event) -> None:
+    s.priority = None
+    s.passes = []
+
+
+@applier("PermanentsUntapped")
+def _untapped(s: GameState, e: Event) -> None:
+    for obj in e["permanents"]:
+        perm = s.permanent(obj)
+        if perm is not None:
+            perm.tapped = False
+
+
+@applier("CardDrawn")
+def _card_drawn(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.library.pop(0)
+    player.hand.append(e["card"])
+
+
+@applier("EmptyLibraryDrawAttempted")
+def _empty_draw(s: GameState, e: Event) -> None:
+    s.players[e["player"]].drew_from_empty_library = True
+
+
+@applier("DrawSkipped")
+def _draw_skipped(s: GameState, e: Event) -> None:
+    return None
+
+
+@applier("LandPlayed")
+def _land_played(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.hand.remove(e["card"])
+    player.lands_played += 1
+    s.battlefield.append(Permanent(object=e["object"], card=e["card"], owner=e["player"], controller=e["player"]))
+    s.next_object = e["object"] + 1
+    s.passes = []
+
+
+@applier("PriorityGiven")
+def _priority_given(s: GameState, e: Event) -> None:
+    s.priority = e["player"]
+
+
+@applier("PriorityPassed")
+def _priority_passed(s: GameState, e: Event) -> None:
+    s.priority = None
+    s.passes.append(e["player"])
+
+
+@applier("ManaAbilityActivated")
+def _mana_ability(s: GameState, e: Event) -> None:
+    perm = s.permanent(e["source"])
+    if perm is not None:
+        perm.tapped = True
+    pool = s.players[e["player"]].mana_pool
+    pool[e["mana"]] = pool.get(e["mana"], 0) + 1
+
+
+@applier("SpellCast")
+def _spell_cast(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.hand.remove(e["card"])
+    for color, n in e["mana_spent"].items():
+        player.mana_pool[color] -= n
+        if not player.mana_pool[color]:
+            del player.mana_pool[color]
+    s.stack.append(StackObject(object=e["object"], card=e["card"], controller=e["player"], targets=list(e["targets"])))
+    s.next_object = e["object"] + 1
+    s.spells_cast_this_turn[e["player"]] = s.spells_cast_this_turn.get(e["player"], 0) + 1
+    s.passes = []
+
+
+@applier("ObjectResolved")
+def _object_resolved(s: GameState, e: Event) -> None:
+    top = s.stack.pop()
+    owner = top.controller
+    if e["permanent"] is not None:
+        s.battlefield.append(Permanent(object=e["permanent"], card=top.card, owner=owner, controller=top.controller))
+        s.next_object = e["permanent"] + 1
+    else:
+        s.players[owner].graveyard.append(top.card)
+    s.passes = []
+
+
+@applier("DamageDealt")
+def _damage_dealt(s: GameState, e: Event) -> None:
+    _deal(s, e["target"], e["amount"])
+
+
+def _deal(s: GameState, target: Any, amount: int) -> None:
+    if isinstance(target, str):
+        s.players[target].life -= amount  # 120.3a
+    else:
+        perm = s.permanent(target)
+        if perm is not None:
+            perm.damage += amount  # 120.3e
+
+
+@applier("EffectCreated")
+def _effect_created(s: GameState, e: Event) -> None:
+    s.effects.append(Effect(**e["effect"]))
+    s.next_effect = e["effect"]["id"] + 1
+
+
+@applier("PermanentsPutIntoGraveyard")
+def _to_graveyard(s: GameState, e: Event) -> None:
+    for item in e["permanents"]:
+        perm = _remove_permanent(s, item["object"])
+        if perm is not None:
+            s.players[perm.owner].graveyard.append(perm.card)
+            for other in s.battlefield:  # 506.4: it leaves combat
+                if perm.object in other.blocked_by:
+                    other.blocked_by.remove(perm.object)
+                if perm.object in other.blocking:
+                    other.blocking.remove(perm.object)
+    gone = {item["object"] for item in e["permanents"]}
+    s.effects = [eff for eff in s.effects if eff.object not in gone]
+
+
+@applier("AttackersDeclared")
+def _attackers(s: GameState, e: Event) -> None:
+    s.attackers_declared = True
+    for a in e["attackers"]:
+        perm = s.permanent(a["object"])
+        if perm is not None:
+            perm.attacking = a["defender"]
+    for obj in e["tapped"]:
+        perm = s.permanent(obj)
+        if perm is not None:
+            perm.tapped = True
+    s.defending_players = sorted({a["defender"] for a in e["attackers"]}, key=s.turn_order.index)
+
+
+@applier("BlockersDeclared")
+def _blockers(s: GameState, e: Event) -> None:
+    s.blockers_declared = True
+    for b in e["blockers"]:
+        blocker = s.permanent(b["object"])
+        attacker = s.permanent(b["attacker"])
+        if blocker is not None and attacker is not None:
+            blocker.blocking.append(attacker.object)
+            attacker.blocked = True
+            attacker.blocked_by.append(blocker.object)
+
+
+@applier("CombatDamageDealt")
+def _combat_damage(s: GameState, e: Event) -> None:
+    for a in e["assignments"]:
+        _deal(s, a["target"], a["amount"])
+
+
+@applier("RemovedFromCombat")
+def _removed_from_combat(s: GameState, e: Event) -> None:
+    for obj in e["permanents"]:
+        perm = s.permanent(obj)
+        if perm is not None:
+            perm.attacking = None
+            perm.blocking = []
+            perm.blocked = False
+            perm.blocked_by = []
+    s.defending_players = []
+
+
+@applier("CardsDiscarded")
+def _discarded(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    for name in e["cards"]:
+        player.hand.remove(name)
+        player.graveyard.append(name)
+
+
+@applier("CleanupPerformed")
+def _cleanup(s: GameState, e: Event) -> None:
+    for obj in e["damage_removed"]:
+        perm = s.permanent(obj)
+        if perm is not None:
+            perm.damage = 0
+    ended = set(e["effects_ended"])
+    s.effects = [eff for eff in s.effects if eff.id not in ended]
+
+
+@applier("ManaPoolEmptied")
+def _pool_emptied(s: GameState, e: Event) -> None:
+    s.players[e["player"]].mana_pool = {}
+
+
+@applier("PlayerLost")
+def _player_lost(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.lost = True
+    player.loss_reason = e["reason"]
+    if s.priority == e["player"]:
+        s.priority = None
+    # 800.4a: the objects a player owned leave the game with them
+    s.battlefield = [p for p in s.battlefield if p.owner != e["player"]]
+    s.stack = [o for o in s.stack if o.controller != e["player"]]
+
+
+@applier("GameEnded")
+def _game_ended(s: GameState, e: Event) -> None:
+    s.ended = True
+    s.winner = e["winner"]
+    s.end_reason = e["reason"]
+    s.priority = None

@@ -1,0 +1,105 @@
+"""Reading the board: characteristics after continuous effects, and finding objects by reference."""
+
+from __future__ import annotations
+
+from core.cards import card
+from core.commands import CardRef, Ref
+from core.errors import IllegalTarget
+from core.state import GameState, Permanent
+
+DEFAULT_MAX_HAND_SIZE = 7  # 402.2
+
+
+def is_creature(perm: Permanent) -> bool:
+    return card(perm.card).is_type("Creature")
+
+
+def power(state: GameState, perm: Permanent) -> int:
+    """Layer 7: printed power, then modifications (613.4c)."""
+    base = card(perm.card).power or 0
+    return base + sum(e.power for e in state.effects if e.kind == "pt" and e.object == perm.object)
+
+
+def toughness(state: GameState, perm: Permanent) -> int:
+    base = card(perm.card).toughness or 0
+    return base + sum(e.toughness for e in state.effects if e.kind == "pt" and e.object == perm.object)
+
+
+def max_hand_size(state: GameState, player: str) -> int | None:
+    """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
+    for perm in state.battlefield:
+        if perm.controller == player and not perm.phased_out and card(perm.card).no_maximum_hand_size:
+            return None
+    return DEFAULT_MAX_HAND_SIZE
+
+
+def cards_to_discard(state: GameState, player: str) -> int:
+    """514.1: how many cards the player must discard in cleanup."""
+    limit = max_hand_size(state, player)
+    if limit is None:
+        return 0
+    return max(0, len(state.players[player].hand) - limit)
+
+
+def on_battlefield(state: GameState) -> list[Permanent]:
+    """Phased-out permanents are treated as though they don't exist (702.26b)."""
+    return [p for p in state.battlefield if not p.phased_out]
+
+
+def find_permanent(state: GameState, ref: Ref, *, what: str = "permanent") -> Permanent:
+    """The permanent a reference names, or an error that says which one is missing."""
+    perms = on_battlefield(state)
+    if isinstance(ref, int):
+        for p in perms:
+            if p.object == ref:
+                return p
+        raise IllegalTarget("400.1", f"no {what} with object id {ref} is on the battlefield")
+    card(ref.card)  # an unknown name is its own error
+    same = [p for p in perms if p.card == ref.card]
+    if ref.index >= len(same):
+        have = f"only {len(same)}" if same else "none"
+        raise IllegalTarget("400.1", f"no {what} {_label(ref)} on the battlefield ({have} named {ref.card!r})")
+    return same[ref.index]
+
+
+def find_stack_object(state: GameState, ref: Ref) -> int:
+    if isinstance(ref, int):
+        if state.stack_object(ref) is None:
+            raise IllegalTarget("405.1", f"no object {ref} is on the stack")
+        return ref
+    same = [s for s in state.stack if s.card == ref.card]
+    if ref.index >= len(same):
+        raise IllegalTarget("405.1", f"no spell {_label(ref)} on the stack")
+    return same[ref.index].object
+
+
+def _label(ref: CardRef) -> str:
+    return f"{ref.card!r}" if ref.index == 0 else f"{ref.card!r} (index {ref.index})"
+
+
+def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
+    """Untapped permanents whose mana ability the player can activate now: (object, card, color).
+
+    302.6: a creature's {T} ability needs it to have been under its controller's control since
+    their most recent turn began. Lands come first, then creatures, each in battlefield order: the
+    order in which the engine taps them when it pays on a player's behalf.
+    """
+    lands: list[tuple[int, str, str]] = []
+    creatures: list[tuple[int, str, str]] = []
+    for p in on_battlefield(state):
+        definition = card(p.card)
+        if p.controller != player or p.tapped or not definition.mana_abilities:
+            continue
+        if definition.is_type("Creature"):
+            if not p.fresh:
+                creatures.append((p.object, p.card, definition.mana_abilities[0].produces))
+        else:
+            lands.append((p.object, p.card, definition.mana_abilities[0].produces))
+    return lands + creatures
+
+
+def require_in_hand(state: GameState, player: str, name: str, rule: str) -> None:
+    """Raise unless ``name`` is a known card in the player's hand."""
+    card(name)
+    if name not in state.players[player].hand:
+        raise IllegalTarget(rule, f"{player} has no {name!r} in hand")

@@ -1,0 +1,74 @@
+"""Player decisions: imperative commands, distinct from the events (facts) they produce.
+
+A card on the battlefield or the stack is named by a ``Ref``: an object id, or a card name with
+an index among the objects of that name in the zone (``CardRef("Forest", 1)`` is the second Forest).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class CardRef:
+    card: str
+    index: int = 0
+
+
+Ref = Union[int, CardRef]
+Target = Union[str, Ref]  # a player name, or an object
+
+
+@dataclass(frozen=True)
+class PassPriority:
+    player: str
+
+
+@dataclass(frozen=True)
+class PlayLand:
+    player: str
+    card: str
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class CastSpell:
+    player: str
+    card: str
+    index: int = 0
+    targets: tuple[Target, ...] = ()
+    pay: tuple[Ref, ...] | None = None  # permanents to tap for mana; None: the engine chooses
+
+
+@dataclass(frozen=True)
+class ActivateAbility:
+    player: str
+    source: Ref
+    ability: int = 0
+
+
+@dataclass(frozen=True)
+class DeclareAttackers:
+    player: str
+    attackers: tuple[tuple[Ref, str | None], ...] = ()  # (creature, player attacked or None: the only one)
+
+
+@dataclass(frozen=True)
+class DeclareBlockers:
+    player: str
+    blockers: tuple[tuple[Ref, Ref], ...] = ()  # (blocking creature, attacker)
+
+
+@dataclass(frozen=True)
+class Discard:
+    player: str
+    cards: tuple[str, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class Concede:
+    player: str
+
+
+Command = Union[PassPriority, PlayLand, CastSpell, ActivateAbility, DeclareAttackers, DeclareBlockers, Discard, Concede]

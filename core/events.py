@@ -1,0 +1,286 @@
+"""Every event of the log, declared once, here (CONTRACT section 3, schema version 1).
+
+Events are frozen facts named in the past tense. Each carries ``hash``, the chain hash over its
+contract map (``core.hashing``). Their ``apply`` is the applier: it hands the contract map to
+``core.apply``, which only assigns what the event says.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+from eventsourcing.domain import Aggregate
+
+SCHEMA_VERSION = 1
+_LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
+
+
+class GameEvent(Aggregate.Event):
+    hash: str
+
+    field_names: ClassVar[tuple[str, ...]] = ()
+
+    def to_map(self) -> dict[str, Any]:
+        """The contract map of this event: ``{"v", "type", ...fields, "hash"}``."""
+        names = type(self).field_names or _field_names(type(self))
+        out: dict[str, Any] = {"v": self.originator_version, "type": type(self).__name__}
+        for name in names:
+            out[name] = getattr(self, name)
+        out["hash"] = self.hash
+        return out
+
+    def apply(self, aggregate: Any) -> None:
+        from core.apply import apply_event
+
+        apply_event(aggregate.state, self.to_map())
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _LIBRARY_FIELDS)
+    cls.field_names = names  # type: ignore[attr-defined]
+    return names
+
+
+class GameStarted(GameEvent, Aggregate.Created):
+    """103: the game starts; players, their zones as given, format, seed and rules edition."""
+
+    players: list[dict[str, Any]]
+    format: str
+    seed: int
+    starting_player: str
+    rules: str
+    shuffle: bool
+
+
+class LibraryShuffled(GameEvent):
+    """701.20: the resulting order travels in the event."""
+
+    player: str
+    order: list[str]
+
+
+class TurnBegan(GameEvent):
+    """500.1."""
+
+    turn: int
+    active_player: str
+
+
+class StepBegan(GameEvent):
+    """500-514. A main phase is a step of its own name; ``first_strike`` marks 510.4's first step."""
+
+    turn: int
+    phase: str
+    step: str
+    first_strike: bool
+
+
+class StepEnded(GameEvent):
+    """500.2."""
+
+    turn: int
+    step: str
+
+
+class PermanentsUntapped(GameEvent):
+    """502.3."""
+
+    player: str
+    permanents: list[int]
+
+
+class CardDrawn(GameEvent):
+    """504.1, 121.2; also the opening hand (103.5)."""
+
+    player: str
+    card: str
+
+
+class EmptyLibraryDrawAttempted(GameEvent):
+    """121.4: a draw from an empty library; the player loses at the next check (704.5b)."""
+
+    player: str
+
+
+class DrawSkipped(GameEvent):
+    """103.8a."""
+
+    player: str
+    rule: str
+
+
+class LandPlayed(GameEvent):
+    """505.6b, 305.1: a special action; the land is a new object on the battlefield."""
+
+    player: str
+    card: str
+    object: int
+
+
+class PriorityGiven(GameEvent):
+    """117.3."""
+
+    player: str
+
+
+class PriorityPassed(GameEvent):
+    """117.3d."""
+
+    player: str
+
+
+class ManaAbilityActivated(GameEvent):
+    """605: a mana ability taps its source and adds mana without using the stack."""
+
+    player: str
+    source: int
+    card: str
+    mana: str
+
+
+class SpellCast(GameEvent):
+    """601.2: the card moves from hand to the stack as a new object; its cost is paid from the pool."""
+
+    player: str
+    card: str
+    object: int
+    targets: list[Any]
+    mana_spent: dict[str, int]
+
+
+class ObjectResolved(GameEvent):
+    """608.2: ``outcome`` is ``resolved``, or ``fizzled`` when every target became illegal (608.2b).
+
+    A permanent spell becomes the permanent ``permanent`` (608.3); others go to the graveyard (608.2n).
+    """
+
+    object: int
+    card: str
+    controller: str
+    outcome: str
+    permanent: int | None
+
+
+class DamageDealt(GameEvent):
+    """120.3: noncombat damage from a resolving spell or ability."""
+
+    source: int
+    card: str
+    target: Any
+    amount: int
+
+
+class EffectCreated(GameEvent):
+    """611.2: a continuous effect from a resolved spell (for example +3/+3 until end of turn)."""
+
+    effect: dict[str, Any]
+
+
+class PermanentsPutIntoGraveyard(GameEvent):
+    """704.5f, 704.5g and destruction: permanents move to their owners' graveyards."""
+
+    permanents: list[dict[str, Any]]
+    rule: str
+
+
+class AttackersDeclared(GameEvent):
+    """508.1: ``attackers`` maps each creature to the player it attacks."""
+
+    player: str
+    attackers: list[dict[str, Any]]
+    tapped: list[int]
+    costs_paid: list[Any]
+
+
+class BlockersDeclared(GameEvent):
+    """509.1: ``blockers`` maps each blocking creature to the attacker it blocks."""
+
+    player: str
+    blockers: list[dict[str, Any]]
+
+
+class CombatDamageDealt(GameEvent):
+    """510.1-510.2: every assignment, dealt simultaneously."""
+
+    assignments: list[dict[str, Any]]
+    first_strike: bool
+
+
+class RemovedFromCombat(GameEvent):
+    """511.3."""
+
+    permanents: list[int]
+
+
+class CardsDiscarded(GameEvent):
+    """514.1."""
+
+    player: str
+    cards: list[str]
+    max_hand_size: int | None
+
+
+class CleanupPerformed(GameEvent):
+    """514.2: damage removal and the end of "until end of turn" effects, simultaneously."""
+
+    damage_removed: list[int]
+    effects_ended: list[int]
+
+
+class ManaPoolEmptied(GameEvent):
+    """500.4."""
+
+    player: str
+    mana: dict[str, int]
+
+
+class PlayerLost(GameEvent):
+    """104.3, 704.5."""
+
+    player: str
+    reason: str
+    rule: str
+
+
+class GameEnded(GameEvent):
+    """104.2: ``winner`` is null for a draw."""
+
+    winner: str | None
+    reason: str
+
+
+EVENT_TYPES: dict[str, type[GameEvent]] = {
+    cls.__name__: cls
+    for cls in (
+        GameStarted,
+        LibraryShuffled,
+        TurnBegan,
+        StepBegan,
+        StepEnded,
+        PermanentsUntapped,
+        CardDrawn,
+        EmptyLibraryDrawAttempted,
+        DrawSkipped,
+        LandPlayed,
+        PriorityGiven,
+        PriorityPassed,
+        ManaAbilityActivated,
+        SpellCast,
+        ObjectResolved,
+        DamageDealt,
+        EffectCreated,
+        PermanentsPutIntoGraveyard,
+        AttackersDeclared,
+        BlockersDeclared,
+        CombatDamageDealt,
+        RemovedFromCombat,
+        CardsDiscarded,
+        CleanupPerformed,
+        ManaPoolEmptied,
+        PlayerLost,
+        GameEnded,
+    )
+}
+for _cls in EVENT_TYPES.values():
+    _field_names(_cls)

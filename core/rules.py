@@ -1,0 +1,345 @@
+"""Pure checks of player decisions. Checking is separate from applying (python-chess style):
+``check(state, command)`` either returns a plan the engine can apply without further checks, or
+raises an ``IllegalAction`` naming the rule. ``legal_actions`` (core.legal) uses the same checks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core import characteristics as ch
+from core.cards import card
+from core.commands import (
+    ActivateAbility,
+    CardRef,
+    CastSpell,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    PassPriority,
+    PlayLand,
+    Target,
+)
+from core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
+from core.mana import format_pool, pay_from_pool, plan_sources
+from core.state import GameState
+from core.turn import MAIN_STEPS
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the game is waiting for, and from whom."""
+
+    kind: str  # priority | declare_attackers | declare_blockers | discard
+    player: str
+    count: int = 0  # cards to discard
+
+    def describe(self) -> str:
+        if self.kind == "priority":
+            return f"{self.player} holds priority"
+        if self.kind == "discard":
+            return f"the game is waiting for {self.player} to discard {self.count} card(s)"
+        return f"the game is waiting for {self.player} to {self.kind.replace('_', ' ')}"
+
+
+RULE_OF_DECISION = {"priority": "117.3", "declare_attackers": "508.1", "declare_blockers": "509.1", "discard": "514.1"}
+
+
+def defending_player(state: GameState) -> str | None:
+    """506.2: in a two-player game the defending player is the nonactive player."""
+    if state.defending_players:
+        return state.defending_players[0]
+    opponents = [p for p in state.live_players() if p != state.active_player]
+    return opponents[0] if len(opponents) == 1 else None
+
+
+def pending_decision(state: GameState) -> Decision | None:
+    """The decision the rules ask for now, derived from the state alone."""
+    if state.ended:
+        return None
+    if state.priority is not None:
+        return Decision("priority", state.priority)
+    active = state.active_player
+    if active is None:
+        return None
+    if state.step == "declare_attackers" and not state.attackers_declared:
+        return Decision("declare_attackers", active)
+    if state.step == "declare_blockers" and not state.blockers_declared and state.attackers_declared:
+        defender = defending_player(state)
+        if defender is not None:
+            return Decision("declare_blockers", defender)
+    if state.step == "cleanup":
+        n = ch.cards_to_discard(state, active)
+        if n:
+            return Decision("discard", active, n)
+    return None
+
+
+# --- plans ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CastPlan:
+    player: str
+    card: str
+    targets: list[Any]
+    taps: list[tuple[int, str, str]]  # (object, card, color) mana abilities activated while casting
+    mana_spent: dict[str, int]
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    player: str
+    attackers: list[dict[str, Any]]  # {object, card, defender}
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    player: str
+    blockers: list[dict[str, Any]]  # {object, card, attacker}
+
+
+Plan = Any
+
+
+def check(state: GameState, command: Command) -> Plan:
+    """Return the plan for a legal command; raise IllegalAction (with its rule) otherwise."""
+    if state.ended:
+        raise GameOver("104.1", "the game is over: no more decisions can be taken")
+    player = command.player
+    if player not in state.players:
+        raise IllegalAction("102.1", f"{player!r} is not a player in this game")
+    if state.players[player].lost:
+        raise IllegalAction("104.3", f"{player} has already left the game")
+    if isinstance(command, Concede):
+        return command  # 104.3a: a player may concede at any time
+    decision = pending_decision(state)
+    if decision is None:
+        raise WrongTiming("117.1", "no player decision is pending")
+    if isinstance(command, DeclareAttackers):
+        _expect(decision, "declare_attackers", player)
+        return check_attackers(state, command)
+    if isinstance(command, DeclareBlockers):
+        _expect(decision, "declare_blockers", player)
+        return check_blockers(state, command)
+    if isinstance(command, Discard):
+        _expect(decision, "discard", player)
+        return check_discard(state, command, decision.count)
+    if decision.kind != "priority":
+        raise WrongTiming(RULE_OF_DECISION[decision.kind], f"{decision.describe()}, not for a {_verb(command)}")
+    if decision.player != player:
+        raise NotYourPriority(
+            "117.3d" if isinstance(command, PassPriority) else "117.1",
+            f"{player} cannot {_verb(command)}: {decision.player} holds priority",
+        )
+    if isinstance(command, PassPriority):
+        return command
+    if isinstance(command, PlayLand):
+        return check_land(state, command)
+    if isinstance(command, CastSpell):
+        return check_cast(state, command)
+    if isinstance(command, ActivateAbility):
+        return check_activate(state, command)
+    raise IllegalAction("117.1", f"unknown command {command!r}")
+
+
+def _verb(command: Command) -> str:
+    return {
+        PassPriority: "pass priority",
+        PlayLand: "play a land",
+        CastSpell: "cast a spell",
+        ActivateAbility: "activate an ability",
+        DeclareAttackers: "declaration of attackers",
+        DeclareBlockers: "declaration of blockers",
+        Discard: "discard",
+    }.get(type(command), type(command).__name__)
+
+
+def _expect(decision: Decision, kind: str, player: str) -> None:
+    rule = RULE_OF_DECISION[kind]
+    if decision.kind != kind:
+        raise WrongTiming(rule, f"{decision.describe()}; it is not the time to {kind.replace('_', ' ')}")
+    if decision.player != player:
+        raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {decision.player}'s to do")
+
+
+def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:
+    """307.1 / 505.6a: own turn, a main phase, the stack empty."""
+    if state.active_player != player:
+        raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
+    if state.step not in MAIN_STEPS:
+        raise WrongTiming(rule, f"{what} only in a main phase, not in the {state.step.replace('_', ' ')} step")
+    if state.stack:
+        raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
+
+
+def check_land(state: GameState, command: PlayLand) -> PlayLand:
+    """505.6b, 305.1-305.2: one land per turn, own main phase, empty stack, from hand."""
+    ch.require_in_hand(state, command.player, command.card, "305.1")
+    if not card(command.card).is_type("Land"):
+        raise IllegalAction("305.1", f"{command.card} is not a land; spells are cast, not played")
+    _sorcery_timing(state, command.player, f"{command.card} can be played", "505.6b")
+    if state.players[command.player].lands_played >= 1:
+        raise WrongTiming("305.2", f"{command.player} has already played a land this turn")
+    return command
+
+
+def check_cast(state: GameState, command: CastSpell) -> CastPlan:
+    """601.2: announce (from hand), timing, targets, then costs that can be paid."""
+    player = command.player
+    ch.require_in_hand(state, player, command.card, "601.2a")
+    definition = card(command.card)
+    if definition.is_type("Land"):
+        raise IllegalAction("305.9", f"{command.card} is a land: it is played (a special action), never cast")
+    if definition.sorcery_speed:
+        kind = "sorcery" if definition.is_type("Sorcery") else "permanent spell"
+        rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
+        _sorcery_timing(state, player, f"{command.card} ({kind}) can be cast", rule)
+    targets = check_targets(state, definition.target, command.targets, command.card)
+    taps, spent = check_payment(state, player, command)
+    return CastPlan(player, command.card, targets, taps, spent)
+
+
+def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str) -> list[Any]:
+    """601.2c, 115.1: exactly the targets the spell asks for, each legal."""
+    if spec is None:
+        if given:
+            raise IllegalTarget("115.1", f"{name} has no targets, but {len(given)} were chosen")
+        return []
+    if len(given) != 1:
+        raise IllegalTarget("601.2c", f"{name} needs exactly one target, {len(given)} chosen")
+    chosen = given[0]
+    if isinstance(chosen, str) and chosen in state.players:
+        if spec != "any":
+            raise IllegalTarget("115.1", f"{name} must target a creature, not the player {chosen}")
+        if state.players[chosen].lost:
+            raise IllegalTarget("115.1", f"{chosen} has left the game and cannot be targeted")
+        return [chosen]
+    ref = CardRef(chosen) if isinstance(chosen, str) else chosen
+    perm = ch.find_permanent(state, ref, what="target")
+    if not ch.is_creature(perm):
+        raise IllegalTarget("115.1", f"{name} can target only a creature{' or a player' if spec == 'any' else ''}, not {perm.card}")
+    return [perm.object]
+
+
+def target_still_legal(state: GameState, spec: str | None, target: Any) -> bool:
+    """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
+    if isinstance(target, str):
+        return spec == "any" and target in state.players and not state.players[target].lost
+    perm = state.permanent(target)
+    return perm is not None and not perm.phased_out and ch.is_creature(perm)
+
+
+def check_payment(state: GameState, player: str, command: CastSpell) -> tuple[list[tuple[int, str, str]], dict[str, int]]:
+    """601.2g-h: mana abilities may be activated, then the total cost is paid from the pool."""
+    cost = card(command.card).mana_cost
+    pool = state.players[player].mana_pool
+    available = ch.mana_sources(state, player)
+    if command.pay is None:
+        taps = plan_sources(cost, pool, available)
+        if taps is None:
+            raise CannotPay(
+                "601.2h",
+                f"{player} cannot pay {command.card}'s cost {card(command.card).cost}: "
+                f"{format_pool(pool)} in pool and {len(available)} untapped mana source(s)",
+            )
+    else:
+        taps = []
+        for ref in command.pay:
+            perm = ch.find_permanent(state, ref, what="mana source")
+            match = next((s for s in available if s[0] == perm.object), None)
+            if match is None or match in taps:
+                raise CannotPay("601.2g", f"{perm.card} (object {perm.object}) cannot be tapped for mana by {player} now")
+            taps.append(match)
+    after = dict(pool)
+    for _, _, color in taps:
+        after[color] = after.get(color, 0) + 1
+    spent = pay_from_pool(cost, after)
+    if spent is None:
+        raise CannotPay("601.2h", f"{format_pool(after)} cannot pay {command.card}'s cost {card(command.card).cost}")
+    return taps, spent
+
+
+def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str, str]:
+    """605.3a: a mana ability may be activated whenever its controller has priority; {T} costs (302.6)."""
+    perm = ch.find_permanent(state, command.source, what="source")
+    definition = card(perm.card)
+    if perm.controller != command.player:
+        raise IllegalAction("602.2", f"{command.player} does not control {perm.card}")
+    if command.ability >= len(definition.mana_abilities) or command.ability < 0:
+        raise IllegalAction("602.1", f"{perm.card} has no activated ability number {command.ability}")
+    if perm.tapped:
+        raise CannotPay("602.2b", f"{perm.card} is already tapped")
+    if definition.is_type("Creature") and perm.fresh:
+        raise CannotPay("302.6", f"{perm.card} has summoning sickness: it can't use a {{T}} ability this turn")
+    return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+
+
+def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
+    """508.1a-b: untapped creatures the active player controls since the turn began, each attacking an opponent."""
+    chosen: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    opponents = [p for p in state.live_players() if p != command.player]
+    for ref, defender in command.attackers:
+        perm = ch.find_permanent(state, ref, what="attacker")
+        if perm.object in seen:
+            raise IllegalAction("508.1a", f"{perm.card} (object {perm.object}) is declared as an attacker twice")
+        seen.add(perm.object)
+        if perm.controller != command.player or not ch.is_creature(perm):
+            raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player} controls")
+        if perm.tapped:
+            raise IllegalAction("508.1a", f"{perm.card} is tapped and cannot attack")
+        if perm.fresh:
+            raise IllegalAction("302.6", f"{perm.card} has summoning sickness and cannot attack this turn")
+        if defender is None:
+            if len(opponents) != 1:
+                raise IllegalAction("508.1b", f"{perm.card} must be told which player it attacks")
+            defender = opponents[0]
+        if defender not in opponents:
+            raise IllegalAction("508.1b", f"{perm.card} cannot attack {defender!r}: not an opponent in the game")
+        chosen.append({"object": perm.object, "card": perm.card, "defender": defender})
+    return AttackPlan(command.player, chosen)
+
+
+def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
+    """509.1a: untapped creatures of the defending player, each blocking one creature attacking them."""
+    chosen: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for ref, attacker_ref in command.blockers:
+        blocker = ch.find_permanent(state, ref, what="blocker")
+        attacker = ch.find_permanent(state, attacker_ref, what="attacker")
+        if blocker.object in seen:
+            raise IllegalAction("509.1a", f"{blocker.card} (object {blocker.object}) can block only one attacker")
+        seen.add(blocker.object)
+        if blocker.controller != command.player or not ch.is_creature(blocker):
+            raise IllegalAction("509.1a", f"{blocker.card} is not a creature {command.player} controls")
+        if blocker.tapped:
+            raise IllegalAction("509.1a", f"{blocker.card} is tapped and cannot block")
+        if attacker.attacking != command.player:
+            raise IllegalAction("509.1a", f"{attacker.card} is not attacking {command.player}")
+        chosen.append({"object": blocker.object, "card": blocker.card, "attacker": attacker.object})
+    return BlockPlan(command.player, chosen)
+
+
+def check_discard(state: GameState, command: Discard, count: int) -> Discard:
+    """514.1: exactly enough cards from the active player's hand to reach the maximum hand size."""
+    if len(command.cards) != count:
+        raise IllegalAction("514.1", f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
+    hand = list(state.players[command.player].hand)
+    for name in command.cards:
+        card(name)
+        if name not in hand:
+            raise IllegalAction("514.1", f"{command.player} has no {name!r} left in hand to discard")
+        hand.remove(name)
+    return command
+
+
+def is_legal(state: GameState, command: Command) -> bool:
+    try:
+        check(state, command)
+    except IllegalAction:
+        return False
+    return True

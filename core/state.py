@@ -1,0 +1,129 @@
+"""The game state that the events rebuild. Plain data: appliers assign it, rules read it.
+
+It is deliberately made of dataclasses of builtins, so that it converts losslessly to a
+msgpack-able dict (snapshots, canonical state hashes) and back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from core.hashing import GENESIS_HASH, digest
+
+
+@dataclass
+class Player:
+    name: str
+    life: int = 20
+    library: list[str] = field(default_factory=list)  # top card first
+    hand: list[str] = field(default_factory=list)
+    graveyard: list[str] = field(default_factory=list)  # bottom first
+    mana_pool: dict[str, int] = field(default_factory=dict)
+    lands_played: int = 0  # this turn (305.2)
+    drew_from_empty_library: bool = False  # since the last state-based action check (704.5b)
+    lost: bool = False
+    loss_reason: str | None = None
+
+
+@dataclass
+class Permanent:
+    object: int
+    card: str
+    owner: str
+    controller: str
+    tapped: bool = False
+    damage: int = 0
+    fresh: bool = True  # not continuously controlled since its controller's turn began (302.6)
+    attacking: str | None = None  # the player it attacks
+    blocking: list[int] = field(default_factory=list)  # attackers it blocks
+    blocked: bool = False  # an attacking creature that became blocked (509.1h)
+    blocked_by: list[int] = field(default_factory=list)  # in declaration order
+    phased_out: bool = False
+    counters: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class StackObject:
+    object: int
+    card: str
+    controller: str
+    kind: str = "spell"  # spell | ability
+    targets: list[Any] = field(default_factory=list)  # player names (str) or objects (int)
+
+
+@dataclass
+class Effect:
+    """A continuous effect from a resolved spell or ability (611)."""
+
+    id: int
+    kind: str  # "pt": +power/+toughness (layer 7c)
+    object: int
+    power: int = 0
+    toughness: int = 0
+    until: str = "end_of_turn"  # ends in cleanup (514.2)
+
+
+@dataclass
+class GameState:
+    game_format: str = "two-player"
+    seed: int = 0
+    rules: str = ""
+    turn_order: list[str] = field(default_factory=list)
+    players: dict[str, Player] = field(default_factory=dict)
+    battlefield: list[Permanent] = field(default_factory=list)  # in order of entering
+    stack: list[StackObject] = field(default_factory=list)  # bottom first
+    effects: list[Effect] = field(default_factory=list)
+    next_object: int = 1
+    next_effect: int = 1
+    turn: int = 0
+    active_player: str | None = None
+    phase: str | None = None
+    step: str | None = None
+    first_strike_step: bool = False
+    priority: str | None = None
+    passes: list[str] = field(default_factory=list)  # who passed in succession (117.4)
+    attackers_declared: bool = False
+    blockers_declared: bool = False
+    defending_players: list[str] = field(default_factory=list)
+    day_night: str | None = None
+    spells_cast_this_turn: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    ended: bool = False
+    end_reason: str | None = None
+    version: int = 0
+    last_hash: str = GENESIS_HASH
+
+    # --- reading helpers (no mutation) -------------------------------------------------
+
+    def permanent(self, obj: int) -> Permanent | None:
+        for p in self.battlefield:
+            if p.object == obj:
+                return p
+        return None
+
+    def stack_object(self, obj: int) -> StackObject | None:
+        for s in self.stack:
+            if s.object == obj:
+                return s
+        return None
+
+    def live_players(self) -> list[str]:
+        """Players still in the game, in turn order (800.4a: a player who left is gone)."""
+        return [n for n in self.turn_order if not self.players[n].lost]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameState:
+        d = dict(data)
+        d["players"] = {k: Player(**v) for k, v in d["players"].items()}
+        d["battlefield"] = [Permanent(**p) for p in d["battlefield"]]
+        d["stack"] = [StackObject(**s) for s in d["stack"]]
+        d["effects"] = [Effect(**e) for e in d["effects"]]
+        return cls(**d)
+
+    def state_hash(self) -> str:
+        """A canonical hash of everything in the state (replays compare it)."""
+        return digest(self.to_dict())
