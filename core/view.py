@@ -1,0 +1,65 @@
+"""The judge's view of a state (CONTRACT section 4): everything, hidden information included."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import characteristics as ch
+from core.state import GameState
+
+
+def state_view(state: GameState) -> dict[str, Any]:
+    return {
+        "version": state.version,
+        "hash": state.last_hash,
+        "turn": state.turn,
+        "phase": state.phase,
+        "step": state.step,
+        "active_player": state.active_player,
+        "priority": state.priority,
+        "stack": [
+            {"object": s.object, "card": s.card, "controller": s.controller, "targets": list(s.targets)}
+            for s in state.stack
+        ],
+        "day_night": state.day_night,
+        "players": {
+            name: {
+                "life": p.life,
+                "hand": list(p.hand),
+                "library": len(p.library),
+                "graveyard": list(p.graveyard),
+                "max_hand_size": ch.max_hand_size(state, name),
+                "mana_pool": dict(p.mana_pool),
+                "lands_played": p.lands_played,
+                "lost": p.lost,
+                "loss_reason": p.loss_reason,
+            }
+            for name, p in state.players.items()
+        },
+        "battlefield": [
+            {
+                "object": p.object,
+                "card": p.card,
+                "owner": p.owner,
+                "controller": p.controller,
+                "tapped": p.tapped,
+                "damage": p.damage,
+                "power": ch.power(state, p) if ch.is_creature(p) else None,
+                "toughness": ch.toughness(state, p) if ch.is_creature(p) else None,
+                "summoning_sick": p.fresh and ch.is_creature(p),
+                "attacking": p.attacking,
+                "blocking": list(p.blocking),
+                "blocked_by": list(p.blocked_by),
+                "phased_out": p.phased_out,
+                "counters": dict(p.counters),
+            }
+            for p in state.battlefield
+        ],
+        "effects": [
+            {"id": e.id, "kind": e.kind, "object": e.object, "power": e.power, "toughness": e.toughness, "until": e.until}
+            for e in state.effects
+        ],
+        "ended": state.ended,
+        "winner": state.winner,
+        "state_hash": state.state_hash(),
+    }

@@ -1,0 +1,1 @@
+"""Replays: storing, reloading and re-running recorded games (uses ``core`` and ``projections``)."""

@@ -1,0 +1,69 @@
+"""Structured logging for the outer shell (CLI, replays): JSON lines for machines, colour for people.
+
+``MTG_LEDGER_LOG_LEVEL`` (default ``info``) sets the threshold; ``warning`` silences the
+per-decision lines, which are logged at ``info``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from typing import Final, TextIO
+
+import structlog
+from structlog.typing import FilteringBoundLogger, Processor
+
+LOGGER_NAME: Final = "mtg-ledger"
+LEVEL_ENV: Final = "MTG_LEDGER_LOG_LEVEL"
+_LEVELS: Final[dict[str, int]] = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "warning": logging.WARNING,
+    "warn": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+}
+
+
+def configure_logging(stream: TextIO | None = None) -> None:
+    """Sends log lines to ``stream`` (``sys.stderr`` as it is at call time, if not given).
+
+    A TTY gets structlog's ``ConsoleRenderer``; anything else one JSON object per line.
+    Configure before logging: loggers already bound keep the configuration they were bound under.
+    """
+    out = sys.stderr if stream is None else stream
+    level_name = os.environ.get(LEVEL_ENV, "info").strip().lower()
+    if level_name not in _LEVELS:
+        msg = f"{LEVEL_ENV}={level_name!r} is not a log level; use one of {', '.join(_LEVELS)}"
+        raise ValueError(msg)
+
+    shared: list[Processor] = [
+        structlog.contextvars.merge_contextvars,
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso", utc=True),
+    ]
+    renderer: list[Processor]
+    if out.isatty():
+        renderer = [structlog.dev.ConsoleRenderer()]
+    else:
+        renderer = [
+            structlog.processors.StackInfoRenderer(),
+            structlog.processors.format_exc_info,
+            structlog.processors.JSONRenderer(),
+        ]
+    structlog.configure(
+        processors=[*shared, *renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(_LEVELS[level_name]),
+        logger_factory=structlog.PrintLoggerFactory(file=out),
+        cache_logger_on_first_use=False,
+    )
+
+
+def get_logger() -> FilteringBoundLogger:
+    """A logger bound to ``logger="mtg-ledger"``, under the configuration current at the call.
+
+    Call ``configure_logging`` first; ``.bind(game=...)`` the result once per game.
+    """
+    logger: FilteringBoundLogger = structlog.get_logger().bind(logger=LOGGER_NAME)
+    return logger

@@ -1,0 +1,225 @@
+"""Scenario files (CONTRACT section 2): parse, validate, and turn actions into commands.
+
+Every problem is reported as one ``ScenarioError`` naming where it is in the file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from core.cards import card
+from core.commands import (
+    ActivateAbility,
+    CardRef,
+    CastSpell,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    PassPriority,
+    PlayLand,
+    Ref,
+    Target,
+)
+from core.errors import UnknownCard
+from core.turn import STEP_NAMES
+
+FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
+SUPPORTED_FORMATS = ("two-player",)
+
+
+class ScenarioError(ValueError):
+    """A malformed scenario file: the message says where and what."""
+
+
+@dataclass(frozen=True)
+class PassUntil:
+    turn: int
+    step: str
+
+
+Action = Command | PassUntil
+
+
+@dataclass(frozen=True)
+class Scenario:
+    setup: dict[str, Any]
+    actions: list[Action]
+
+
+def load(path: str | Path) -> Scenario:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot read the scenario file: {e.strerror}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ScenarioError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    return parse(data, str(path))
+
+
+def parse(data: Any, where: str = "scenario") -> Scenario:
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{where}: the scenario must be a JSON object")
+    fmt = data.get("format", "two-player")
+    if fmt not in FORMATS:
+        raise ScenarioError(f"{where}: format {fmt!r} is not one of {', '.join(FORMATS)}")
+    if fmt not in SUPPORTED_FORMATS:
+        raise ScenarioError(f"{where}: format {fmt!r} is not supported yet by this engine version")
+    players = data.get("players")
+    if not isinstance(players, list) or len(players) != 2:
+        raise ScenarioError(f"{where}: players must be a list of two players in the {fmt} format (rule 103.1)")
+    names: list[str] = []
+    setup_players = []
+    for i, p in enumerate(players):
+        at = f"{where}: players[{i}]"
+        if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"]:
+            raise ScenarioError(f"{at}: each player needs a non-empty string name")
+        if p["name"] in names:
+            raise ScenarioError(f"{at}: player name {p['name']!r} is used twice")
+        names.append(p["name"])
+        entry: dict[str, Any] = {"name": p["name"], "life": _int(p.get("life", 20), f"{at}.life")}
+        for zone in ("library", "hand", "battlefield"):
+            if zone in p:
+                entry[zone] = _cards(p[zone], f"{at}.{zone}")
+        entry.setdefault("library", [])
+        setup_players.append(entry)
+    starting = data.get("starting_player", names[0])
+    if starting not in names:
+        raise ScenarioError(f"{where}: starting_player {starting!r} is not one of the players")
+    setup = {
+        "format": fmt,
+        "seed": _int(data.get("seed", 0), f"{where}: seed"),
+        "shuffle": _bool(data.get("shuffle", False), f"{where}: shuffle"),
+        "starting_player": starting,
+        "players": setup_players,
+    }
+    raw_actions = data.get("actions", [])
+    if not isinstance(raw_actions, list):
+        raise ScenarioError(f"{where}: actions must be a list")
+    actions = [_action(a, names, f"{where}: actions[{i}]") for i, a in enumerate(raw_actions)]
+    return Scenario(setup, actions)
+
+
+def _int(value: Any, at: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScenarioError(f"{at}: expected a whole number, got {value!r}")
+    return value
+
+
+def _bool(value: Any, at: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScenarioError(f"{at}: expected true or false, got {value!r}")
+    return value
+
+
+def _cards(value: Any, at: str) -> list[str]:
+    if not isinstance(value, list):
+        raise ScenarioError(f"{at}: expected a list of card names")
+    for j, name in enumerate(value):
+        _known(name, f"{at}[{j}]")
+    return list(value)
+
+
+def _known(name: Any, at: str) -> str:
+    if not isinstance(name, str):
+        raise ScenarioError(f"{at}: expected a card name, got {name!r}")
+    try:
+        card(name)
+    except UnknownCard as e:
+        raise ScenarioError(f"{at}: {e}") from None
+    return name
+
+
+def _ref(value: Any, at: str) -> Ref:
+    if isinstance(value, str):
+        return CardRef(_known(value, at))
+    if isinstance(value, dict) and "card" in value:
+        return CardRef(_known(value["card"], at), _int(value.get("index", 0), f"{at}.index"))
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    raise ScenarioError(f"{at}: expected a card name, {{\"card\": NAME, \"index\": I}} or an object id")
+
+
+def _target(value: Any, names: list[str], at: str) -> Target:
+    if isinstance(value, str) and value in names:
+        return value
+    return _ref(value, at)
+
+
+def _action(a: Any, names: list[str], at: str) -> Action:
+    if not isinstance(a, dict) or not isinstance(a.get("action"), str):
+        raise ScenarioError(f"{at}: each action is an object with an \"action\" name")
+    kind = a["action"]
+    if kind == "pass_until":
+        step = a.get("step")
+        if step not in STEP_NAMES:
+            raise ScenarioError(f"{at}: step {step!r} is not one of {', '.join(STEP_NAMES)}")
+        return PassUntil(_int(a.get("turn"), f"{at}.turn"), step)
+    player = a.get("player")
+    if player not in names:
+        raise ScenarioError(f"{at}: {kind} needs \"player\", one of {', '.join(names)} (got {player!r})")
+    if kind == "pass":
+        return PassPriority(player)
+    if kind == "concede":
+        return Concede(player)
+    if kind == "play_land":
+        return PlayLand(player, _known(a.get("card"), f"{at}.card"), _int(a.get("index", 0), f"{at}.index"))
+    if kind == "cast":
+        targets = a.get("targets", [])
+        if not isinstance(targets, list):
+            raise ScenarioError(f"{at}.targets: expected a list")
+        pay = a.get("pay")
+        if pay is not None and not isinstance(pay, list):
+            raise ScenarioError(f"{at}.pay: expected a list of permanents")
+        return CastSpell(
+            player,
+            _known(a.get("card"), f"{at}.card"),
+            _int(a.get("index", 0), f"{at}.index"),
+            targets=tuple(_target(t, names, f"{at}.targets[{j}]") for j, t in enumerate(targets)),
+            pay=None if pay is None else tuple(_ref(r, f"{at}.pay[{j}]") for j, r in enumerate(pay)),
+        )
+    if kind == "activate":
+        source = a.get("card")
+        if isinstance(source, str):
+            source = {"card": source, "index": a.get("index", 0)}
+        return ActivateAbility(player, _ref(source, f"{at}.card"), _int(a.get("ability", 0), f"{at}.ability"))
+    if kind == "declare_attackers":
+        items = _list(a.get("attackers", []), f"{at}.attackers")
+        return DeclareAttackers(
+            player,
+            tuple((_ref(x, f"{at}.attackers[{j}]"), _defender(x, names, f"{at}.attackers[{j}]")) for j, x in enumerate(items)),
+        )
+    if kind == "declare_blockers":
+        items = _list(a.get("blockers", []), f"{at}.blockers")
+        out = []
+        for j, x in enumerate(items):
+            if not isinstance(x, dict) or "attacker" not in x:
+                raise ScenarioError(f"{at}.blockers[{j}]: expected {{\"card\": BLOCKER, \"attacker\": ATTACKER}}")
+            out.append((_ref(x, f"{at}.blockers[{j}]"), _ref(x["attacker"], f"{at}.blockers[{j}].attacker")))
+        return DeclareBlockers(player, tuple(out))
+    if kind == "discard":
+        return Discard(player, tuple(_cards(a.get("cards", []), f"{at}.cards")))
+    raise ScenarioError(
+        f"{at}: unknown action {kind!r}; known: pass, pass_until, play_land, cast, activate, "
+        "declare_attackers, declare_blockers, discard, concede"
+    )
+
+
+def _list(value: Any, at: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise ScenarioError(f"{at}: expected a list")
+    return value
+
+
+def _defender(x: Any, names: list[str], at: str) -> str | None:
+    if isinstance(x, dict) and x.get("defender") is not None:
+        if x["defender"] not in names:
+            raise ScenarioError(f"{at}.defender: {x['defender']!r} is not a player")
+        return str(x["defender"])
+    return None

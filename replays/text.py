@@ -1,0 +1,90 @@
+"""One readable line per event (``mtg-ledger events --format text`` and the demo's narrative)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _target(t: Any) -> str:
+    return t if isinstance(t, str) else f"#{t}"
+
+
+def _mana(pool: dict[str, int]) -> str:
+    return "".join(f"{{{c}}}" * n for c, n in sorted(pool.items())) or "{0}"
+
+
+def describe(e: dict[str, Any]) -> str:
+    t = e["type"]
+    if t == "GameStarted":
+        names = ", ".join(p["name"] for p in e["players"])
+        return f"game starts ({e['format']}, seed {e['seed']}, rules {e['rules']}): {names}; {e['starting_player']} plays first"
+    if t == "LibraryShuffled":
+        return f"{e['player']} shuffles their library ({len(e['order'])} cards)"
+    if t == "TurnBegan":
+        return f"turn {e['turn']} begins: {e['active_player']} is the active player"
+    if t == "StepBegan":
+        extra = " (first strike)" if e.get("first_strike") else ""
+        return f"  {e['step'].replace('_', ' ')} step begins{extra}"
+    if t == "StepEnded":
+        return f"  {e['step'].replace('_', ' ')} step ends"
+    if t == "PermanentsUntapped":
+        return f"    {e['player']} untaps {', '.join(f'#{o}' for o in e['permanents'])}"
+    if t == "CardDrawn":
+        return f"    {e['player']} draws {e['card']}"
+    if t == "EmptyLibraryDrawAttempted":
+        return f"    {e['player']} tries to draw from an empty library"
+    if t == "DrawSkipped":
+        return f"    {e['player']} skips the draw (rule {e['rule']})"
+    if t == "LandPlayed":
+        return f"    {e['player']} plays {e['card']} (#{e['object']})"
+    if t == "PriorityGiven":
+        return f"    {e['player']} receives priority"
+    if t == "PriorityPassed":
+        return f"    {e['player']} passes"
+    if t == "ManaAbilityActivated":
+        return f"    {e['player']} taps {e['card']} (#{e['source']}) for {{{e['mana']}}}"
+    if t == "SpellCast":
+        on = f" targeting {', '.join(_target(x) for x in e['targets'])}" if e["targets"] else ""
+        return f"    {e['player']} casts {e['card']} (#{e['object']}){on}, paying {_mana(e['mana_spent'])}"
+    if t == "ObjectResolved":
+        made = f" and enters as #{e['permanent']}" if e["permanent"] is not None else ""
+        return f"    {e['card']} (#{e['object']}) {'resolves' if e['outcome'] == 'resolved' else 'fizzles (608.2b)'}{made}"
+    if t == "DamageDealt":
+        return f"    {e['card']} deals {e['amount']} damage to {_target(e['target'])}"
+    if t == "EffectCreated":
+        eff = e["effect"]
+        return f"    #{eff['object']} gets +{eff['power']}/+{eff['toughness']} until end of turn"
+    if t == "PermanentsPutIntoGraveyard":
+        gone = ", ".join(f"{p['card']} (#{p['object']})" for p in e["permanents"])
+        return f"    {gone} put into the graveyard (rule {e['rule']})"
+    if t == "AttackersDeclared":
+        if not e["attackers"]:
+            return f"    {e['player']} declares no attackers"
+        who = ", ".join(f"{a['card']} (#{a['object']}) → {a['defender']}" for a in e["attackers"])
+        return f"    {e['player']} attacks: {who}"
+    if t == "BlockersDeclared":
+        if not e["blockers"]:
+            return f"    {e['player']} declares no blockers"
+        who = ", ".join(f"{b['card']} (#{b['object']}) blocks #{b['attacker']}" for b in e["blockers"])
+        return f"    {e['player']} blocks: {who}"
+    if t == "CombatDamageDealt":
+        parts = ", ".join(f"#{a['source']} → {_target(a['target'])}: {a['amount']}" for a in e["assignments"])
+        return f"    combat damage{' (first strike)' if e['first_strike'] else ''}: {parts or 'none'}"
+    if t == "RemovedFromCombat":
+        return f"    removed from combat: {', '.join(f'#{o}' for o in e['permanents'])}"
+    if t == "CardsDiscarded":
+        return f"    {e['player']} discards {', '.join(e['cards'])} (maximum hand size {e['max_hand_size']})"
+    if t == "CleanupPerformed":
+        return f"    cleanup: damage removed from {len(e['damage_removed'])}, {len(e['effects_ended'])} effect(s) end"
+    if t == "ManaPoolEmptied":
+        return f"    {e['player']}'s mana pool empties ({_mana(e['mana'])})"
+    if t == "PlayerLost":
+        return f"{e['player']} loses: {e['reason']} (rule {e['rule']})"
+    if t == "GameEnded":
+        return f"game over: {e['winner'] or 'a draw'} ({e['reason']})"
+    fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
+    return f"    {t} {fields}"
+
+
+def line(e: dict[str, Any]) -> str:
+    return f"{e['v']:>6}  {describe(e)}"
