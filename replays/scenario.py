@@ -30,6 +30,10 @@ from core.turn import STEP_NAMES
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 SUPPORTED_FORMATS = ("two-player",)
+ACTIONS = (
+    "pass", "pass_until", "play_land", "cast", "activate", "declare_attackers", "declare_blockers",
+    "assign_damage", "choose_defender", "discard", "order_triggers", "concede",
+)
 
 
 class ScenarioError(ValueError):
@@ -156,6 +160,8 @@ def _action(a: Any, names: list[str], at: str) -> Action:
     if not isinstance(a, dict) or not isinstance(a.get("action"), str):
         raise ScenarioError(f"{at}: each action is an object with an \"action\" name")
     kind = a["action"]
+    if kind not in ACTIONS:
+        raise ScenarioError(f"{at}: unknown action {kind!r}; known: {', '.join(ACTIONS)}")
     if kind == "pass_until":
         step = a.get("step")
         if step not in STEP_NAMES:
@@ -205,10 +211,7 @@ def _action(a: Any, names: list[str], at: str) -> Action:
         return DeclareBlockers(player, tuple(out))
     if kind == "discard":
         return Discard(player, tuple(_cards(a.get("cards", []), f"{at}.cards")))
-    raise ScenarioError(
-        f"{at}: unknown action {kind!r}; known: pass, pass_until, play_land, cast, activate, "
-        "declare_attackers, declare_blockers, discard, concede"
-    )
+    raise ScenarioError(f"{at}: the action {kind!r} is not supported yet by this engine version")
 
 
 def _list(value: Any, at: str) -> list[Any]:

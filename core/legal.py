@@ -1,0 +1,96 @@
+"""Legal actions as a lazy view, backed by the same predicate that validation uses (core.rules.check)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from core import characteristics as ch
+from core.cards import card
+from core.commands import (
+    ActivateAbility,
+    CastSpell,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    PassPriority,
+    PlayLand,
+    Target,
+)
+from core.rules import is_legal, pending_decision
+from core.state import GameState
+
+MAX_SUBSETS = 64  # attack and block declarations offered, at most, per decision
+
+
+def candidates(state: GameState) -> Iterator[Command]:
+    """Every decision worth asking the rules about now (not all of them legal)."""
+    decision = pending_decision(state)
+    if decision is None:
+        return
+    player = decision.player
+    if decision.kind == "priority":
+        yield PassPriority(player)
+        hand = state.players[player].hand
+        for name in dict.fromkeys(hand):
+            definition = card(name)
+            if definition.is_type("Land"):
+                yield PlayLand(player, name)
+                continue
+            for targets in _target_choices(state, definition.target):
+                yield CastSpell(player, name, targets=targets)
+        for obj, _, _ in ch.mana_sources(state, player):
+            yield ActivateAbility(player, obj)
+    elif decision.kind == "declare_attackers":
+        ready = [p.object for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p) and not p.tapped and not p.fresh]
+        for subset in _subsets(ready):
+            yield DeclareAttackers(player, tuple((o, None) for o in subset))
+    elif decision.kind == "declare_blockers":
+        attackers = [p.object for p in ch.on_battlefield(state) if p.attacking == player]
+        blockers = [p.object for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p) and not p.tapped]
+        yield DeclareBlockers(player, ())
+        count = 0
+        for b in blockers:
+            for a in attackers:
+                yield DeclareBlockers(player, ((b, a),))
+                count += 1
+        if attackers and len(blockers) > 1:
+            yield DeclareBlockers(player, tuple((b, attackers[i % len(attackers)]) for i, b in enumerate(blockers)))
+    elif decision.kind == "discard":
+        hand = state.players[player].hand
+        yield Discard(player, tuple(hand[: decision.count]))
+        yield Discard(player, tuple(hand[-decision.count :]))
+    yield Concede(player)
+
+
+def _target_choices(state: GameState, spec: str | None) -> Iterator[tuple[Target, ...]]:
+    if spec is None:
+        yield ()
+        return
+    if spec == "any":
+        for name in state.live_players():
+            yield (name,)
+    for p in ch.on_battlefield(state):
+        if ch.is_creature(p):
+            yield (p.object,)
+
+
+def _subsets(items: list[int]) -> Iterator[tuple[int, ...]]:
+    produced = 0
+    for size in range(len(items) + 1):
+        for subset in combinations(items, size):
+            yield subset
+            produced += 1
+            if produced >= MAX_SUBSETS:
+                return
+
+
+def legal_actions(state: GameState, *, allow_concede: bool = False) -> Iterator[Command]:
+    """The candidates the rules accept, lazily."""
+    for command in candidates(state):
+        if isinstance(command, Concede) and not allow_concede:
+            continue
+        if is_legal(state, command):
+            yield command
