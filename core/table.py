@@ -62,5 +62,10 @@ class LocalTable:
         self.events.append(mapping)
         apply_event(self.state, mapping)
 
+    def emit_map(self, mapping: dict[str, Any]) -> None:
+        """Append an already recorded event as it is (rebuilding from a log)."""
+        self.events.append(mapping)
+        apply_event(self.state, mapping)
+
     def handle(self, command: Command) -> None:
         engine.handle(self, command)

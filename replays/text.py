@@ -9,6 +9,12 @@ def _target(t: Any) -> str:
     return t if isinstance(t, str) else f"#{t}"
 
 
+def _step(step: str) -> str:
+    """Main phases have no steps (505.2): they are named as phases."""
+    words = step.replace("_", " ")
+    return f"{words} phase" if step.endswith("_main") else f"{words} step"
+
+
 def _mana(pool: dict[str, int]) -> str:
     return "".join(f"{{{c}}}" * n for c, n in sorted(pool.items())) or "{0}"
 
@@ -24,9 +30,9 @@ def describe(e: dict[str, Any]) -> str:
         return f"turn {e['turn']} begins: {e['active_player']} is the active player"
     if t == "StepBegan":
         extra = " (first strike)" if e.get("first_strike") else ""
-        return f"  {e['step'].replace('_', ' ')} step begins{extra}"
+        return f"  {_step(e['step'])} begins{extra}"
     if t == "StepEnded":
-        return f"  {e['step'].replace('_', ' ')} step ends"
+        return f"  {_step(e['step'])} ends"
     if t == "PermanentsUntapped":
         return f"    {e['player']} untaps {', '.join(f'#{o}' for o in e['permanents'])}"
     if t == "CardDrawn":

@@ -1,0 +1,137 @@
+"""`make bench`: measures, never asserts. Prints figures and ratios; medians of repeated runs.
+
+1. Appending: one long game (>= 100,000 events) played into a SQLite file, one transaction per
+   decision; events/s.
+2. Rebuilding that game from SQLite through the library (repository.get: select, decode, domain
+   events, appliers); events/s, against the raw floor on the same rows (select plus msgpack decode
+   alone), and their ratio.
+3. Bytes per stored event: the payload alone, and the whole file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sqlite3
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from uuid import UUID
+
+from core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
+from core.policy import choose
+from core.rules import pending_decision
+from core.state import GameState
+from core.turn import MAIN_STEPS
+from replays.app import Ledger
+from replays.transcoder import MsgpackTranscoder
+
+
+def long_game_setup(library: int) -> dict[str, object]:
+    """Two players who play a land a turn and never attack: the game ends by decking (704.5b)."""
+    return {
+        "seed": 1,
+        "starting_player": "alice",
+        "players": [
+            {"name": "alice", "library": ["Forest"] * library, "hand": []},
+            {"name": "bob", "library": ["Mountain"] * library, "hand": []},
+        ],
+    }
+
+
+def patient_policy(state: GameState) -> Command | None:
+    decision = pending_decision(state)
+    if decision is None:
+        return None
+    player = decision.player
+    if decision.kind == "priority":
+        hand = state.players[player].hand
+        if state.active_player == player and state.step in MAIN_STEPS and not state.stack and hand and not state.players[player].lands_played:
+            return PlayLand(player, hand[0])
+        return PassPriority(player)
+    if decision.kind == "declare_attackers":
+        return DeclareAttackers(player, ())
+    if decision.kind == "declare_blockers":
+        return DeclareBlockers(player, ())
+    return choose(state)
+
+
+def append_game(db: Path, library: int) -> tuple[UUID, int, int, float]:
+    os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
+    from replays.logs import configure_logging
+
+    configure_logging()
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    began = time.perf_counter()
+    game_id = ledger.start(long_game_setup(library))
+    decisions = 0
+    while (command := patient_policy(ledger.state_now(game_id))) is not None:
+        ledger.decide(game_id, command)
+        decisions += 1
+    elapsed = time.perf_counter() - began
+    events = ledger.state_now(game_id).version
+    ledger.close()
+    return game_id, events, decisions, elapsed
+
+
+def rebuild(db: Path, game_id: UUID) -> float:
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    began = time.perf_counter()
+    game = ledger.repository.get(game_id)
+    elapsed = time.perf_counter() - began
+    assert game.state.ended
+    ledger.close()
+    return elapsed
+
+
+def raw_floor(db: Path, game_id: UUID) -> float:
+    transcoder = MsgpackTranscoder()
+    began = time.perf_counter()
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT state FROM stored_events WHERE originator_id = ? ORDER BY originator_version", (game_id.hex,)
+    )
+    decode = transcoder.decode
+    count = 0
+    for (blob,) in rows:
+        decode(blob)
+        count += 1
+    elapsed = time.perf_counter() - began
+    con.close()
+    assert count > 0
+    return elapsed
+
+
+def sizes(db: Path, game_id: UUID) -> tuple[float, float, int]:
+    con = sqlite3.connect(db)
+    count, payload, ids = con.execute(
+        "SELECT COUNT(*), SUM(LENGTH(state)), SUM(LENGTH(originator_id) + LENGTH(topic) + 8) FROM stored_events WHERE originator_id = ?",
+        (game_id.hex,),
+    ).fetchone()
+    con.close()
+    return payload / count, (payload + ids) / count, db.stat().st_size
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--library", type=int, default=900, help="cards in each library (900 gives > 100,000 events)")
+    parser.add_argument("--repeat", type=int, default=5, help="rebuild and floor runs; medians are reported")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.sqlite"
+        game_id, events, decisions, append_s = append_game(db, args.library)
+        rebuilds = [rebuild(db, game_id) for _ in range(args.repeat)]
+        floors = [raw_floor(db, game_id) for _ in range(args.repeat)]
+        payload, row, file_size = sizes(db, game_id)
+    rb, fl = statistics.median(rebuilds), statistics.median(floors)
+    print(f"long game: {events:,} events, {decisions:,} decisions (one transaction each), SQLite file")
+    print(f"append:   {events / append_s:12,.0f} events/s   {decisions / append_s:10,.0f} decisions/s   ({append_s:.2f} s)")
+    print(f"rebuild:  {events / rb:12,.0f} events/s   median of {args.repeat}: {rb:.3f} s (min {min(rebuilds):.3f}, max {max(rebuilds):.3f})")
+    print(f"floor:    {events / fl:12,.0f} events/s   median of {args.repeat}: {fl:.3f} s (select + msgpack decode only)")
+    print(f"ratio:    rebuild takes {rb / fl:.2f}x the raw floor")
+    print(f"size:     {payload:.1f} bytes/event payload, {row:.1f} bytes/event with key and topic, {file_size / events:.1f} bytes/event in the file")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+"""Read models folded from the contract event maps (CONTRACT section 3). Pure: no I/O.
+
+Three read models per game, all derived from one small fold state, :class:`GameView`:
+
+- phase/step: turn, phase, step, active player, who holds priority (``None`` when nobody does), version;
+- the stack, bottom first (rows of object, card, controller);
+- hand sizes: each player's hand size, maximum hand size (402.2) and cards to discard (514.1),
+  plus the history of cleanup steps (:class:`Cleanup`).
+
+The fold reads only what the events say and what a card's definition says about hand size;
+it mirrors ``core.apply`` for the fields the two have in common.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from core.cards import card
+from core.errors import UnknownCard
+
+Event = Mapping[str, Any]
+Row = dict[str, Any]
+
+DEFAULT_MAX_HAND_SIZE = 7  # 402.2
+VIEW_SCHEMA = 1  # the layout of GameView.to_dict(); a change means rebuilding stored views
+
+
+@dataclass(frozen=True)
+class Cleanup:
+    """One cleanup step (514): the active player's hand as it began, and what they discarded (514.1)."""
+
+    version: int  # of the StepBegan event that began this cleanup step
+    turn: int
+    player: str
+    hand_size: int
+    max_hand_size: int | None
+    required: int
+    discarded: tuple[str, ...] = ()
+
+
+@dataclass
+class GameView:
+    """What the fold needs to carry from one event to the next, for one game."""
+
+    game_id: str
+    version: int = 0
+    turn: int = 0
+    phase: str | None = None
+    step: str | None = None
+    active_player: str | None = None
+    priority: str | None = None
+    players: list[str] = field(default_factory=list)  # seats, as GameStarted lists them
+    hands: dict[str, int] = field(default_factory=dict)  # player -> number of cards in hand
+    permanents: list[Row] = field(default_factory=list)  # {"object", "card", "controller"}
+    stack: list[Row] = field(default_factory=list)  # bottom first; {"object", "card", "controller"}
+    cleanup: Cleanup | None = None  # the latest cleanup step, replaced (never mutated) on change
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        if self.cleanup is not None:
+            out["cleanup"]["discarded"] = list(self.cleanup.discarded)
+        out["schema"] = VIEW_SCHEMA
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameView:
+        d = dict(data)
+        schema = d.pop("schema", None)
+        if schema != VIEW_SCHEMA:
+            raise ValueError(f"stored game view has schema {schema!r}, expected {VIEW_SCHEMA}: rebuild the views")
+        c = d.pop("cleanup")
+        view = cls(**d)
+        if c is not None:
+            view.cleanup = Cleanup(**{**c, "discarded": tuple(c["discarded"])})
+        return view
+
+
+class Projected(NamedTuple):
+    view: GameView
+    cleanups: list[Cleanup]
+
+
+# --- card knowledge ----------------------------------------------------------------------
+
+
+def _lifts_maximum(card_name: str) -> bool:
+    try:
+        return card(card_name).no_maximum_hand_size
+    except UnknownCard:
+        return False
+
+
+def max_hand_size(view: GameView, player: str) -> int | None:
+    """402.2: seven, unless an effect (here: a permanent the player controls) says otherwise."""
+    for perm in view.permanents:
+        if perm["controller"] == player and _lifts_maximum(perm["card"]):
+            return None
+    return DEFAULT_MAX_HAND_SIZE
+
+
+def cards_to_discard(hand_size: int, maximum: int | None) -> int:
+    """514.1: discard down to the maximum hand size; nothing when there is no maximum."""
+    return 0 if maximum is None else max(0, hand_size - maximum)
+
+
+# --- the fold ----------------------------------------------------------------------------
+
+FOLDERS: dict[str, Callable[[GameView, Event], None]] = {}
+
+
+def folder(name: str) -> Callable[[Callable[[GameView, Event], None]], Callable[[GameView, Event], None]]:
+    def register(fn: Callable[[GameView, Event], None]) -> Callable[[GameView, Event], None]:
+        FOLDERS[name] = fn
+        return fn
+
+    return register
+
+
+def new_view(game_id: str) -> GameView:
+    return GameView(game_id=game_id)
+
+
+def fold(view: GameView, event: Event) -> None:
+    """Advance ``view`` by one event map; event types that no read model uses only move the version."""
+    handler = FOLDERS.get(event["type"])
+    if handler is not None:
+        handler(view, event)
+    view.version = event["v"]
+
+
+def fold_many(
+    events: Iterable[tuple[str, Event]], load: Callable[[str], GameView | None]
+) -> tuple[dict[str, GameView], list[tuple[str, Cleanup]]]:
+    """Fold ``(game_id, event)`` pairs of any number of games, in order.
+
+    ``load`` gives the stored view of a game not yet seen (or ``None`` for a new game). Returns the
+    views touched and every cleanup row that changed, as ``(game_id, cleanup)``, oldest change first.
+    """
+    views: dict[str, GameView] = {}
+    changed: list[tuple[str, Cleanup]] = []
+    for game_id, event in events:
+        view = views.get(game_id)
+        if view is None:
+            view = load(game_id) or new_view(game_id)
+            views[game_id] = view
+        before = view.cleanup
+        fold(view, event)
+        if view.cleanup is not before and view.cleanup is not None:
+            changed.append((game_id, view.cleanup))
+    return views, changed
+
+
+def project(game_id: str, events: Iterable[Event]) -> Projected:
+    """The read models of one game from its whole log (tests, tools)."""
+    views, changed = fold_many(((game_id, e) for e in events), lambda _: None)
+    latest: dict[int, Cleanup] = {}
+    for _, c in changed:
+        latest[c.version] = c
+    view = views.get(game_id) or new_view(game_id)
+    return Projected(view, [latest[v] for v in sorted(latest)])
+
+
+@folder("GameStarted")
+def _game_started(v: GameView, e: Event) -> None:
+    v.players = [p["name"] for p in e["players"]]
+    v.hands = {p["name"]: len(p.get("hand", [])) for p in e["players"]}
+    v.permanents = [
+        {"object": perm["object"], "card": perm["card"], "controller": p["name"]}
+        for p in e["players"]
+        for perm in p.get("battlefield", [])
+    ]
+
+
+@folder("TurnBegan")
+def _turn_began(v: GameView, e: Event) -> None:
+    v.turn = e["turn"]
+    v.active_player = e["active_player"]
+    v.phase = v.step = None
+
+
+@folder("StepBegan")
+def _step_began(v: GameView, e: Event) -> None:
+    v.turn = e["turn"]
+    v.phase = e["phase"]
+    v.step = e["step"]
+    v.priority = None
+    if e["step"] == "cleanup" and v.active_player is not None:
+        player = v.active_player
+        hand = v.hands.get(player, 0)
+        maximum = max_hand_size(v, player)
+        v.cleanup = Cleanup(
+            version=e["v"],
+            turn=e["turn"],
+            player=player,
+            hand_size=hand,
+            max_hand_size=maximum,
+            required=cards_to_discard(hand, maximum),
+        )
+
+
+@folder("StepEnded")
+def _step_ended(v: GameView, e: Event) -> None:
+    v.priority = None
+
+
+@folder("PriorityGiven")
+def _priority_given(v: GameView, e: Event) -> None:
+    v.priority = e["player"]
+
+
+@folder("PriorityPassed")
+def _priority_passed(v: GameView, e: Event) -> None:
+    v.priority = None  # 117.3d: priority moves on with the next PriorityGiven
+
+
+@folder("CardDrawn")
+def _card_drawn(v: GameView, e: Event) -> None:
+    v.hands[e["player"]] = v.hands.get(e["player"], 0) + 1
+
+
+@folder("LandPlayed")
+def _land_played(v: GameView, e: Event) -> None:
+    v.hands[e["player"]] = v.hands.get(e["player"], 0) - 1
+    v.permanents.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
+
+
+@folder("SpellCast")
+def _spell_cast(v: GameView, e: Event) -> None:
+    v.hands[e["player"]] = v.hands.get(e["player"], 0) - 1
+    v.stack.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
+
+
+@folder("ObjectResolved")
+def _object_resolved(v: GameView, e: Event) -> None:
+    v.stack = [s for s in v.stack if s["object"] != e["object"]]
+    if e.get("permanent") is not None:  # 608.3: a permanent spell becomes a permanent
+        v.permanents.append({"object": e["permanent"], "card": e["card"], "controller": e["controller"]})
+
+
+@folder("PermanentsPutIntoGraveyard")
+def _to_graveyard(v: GameView, e: Event) -> None:
+    gone = [p["object"] for p in e["permanents"]]
+    v.permanents = [p for p in v.permanents if p["object"] not in gone]
+
+
+@folder("CardsDiscarded")
+def _discarded(v: GameView, e: Event) -> None:
+    v.hands[e["player"]] = v.hands.get(e["player"], 0) - len(e["cards"])
+    c = v.cleanup
+    if v.step == "cleanup" and c is not None and c.turn == v.turn and c.player == e["player"]:
+        v.cleanup = dataclasses.replace(c, discarded=c.discarded + tuple(e["cards"]))  # 514.1
+
+
+@folder("PlayerLost")
+def _player_lost(v: GameView, e: Event) -> None:
+    player = e["player"]
+    if v.priority == player:
+        v.priority = None
+    # 800.4a: the objects of a player who leaves the game leave with them
+    v.permanents = [p for p in v.permanents if p["controller"] != player]
+    v.stack = [s for s in v.stack if s["controller"] != player]
+
+
+@folder("GameEnded")
+def _game_ended(v: GameView, e: Event) -> None:
+    v.priority = None
+
+
+# --- rows ----------------------------------------------------------------------------------
+
+
+def phase_step_row(view: GameView) -> Row:
+    return {
+        "game_id": view.game_id,
+        "turn": view.turn,
+        "phase": view.phase,
+        "step": view.step,
+        "active_player": view.active_player,
+        "priority": view.priority,
+        "version": view.version,
+    }
+
+
+def stack_rows(view: GameView) -> list[Row]:
+    """Bottom first; ``position`` 0 is the bottom of the stack."""
+    return [{"game_id": view.game_id, "position": i, **s} for i, s in enumerate(view.stack)]
+
+
+def hand_size_rows(view: GameView) -> list[Row]:
+    rows = []
+    for seat, player in enumerate(view.players):
+        hand = view.hands.get(player, 0)
+        maximum = max_hand_size(view, player)
+        rows.append(
+            {
+                "game_id": view.game_id,
+                "seat": seat,
+                "player": player,
+                "hand_size": hand,
+                "max_hand_size": maximum,
+                "cards_to_discard": cards_to_discard(hand, maximum),
+            }
+        )
+    return rows
+
+
+def cleanup_row(game_id: str, c: Cleanup) -> Row:
+    return {
+        "game_id": game_id,
+        "version": c.version,
+        "turn": c.turn,
+        "player": c.player,
+        "hand_size": c.hand_size,
+        "max_hand_size": c.max_hand_size,
+        "required": c.required,
+        "discarded": list(c.discarded),
+    }

@@ -1,0 +1,64 @@
+"""Small helpers for the rules tests: start a LocalTable, drive it to a step, read its events."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.state import Permanent
+from core.table import LocalTable
+from replays.play import pass_until_step
+from replays.scenario import PassUntil
+
+Event = dict[str, Any]
+
+
+def start(setup: dict[str, Any]) -> LocalTable:
+    """A two-player game in memory, from a setup dict (CONTRACT section 2, without actions)."""
+    return LocalTable.start(setup)
+
+
+def advance_to(table: LocalTable, turn: int, step: str) -> None:
+    """``pass_until``: pass priority (and declare nothing) up to the first decision of that step."""
+    target = PassUntil(turn, step)
+    while (command := pass_until_step(table.state, target)) is not None:
+        table.handle(command)
+
+
+def events_of(table: LocalTable, event_type: str) -> list[Event]:
+    return [e for e in table.events if e["type"] == event_type]
+
+
+def last(table: LocalTable, event_type: str) -> Event:
+    found = events_of(table, event_type)
+    assert found, f"no {event_type} event was recorded"
+    return found[-1]
+
+
+def since(table: LocalTable, version: int) -> list[Event]:
+    """The events recorded after event version ``version``."""
+    return [e for e in table.events if e["v"] > version]
+
+
+def types_since(table: LocalTable, version: int) -> list[str]:
+    return [e["type"] for e in since(table, version)]
+
+
+def perm(table: LocalTable, card_name: str, index: int = 0) -> Permanent:
+    """The ``index``-th permanent named ``card_name`` on the battlefield (in order of entering)."""
+    same = [p for p in table.state.battlefield if p.card == card_name]
+    assert index < len(same), f"only {len(same)} {card_name!r} on the battlefield"
+    return same[index]
+
+
+def two_players(alice: dict[str, Any] | None = None, bob: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
+    """A setup with alice starting; each player's zones default to an empty hand and a small library."""
+    default = {"library": ["Forest"] * 5, "hand": []}
+    return {
+        "seed": 1,
+        "starting_player": "alice",
+        "players": [
+            {"name": "alice", **default, **(alice or {})},
+            {"name": "bob", **default, **(bob or {})},
+        ],
+        **extra,
+    }
