@@ -16,7 +16,8 @@ from eventsourcing.persistence import Transcoder
 
 from core import events as ev
 from core.commands import Command
-from core.errors import RulesError
+from core.engine import apply_decision
+from core.rules import check
 from core.state import GameState
 from core.table import Game
 from replays.logs import get_logger
@@ -61,18 +62,14 @@ class Ledger(Application[UUID]):
         """
         began = time.perf_counter()
         game = self._game(game_id)
+        plan = check(game.state, command)  # a refusal raises here, before anything is triggered
         try:
-            game.handle(command)
-        except RulesError:
-            self._live.pop(game_id, None)  # nothing was triggered, but never trust a half-run
-            raise
-        except BaseException:
-            self._live.pop(game_id, None)
-            raise
-        count = len(game.pending_events)
-        try:
+            apply_decision(game, command, plan)
+            count = len(game.pending_events)
             self.save(game)
         except BaseException:
+            # An in-memory game is never trusted after a failure: the next decision reloads it
+            # from the store, which holds only what was saved.
             self._live.pop(game_id, None)
             raise
         self._log("decision", game, count, began, command=type(command).__name__, player=command.player)

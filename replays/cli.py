@@ -18,6 +18,7 @@ from eventsourcing.persistence import PersistenceError
 from core.decks import demo_setup
 from core.errors import RulesError
 from core.view import state_view
+from projections.runner import catch_up, make_view
 from replays.app import GameNotFound, Ledger
 from replays.logs import configure_logging
 from replays.play import ActionFailed, play_demo, play_scenario
@@ -104,6 +105,22 @@ def cmd_state(ledger: Ledger, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_views(ledger: Ledger, args: argparse.Namespace) -> int:
+    game_id = _game_id(args.game)
+    ledger.game(game_id)  # raises GameNotFound
+    view = make_view(ledger)
+    processed = catch_up(ledger, view)
+    out = {
+        "caught_up": processed,
+        "phase_step": view.phase_step(game_id),
+        "stack": view.stack(game_id),
+        "hand_sizes": view.hand_sizes(game_id),
+        "cleanups": view.cleanups(game_id),
+    }
+    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="mtg-ledger", description="Record and check Magic: The Gathering games, event by event.")
     sub = top.add_subparsers(dest="verb", required=True)
@@ -130,6 +147,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("--at", type=int, metavar="V", help="as it stood after event version V")
     p.set_defaults(run=cmd_state)
+    p = verb("views", "catch the read models up and print them (phase/step, stack, hand sizes, cleanups)")
+    p.add_argument("game")
+    p.set_defaults(run=cmd_views)
     return top
 
 

@@ -125,3 +125,18 @@ def test_unknown_games_and_versions_are_one_line_errors(tmp_path: Path, capsys: 
     _, out, _ = run(capsys, "play", str(SCENARIOS / "contract_example.json"), "--db", db)
     code, _, err = run(capsys, "state", out.strip(), "--db", db, "--at", "100000")
     assert code == 2 and "has events 1 to" in err
+
+
+def test_views_catch_up_and_show_the_cleanup_hand_size_checks(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "s.sqlite")
+    _, out, _ = run(capsys, "play", str(SCENARIOS / "contract_example.json"), "--db", db)
+    game = out.strip()
+    code, out, _ = run(capsys, "views", game, "--db", db)
+    views = json.loads(out)
+    assert code == 0 and views["caught_up"] > 0
+    assert (views["phase_step"]["turn"], views["phase_step"]["step"], views["phase_step"]["priority"]) == (3, "declare_attackers", "bob")
+    assert [s["card"] for s in views["stack"]] == ["Lightning Bolt"]
+    assert {h["player"]: h["max_hand_size"] for h in views["hand_sizes"]} == {"alice": 7, "bob": 7}
+    assert [c["turn"] for c in views["cleanups"]] == [1, 2]
+    _, out, _ = run(capsys, "views", game, "--db", db)
+    assert json.loads(out)["caught_up"] == 0

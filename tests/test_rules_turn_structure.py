@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import advance_to, events_of, last, perm, since, start, two_players, types_since
+from tests.helpers import advance_to, events_of, last, perm, since, start, two_players, types_since
 
 from core import characteristics as ch
 from core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority
@@ -51,7 +51,8 @@ def test_a_turn_walks_every_phase_and_step_in_order_500_1():
 
     assert steps_of_turn(table, 1) == EMPTY_COMBAT_TURN
     assert [e["step"] for e in events_of(table, "StepEnded") if e["turn"] == 1] == [s for _, s in EMPTY_COMBAT_TURN]
-    assert last(table, "TurnBegan") == {**last(table, "TurnBegan"), "turn": 2, "active_player": "bob"}
+    began = last(table, "TurnBegan")
+    assert (began["turn"], began["active_player"]) == (2, "bob")
 
 
 def test_declare_blockers_and_combat_damage_steps_are_skipped_without_attackers_508_8():
@@ -292,7 +293,8 @@ def test_caster_receives_priority_again_after_casting_117_3c():
     table.handle(CastSpell("alice", "Giant Growth", targets=(CardRef("Grizzly Bears"),)))
 
     cast = last(table, "SpellCast")
-    assert table.events[cast["v"]] == {**table.events[cast["v"]], "type": "PriorityGiven", "player": "alice"}
+    after = table.events[cast["v"]]  # the event right after SpellCast (versions start at 1)
+    assert (after["type"], after["player"]) == ("PriorityGiven", "alice")
     assert table.state.priority == "alice"
 
 
@@ -315,6 +317,21 @@ def test_step_ends_only_when_all_players_pass_in_succession_with_empty_stack_117
     assert table.state.step == "beginning_of_combat"
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="engine bug: activating a mana ability does not break a succession of passes (ManaAbilityActivated "
+    "leaves state.passes as it was), so the step ends although alice never passed after bob acted",
+)
+def test_activating_a_mana_ability_breaks_the_succession_of_passes_117_4_117_3c():
+    table = start(two_players(bob={"battlefield": ["Forest"]}))
+    table.handle(PassPriority("alice"))
+    table.handle(ActivateAbility("bob", CardRef("Forest")))  # an action: bob keeps priority (117.3c)
+    table.handle(PassPriority("bob"))
+
+    assert table.state.step == "upkeep"
+    assert table.state.priority == "alice"
+
+
 def test_active_player_receives_priority_after_a_spell_resolves_117_3b():
     table = start(bolt_and_growth_board())
     advance_to(table, 1, "precombat_main")
@@ -325,7 +342,7 @@ def test_active_player_receives_priority_after_a_spell_resolves_117_3b():
 
     resolved = last(table, "ObjectResolved")
     assert table.events[-1]["v"] > resolved["v"]
-    assert table.events[-1] == {**table.events[-1], "type": "PriorityGiven", "player": "alice"}
+    assert (table.events[-1]["type"], table.events[-1]["player"]) == ("PriorityGiven", "alice")
 
 
 def test_spells_resolve_last_in_first_out_405_5_608_1():
@@ -377,4 +394,4 @@ def test_blockers_are_declared_by_the_defending_player_before_anyone_gets_priori
     assert pending_decision(table.state).player == "bob"
     assert table.state.priority is None
     table.handle(DeclareBlockers("bob", ()))
-    assert table.events[-1] == {**table.events[-1], "type": "PriorityGiven", "player": "alice"}
+    assert (table.events[-1]["type"], table.events[-1]["player"]) == ("PriorityGiven", "alice")
