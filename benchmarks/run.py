@@ -78,7 +78,7 @@ def append_game(db: Path, library: int) -> tuple[UUID, int, int, float]:
 def rebuild(db: Path, game_id: UUID) -> float:
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
     began = time.perf_counter()
-    game = ledger.repository.get(game_id)
+    game = ledger.game(game_id)  # the application's own path: repository.get with our projector
     elapsed = time.perf_counter() - began
     assert game.state.ended
     ledger.close()

@@ -86,6 +86,7 @@ def _step_began(s: GameState, e: Event) -> None:
     s.passes = []
     if e["step"] == "declare_attackers":
         s.attackers_declared = False
+        s.declared_attackers = []
     if e["step"] == "declare_blockers":
         s.blockers_declared = False
 
@@ -215,6 +216,7 @@ def _to_graveyard(s: GameState, e: Event) -> None:
 @applier("AttackersDeclared")
 def _attackers(s: GameState, e: Event) -> None:
     s.attackers_declared = True
+    s.declared_attackers = [a["object"] for a in e["attackers"]]
     for a in e["attackers"]:
         perm = s.permanent(a["object"])
         if perm is not None:
@@ -254,6 +256,7 @@ def _removed_from_combat(s: GameState, e: Event) -> None:
             perm.blocked = False
             perm.blocked_by = []
     s.defending_players = []
+    s.declared_attackers = []
 
 
 @applier("CardsDiscarded")

@@ -120,7 +120,8 @@ def turn_based_actions(table: Table) -> None:
         decision = pending_decision(s)
         if decision is None or decision.kind != "declare_blockers":
             return finish_turn_based_actions(table)
-        if not any(_can_block(s, p, decision.player) for p in s.battlefield):
+        attacked = any(p.attacking == decision.player for p in ch.on_battlefield(s))
+        if not attacked or not any(_can_block(s, p, decision.player) for p in s.battlefield):
             table.emit(ev.BlockersDeclared, player=decision.player, blockers=[])
         else:
             return

@@ -86,6 +86,7 @@ class GameState:
     attackers_declared: bool = False
     blockers_declared: bool = False
     defending_players: list[str] = field(default_factory=list)
+    declared_attackers: list[int] = field(default_factory=list)  # this combat, as declared (508.8)
     day_night: str | None = None
     spells_cast_this_turn: dict[str, int] = field(default_factory=dict)
     winner: str | None = None

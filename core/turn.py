@@ -45,8 +45,10 @@ def next_step(state: GameState) -> StepSpec | None:
     """The step that follows the current one this turn, or None when the turn is over."""
     if state.step is None:
         return TURN_PLAN[0]
-    if state.step == "declare_attackers" and not any(p.attacking for p in state.battlefield):
-        return _BY_STEP["end_of_combat"]  # 508.8: no attackers, no blockers or damage steps
+    if state.step == "declare_attackers" and not state.declared_attackers:
+        # 508.8: only when no creature was declared as an attacker; an attacker removed since
+        # still leaves the declare blockers and combat damage steps to happen.
+        return _BY_STEP["end_of_combat"]
     index = STEP_NAMES.index(state.step)
     return TURN_PLAN[index + 1] if index + 1 < len(TURN_PLAN) else None
 

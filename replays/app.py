@@ -7,7 +7,7 @@ PostgreSQL, chosen by the library's environment variables), with our msgpack tra
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -97,7 +97,7 @@ class Ledger(Application[UUID]):
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         """The game as it stood after event ``version`` (default: now)."""
         try:
-            game = self.repository.get(game_id, version=version)
+            game = self.repository.get(game_id, version=version, projector_func=project_game)
         except AggregateNotFoundError:
             raise GameNotFound(game_id) from None
         assert isinstance(game, Game)
@@ -131,6 +131,13 @@ class Ledger(Application[UUID]):
                 return ids
             ids.extend(n.originator_id for n in batch)  # type: ignore[misc]
             start = batch[-1].id + 1
+
+
+def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
+    """The library's projector without its per-event runtime Protocol check (60% of a rebuild)."""
+    for event in events:
+        game = event.mutate(game)
+    return game
 
 
 _STARTED_TOPIC = f"{ev.GameStarted.__module__}:{ev.GameStarted.__qualname__}"
