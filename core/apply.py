@@ -150,6 +150,7 @@ def _mana_ability(s: GameState, e: Event) -> None:
         perm.tapped = True
     pool = s.players[e["player"]].mana_pool
     pool[e["mana"]] = pool.get(e["mana"], 0) + 1
+    s.passes = []  # 117.4: an action breaks a succession of passes
 
 
 @applier("SpellCast")

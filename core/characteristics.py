@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.cards import card
 from core.commands import CardRef, Ref
-from core.errors import IllegalTarget
+from core.errors import IllegalAction, IllegalTarget
 from core.state import GameState, Permanent
 
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
@@ -102,4 +102,4 @@ def require_in_hand(state: GameState, player: str, name: str, rule: str) -> None
     """Raise unless ``name`` is a known card in the player's hand."""
     card(name)
     if name not in state.players[player].hand:
-        raise IllegalTarget(rule, f"{player} has no {name!r} in hand")
+        raise IllegalAction(rule, f"{player} has no {name!r} in hand")

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from core.commands import Command, PassPriority
+from core.errors import IllegalAction
 from core.state import Permanent
 from core.table import LocalTable
 from replays.play import pass_until_step
@@ -62,3 +66,20 @@ def two_players(alice: dict[str, Any] | None = None, bob: dict[str, Any] | None 
         ],
         **extra,
     }
+
+
+def rejected(table: LocalTable, command: Command, error: type[IllegalAction] = IllegalAction) -> IllegalAction:
+    """Handle a command that must be refused, and check that nothing of it was stored (733, CONTRACT 2)."""
+    stored = len(table.events)
+    state_hash = table.state.state_hash()
+    with pytest.raises(error) as exc:
+        table.handle(command)
+    assert len(table.events) == stored
+    assert table.state.state_hash() == state_hash
+    return exc.value
+
+
+def both_pass(table: LocalTable, first: str = "alice", second: str = "bob") -> None:
+    """``first`` passes priority, then ``second`` (who must be next to hold it)."""
+    table.handle(PassPriority(first))
+    table.handle(PassPriority(second))

@@ -3,27 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import advance_to, events_of, last, perm, start, two_players, types_since
 
 from core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority, PlayLand
 from core.errors import CannotPay, IllegalAction, IllegalTarget, NotYourPriority, UnknownCard, WrongTiming
 from core.view import state_view
-
-
-def rejected(table, command, error=IllegalAction) -> IllegalAction:
-    """Handle a command that must be refused; nothing of it may be stored (733, CONTRACT section 2)."""
-    stored = len(table.events)
-    state_hash = table.state.state_hash()
-    with pytest.raises(error) as exc:
-        table.handle(command)
-    assert len(table.events) == stored
-    assert table.state.state_hash() == state_hash
-    return exc.value
-
-
-def both_pass(table, first: str = "alice", second: str = "bob") -> None:
-    table.handle(PassPriority(first))
-    table.handle(PassPriority(second))
+from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 
 
 # --- timing -------------------------------------------------------------------------------

@@ -6,23 +6,7 @@ import pytest
 
 from core.commands import ActivateAbility, CardRef, CastSpell, Concede, DeclareAttackers, DeclareBlockers, PassPriority
 from core.errors import GameOver, IllegalAction
-from tests.helpers import advance_to, events_of, last, perm, start, two_players, types_since
-
-
-def rejected(table, command, error=IllegalAction) -> IllegalAction:
-    """Handle a command that must be refused; nothing of it may be stored (733, CONTRACT section 2)."""
-    stored = len(table.events)
-    state_hash = table.state.state_hash()
-    with pytest.raises(error) as exc:
-        table.handle(command)
-    assert len(table.events) == stored
-    assert table.state.state_hash() == state_hash
-    return exc.value
-
-
-def both_pass(table, first: str = "alice", second: str = "bob") -> None:
-    table.handle(PassPriority(first))
-    table.handle(PassPriority(second))
+from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 
 
 def attack(table, *cards: CardRef) -> None:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from tests.helpers import advance_to, events_of, last, perm, since, start, two_players, types_since
 
 from core import characteristics as ch
 from core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority
 from core.errors import IllegalAction
 from core.rules import pending_decision
+from tests.helpers import advance_to, events_of, last, perm, since, start, two_players, types_since
 
 EMPTY_COMBAT_TURN = [
     ("beginning", "untap"),
@@ -317,11 +317,6 @@ def test_step_ends_only_when_all_players_pass_in_succession_with_empty_stack_117
     assert table.state.step == "beginning_of_combat"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: activating a mana ability does not break a succession of passes (ManaAbilityActivated "
-    "leaves state.passes as it was), so the step ends although alice never passed after bob acted",
-)
 def test_activating_a_mana_ability_breaks_the_succession_of_passes_117_4_117_3c():
     table = start(two_players(bob={"battlefield": ["Forest"]}))
     table.handle(PassPriority("alice"))
