@@ -8,7 +8,7 @@ from __future__ import annotations
 from core import characteristics as ch
 from core.cards import card
 from core.commands import CastSpell, Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority, PlayLand
-from core.rules import Decision, defending_player, is_legal, pending_decision
+from core.rules import Decision, is_legal, pending_decision
 from core.state import GameState, Permanent
 from core.turn import MAIN_STEPS
 
@@ -150,7 +150,3 @@ def _discard(state: GameState, decision: Decision) -> Discard:
 
     hand = sorted(state.players[decision.player].hand, key=keep_score)
     return Discard(decision.player, tuple(hand[: decision.count]))
-
-
-def defending(state: GameState) -> str | None:
-    return defending_player(state)

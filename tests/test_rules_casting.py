@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
 
 from core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority, PlayLand
-from core.errors import CannotPay, IllegalAction, IllegalTarget, NotYourPriority, UnknownCard, WrongTiming
+from core.errors import CannotPay, IllegalTarget, NotYourPriority, UnknownCard, WrongTiming
 from core.view import state_view
 from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 

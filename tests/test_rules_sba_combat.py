@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core.commands import ActivateAbility, CardRef, CastSpell, Concede, DeclareAttackers, DeclareBlockers, PassPriority
-from core.errors import GameOver, IllegalAction
+from core.errors import GameOver
 from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 
 
