@@ -31,11 +31,22 @@ def apply_event(state: GameState, e: Event) -> None:
     state.last_hash = e["hash"]
 
 
-def _remove_permanent(state: GameState, obj: int) -> Permanent | None:
-    for i, p in enumerate(state.battlefield):
-        if p.object == obj:
-            return state.battlefield.pop(i)
-    return None
+def _spend(pool: dict[str, int], spent: dict[str, int]) -> None:
+    for color, n in spent.items():
+        pool[color] -= n
+        if not pool[color]:
+            del pool[color]
+
+
+def _leave_battlefield(state: GameState, objects: set[int]) -> list[Permanent]:
+    """Permanents leave: they leave combat (506.4) and effects on them have nothing to apply to."""
+    gone = [p for p in state.battlefield if p.object in objects]
+    state.battlefield = [p for p in state.battlefield if p.object not in objects]
+    for other in state.battlefield:
+        other.blocked_by = [o for o in other.blocked_by if o not in objects]
+        other.blocking = [o for o in other.blocking if o not in objects]
+    state.effects = [eff for eff in state.effects if eff.object not in objects]
+    return gone
 
 
 @applier("GameStarted")
@@ -84,11 +95,15 @@ def _step_began(s: GameState, e: Event) -> None:
     s.first_strike_step = e["first_strike"]
     s.priority = None
     s.passes = []
+    if e["step"] == "beginning_of_combat":
+        s.defender_chosen = None
     if e["step"] == "declare_attackers":
         s.attackers_declared = False
         s.declared_attackers = []
     if e["step"] == "declare_blockers":
-        s.blockers_declared = False
+        s.blockers_declared_by = []
+    if e["step"] == "combat_damage":
+        s.combat_damage_dealt = False
 
 
 @applier("StepEnded")
@@ -157,10 +172,7 @@ def _mana_ability(s: GameState, e: Event) -> None:
 def _spell_cast(s: GameState, e: Event) -> None:
     player = s.players[e["player"]]
     player.hand.remove(e["card"])
-    for color, n in e["mana_spent"].items():
-        player.mana_pool[color] -= n
-        if not player.mana_pool[color]:
-            del player.mana_pool[color]
+    _spend(player.mana_pool, e["mana_spent"])
     s.stack.append(StackObject(object=e["object"], card=e["card"], controller=e["player"], targets=list(e["targets"])))
     s.next_object = e["object"] + 1
     s.spells_cast_this_turn[e["player"]] = s.spells_cast_this_turn.get(e["player"], 0) + 1
@@ -201,17 +213,13 @@ def _effect_created(s: GameState, e: Event) -> None:
 
 @applier("PermanentsPutIntoGraveyard")
 def _to_graveyard(s: GameState, e: Event) -> None:
-    for item in e["permanents"]:
-        perm = _remove_permanent(s, item["object"])
-        if perm is not None:
-            s.players[perm.owner].graveyard.append(perm.card)
-            for other in s.battlefield:  # 506.4: it leaves combat
-                if perm.object in other.blocked_by:
-                    other.blocked_by.remove(perm.object)
-                if perm.object in other.blocking:
-                    other.blocking.remove(perm.object)
-    gone = {item["object"] for item in e["permanents"]}
-    s.effects = [eff for eff in s.effects if eff.object not in gone]
+    for perm in _leave_battlefield(s, {item["object"] for item in e["permanents"]}):
+        s.players[perm.owner].graveyard.append(perm.card)
+
+
+@applier("DefendingPlayerChosen")
+def _defender_chosen(s: GameState, e: Event) -> None:
+    s.defender_chosen = e["player"]
 
 
 @applier("AttackersDeclared")
@@ -226,12 +234,13 @@ def _attackers(s: GameState, e: Event) -> None:
         perm = s.permanent(obj)
         if perm is not None:
             perm.tapped = True
-    s.defending_players = sorted({a["defender"] for a in e["attackers"]}, key=s.turn_order.index)
+    s.defending_players = [p for p in s.turn_order if any(a["defender"] == p for a in e["attackers"])]
+    _spend(s.players[e["player"]].mana_pool, e["mana_spent"])
 
 
 @applier("BlockersDeclared")
 def _blockers(s: GameState, e: Event) -> None:
-    s.blockers_declared = True
+    s.blockers_declared_by.append(e["player"])
     for b in e["blockers"]:
         blocker = s.permanent(b["object"])
         attacker = s.permanent(b["attacker"])
@@ -245,6 +254,9 @@ def _blockers(s: GameState, e: Event) -> None:
 def _combat_damage(s: GameState, e: Event) -> None:
     for a in e["assignments"]:
         _deal(s, a["target"], a["amount"])
+    s.combat_damage_dealt = True
+    if e["first_strike"]:
+        s.first_strikers = list(e["first_strikers"])
 
 
 @applier("RemovedFromCombat")
@@ -258,6 +270,7 @@ def _removed_from_combat(s: GameState, e: Event) -> None:
             perm.blocked_by = []
     s.defending_players = []
     s.declared_attackers = []
+    s.first_strikers = []
 
 
 @applier("CardsDiscarded")
@@ -285,14 +298,19 @@ def _pool_emptied(s: GameState, e: Event) -> None:
 
 @applier("PlayerLost")
 def _player_lost(s: GameState, e: Event) -> None:
-    player = s.players[e["player"]]
+    name = e["player"]
+    player = s.players[name]
     player.lost = True
     player.loss_reason = e["reason"]
-    if s.priority == e["player"]:
+    if s.priority == name:
         s.priority = None
-    # 800.4a: the objects a player owned leave the game with them
-    s.battlefield = [p for p in s.battlefield if p.owner != e["player"]]
-    s.stack = [o for o in s.stack if o.controller != e["player"]]
+    # 800.4a: the objects the player owns leave the game; spells they control cease to exist
+    _leave_battlefield(s, {p.object for p in s.battlefield if p.owner == name})
+    s.stack = [o for o in s.stack if o.controller != name]
+    for perm in s.battlefield:  # 506.4: creatures attacking a player who left are removed from combat
+        if perm.attacking == name:
+            perm.attacking = None
+    s.defending_players = [p for p in s.defending_players if p != name]
 
 
 @applier("GameEnded")

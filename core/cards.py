@@ -20,10 +20,12 @@ class DealDamage:
 
 @dataclass(frozen=True)
 class PumpUntilEndOfTurn:
-    """"<target> gets +P/+T until end of turn" (611.2, layer 7c; ends in cleanup, 514.2)."""
+    """"<target> gets +P/+T [and gains <keywords>] until end of turn" (611.2; layers 6 and 7c;
+    ends in cleanup, 514.2)."""
 
     power: int
     toughness: int
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class CardDef:
     target: str | None = None  # "any" (115.4) or "creature"
     effects: tuple[Effect, ...] = ()
     mana_abilities: tuple[ManaAbility, ...] = ()
+    keywords: frozenset[str] = frozenset()  # "flying", "reach", "vigilance", "trample", "first strike", "double strike"
+    attack_tax: int = 0  # Ghostly Prison: {N} for each creature attacking its controller (508.1d, 508.1h)
     no_maximum_hand_size: bool = False  # "You have no maximum hand size." (402.2)
     mana_cost: ManaCost = field(init=False)
 
@@ -154,6 +158,71 @@ CARDS: dict[str, CardDef] = {
             types=("Sorcery",),
             oracle="Draw two cards.",
             effects=(DrawCards(2),),
+        ),
+        CardDef(
+            name="Youthful Knight",
+            cost="{1}{W}",
+            types=("Creature",),
+            subtypes=("Human", "Knight"),
+            power=2,
+            toughness=1,
+            oracle="First strike",
+            keywords=frozenset({"first strike"}),
+        ),
+        CardDef(
+            name="Fencing Ace",
+            cost="{1}{W}",
+            types=("Creature",),
+            subtypes=("Human", "Soldier"),
+            power=1,
+            toughness=1,
+            oracle="Double strike",
+            keywords=frozenset({"double strike"}),
+        ),
+        CardDef(
+            name="Serra Angel",
+            cost="{3}{W}{W}",
+            types=("Creature",),
+            subtypes=("Angel",),
+            power=4,
+            toughness=4,
+            oracle="Flying, vigilance",
+            keywords=frozenset({"flying", "vigilance"}),
+        ),
+        CardDef(
+            name="Giant Spider",
+            cost="{3}{G}",
+            types=("Creature",),
+            subtypes=("Spider",),
+            power=2,
+            toughness=4,
+            oracle="Reach",
+            keywords=frozenset({"reach"}),
+        ),
+        CardDef(
+            name="Colossal Dreadmaw",
+            cost="{4}{G}{G}",
+            types=("Creature",),
+            subtypes=("Dinosaur",),
+            power=6,
+            toughness=6,
+            oracle="Trample",
+            keywords=frozenset({"trample"}),
+        ),
+        CardDef(
+            name="Ghostly Prison",
+            cost="{2}{W}",
+            types=("Enchantment",),
+            oracle="Creatures can't attack you unless their controller pays {2} for each creature they control that's attacking you.",
+            attack_tax=2,
+        ),
+        CardDef(
+            name="Kindled Fury",
+            cost="{R}",
+            types=("Instant",),
+            oracle="Target creature gets +1/+0 and gains first strike until end of turn.",
+            target="creature",
+            effects=(PumpUntilEndOfTurn(1, 0, ("first strike",)),),
         ),
         CardDef(
             name="Spellbook",

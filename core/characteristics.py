@@ -25,6 +25,13 @@ def toughness(state: GameState, perm: Permanent) -> int:
     return base + sum(e.toughness for e in state.effects if e.kind == "pt" and e.object == perm.object)
 
 
+def has_keyword(state: GameState, perm: Permanent, keyword: str) -> bool:
+    """Printed keywords, plus those gained from effects (layer 6)."""
+    if keyword in card(perm.card).keywords:
+        return True
+    return any(keyword in e.keywords for e in state.effects if e.object == perm.object)
+
+
 def max_hand_size(state: GameState, player: str) -> int | None:
     """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
     for perm in state.battlefield:
@@ -35,6 +42,8 @@ def max_hand_size(state: GameState, player: str) -> int | None:
 
 def cards_to_discard(state: GameState, player: str) -> int:
     """514.1: how many cards the player must discard in cleanup."""
+    if state.players[player].lost:
+        return 0
     limit = max_hand_size(state, player)
     if limit is None:
         return 0

@@ -49,15 +49,32 @@ class ActivateAbility:
 
 
 @dataclass(frozen=True)
+class ChooseDefender:
+    """507.1: the single-defender format's choice of defending player."""
+
+    player: str
+    defender: str
+
+
+@dataclass(frozen=True)
 class DeclareAttackers:
     player: str
     attackers: tuple[tuple[Ref, str | None], ...] = ()  # (creature, player attacked or None: the only one)
+    pay: tuple[Ref, ...] | None = None  # permanents to tap for attack costs; None: the engine chooses
 
 
 @dataclass(frozen=True)
 class DeclareBlockers:
     player: str
     blockers: tuple[tuple[Ref, Ref], ...] = ()  # (blocking creature, attacker)
+
+
+@dataclass(frozen=True)
+class AssignDamage:
+    """510.1c-d: how attackers divide their combat damage; attackers not named take the default."""
+
+    player: str
+    assignments: tuple[tuple[Ref, tuple[tuple[Target, int], ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,4 +88,6 @@ class Concede:
     player: str
 
 
-Command = Union[PassPriority, PlayLand, CastSpell, ActivateAbility, DeclareAttackers, DeclareBlockers, Discard, Concede]
+Command = Union[
+    PassPriority, PlayLand, CastSpell, ActivateAbility, ChooseDefender, DeclareAttackers, DeclareBlockers, AssignDamage, Discard, Concede
+]

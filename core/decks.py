@@ -1,6 +1,8 @@
-"""The two built-in decks of the demo (40 cards each, 100.2a's limited minimum)."""
+"""The built-in decks of the demo (40 cards each, 100.2a's limited minimum)."""
 
 from __future__ import annotations
+
+from typing import Any
 
 
 def _deck(*counts: tuple[int, str]) -> list[str]:
@@ -12,25 +14,35 @@ def _deck(*counts: tuple[int, str]) -> list[str]:
 
 DECKS: dict[str, list[str]] = {
     "green-white": _deck(
-        (10, "Forest"), (7, "Plains"), (4, "Llanowar Elves"), (6, "Grizzly Bears"),
-        (6, "Savannah Lions"), (5, "Giant Growth"), (2, "Spellbook"),
+        (9, "Forest"), (8, "Plains"), (4, "Llanowar Elves"), (4, "Grizzly Bears"), (3, "Savannah Lions"),
+        (2, "Youthful Knight"), (2, "Giant Spider"), (2, "Colossal Dreadmaw"), (1, "Serra Angel"),
+        (4, "Giant Growth"), (1, "Spellbook"),
     ),
     "red-blue": _deck(
-        (10, "Mountain"), (7, "Island"), (9, "Hill Giant"), (8, "Lightning Bolt"),
+        (10, "Mountain"), (7, "Island"), (8, "Hill Giant"), (6, "Lightning Bolt"), (3, "Kindled Fury"),
         (4, "Divination"), (2, "Spellbook"),
     ),
+    "white": _deck(
+        (17, "Plains"), (5, "Savannah Lions"), (5, "Youthful Knight"), (5, "Fencing Ace"), (4, "Serra Angel"),
+        (3, "Ghostly Prison"), (1, "Spellbook"),
+    ),
 }
+PLAYERS = ("alice", "bob", "carol", "dave")
+DECK_ORDER = ("green-white", "red-blue", "white", "green-white")
 
 
-def demo_setup(seed: int, players: tuple[str, str] = ("alice", "bob")) -> dict[str, object]:
-    """A seeded two-player game between the two decks; libraries are shuffled, hands drawn (103.5)."""
+def demo_setup(seed: int, players: int = 2) -> dict[str, Any]:
+    """A seeded game between the decks: two players, or a free-for-all of three or four (506.2, 802).
+
+    Libraries are shuffled and opening hands drawn (103.5); the starting player depends on the seed.
+    """
+    if not 2 <= players <= len(PLAYERS):
+        raise ValueError(f"the demo seats 2 to {len(PLAYERS)} players, not {players}")
+    names = PLAYERS[:players]
     return {
-        "format": "two-player",
+        "format": "two-player" if players == 2 else "free-for-all",
         "seed": seed,
         "shuffle": True,
-        "starting_player": players[seed % 2],
-        "players": [
-            {"name": players[0], "library": DECKS["green-white"]},
-            {"name": players[1], "library": DECKS["red-blue"]},
-        ],
+        "starting_player": names[seed % players],
+        "players": [{"name": name, "library": DECKS[deck]} for name, deck in zip(names, DECK_ORDER[:players], strict=True)],
     }

@@ -12,9 +12,22 @@ from typing import Any, Protocol
 from core import characteristics as ch
 from core import events as ev
 from core.cards import DealDamage, DrawCards, PumpUntilEndOfTurn, card
-from core.commands import ActivateAbility, CastSpell, Command, Concede, DeclareAttackers, DeclareBlockers, Discard, PassPriority, PlayLand
+from core import combat
+from core.commands import (
+    ActivateAbility,
+    AssignDamage,
+    CastSpell,
+    ChooseDefender,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    PassPriority,
+    PlayLand,
+)
 from core.rng import SeededRandom, derive_seed
-from core.rules import AttackPlan, BlockPlan, CastPlan, check, pending_decision, target_still_legal
+from core.rules import CastPlan, check, target_still_legal
 from core.state import GameState
 from core.turn import StepSpec, next_player, next_step, spec
 
@@ -87,11 +100,13 @@ def begin_turn(table: Table) -> None:
     begin_step(table, next_step(table.state))
 
 
-def begin_step(table: Table, step: StepSpec | None, first_strike: bool = False) -> None:
+def begin_step(table: Table, step: StepSpec | None) -> None:
     if step is None:
         begin_turn(table)
         return
     s = table.state
+    # 510.4: the first of two combat damage steps, when a creature in combat has first or double strike
+    first_strike = step.step == "combat_damage" and s.step != "combat_damage" and combat.first_strike_step_needed(s)
     table.emit(ev.StepBegan, turn=s.turn, phase=step.phase, step=step.step, first_strike=first_strike)
     turn_based_actions(table)
 
@@ -102,31 +117,35 @@ def turn_based_actions(table: Table) -> None:
     active = s.active_player
     assert active is not None
     step = s.step
+    gone = s.players[active].lost  # 800.4: the turn goes on without its player
     if step == "untap":  # 502.3
         untapping = [p.object for p in s.battlefield if p.controller == active and p.tapped and not p.phased_out]
         if untapping:
             table.emit(ev.PermanentsUntapped, player=active, permanents=untapping)
-    elif step == "draw":  # 504.1, 103.8a
+    elif step == "draw" and not gone:  # 504.1, 103.8a
         if s.turn == 1 and len(s.turn_order) == 2:
             table.emit(ev.DrawSkipped, player=active, rule="103.8a")
         else:
             draw(table, active)
+    elif step == "beginning_of_combat" and not gone and combat.must_choose_defender(s):  # 507.1
+        opponents = [p for p in s.live_players() if p != active]
+        if len(opponents) != 1:
+            return  # the active player chooses
+        table.emit(ev.DefendingPlayerChosen, player=opponents[0], chooser=active)
     elif step == "declare_attackers":  # 508.1
-        if not any(_can_attack(s, p) for p in s.battlefield):
-            table.emit(ev.AttackersDeclared, player=active, attackers=[], tapped=[], costs_paid=[])
+        if not any(combat.can_attack(s, p) for p in s.battlefield) or not combat.attackable_players(s):
+            table.emit(ev.AttackersDeclared, player=active, attackers=[], tapped=[], costs_paid=[], mana_spent={})
         else:
             return  # the active player declares
-    elif step == "declare_blockers":  # 509.1
-        decision = pending_decision(s)
-        if decision is None or decision.kind != "declare_blockers":
-            return finish_turn_based_actions(table)
-        attacked = any(p.attacking == decision.player for p in ch.on_battlefield(s))
-        if not attacked or not any(_can_block(s, p, decision.player) for p in s.battlefield):
-            table.emit(ev.BlockersDeclared, player=decision.player, blockers=[])
-        else:
-            return
-    elif step == "combat_damage":  # 510.1-510.2
-        combat_damage(table)
+    elif step == "declare_blockers":  # 509.1: each defending player in APNAP order
+        for defender in combat.defenders_to_declare(s):
+            if combat.can_block_anything(s, defender):
+                return  # that player declares
+            table.emit(ev.BlockersDeclared, player=defender, blockers=[])
+    elif step == "combat_damage":  # 510.1-510.2, 510.4
+        if any(combat.needs_assignment(s, p) for p in ch.on_battlefield(s)):
+            return  # the active player divides the damage
+        deal_combat_damage(table, combat.combat_assignments(s, {}))
     elif step == "cleanup":  # 514.1
         if ch.cards_to_discard(s, active):
             return
@@ -250,7 +269,15 @@ def resolve_top(table: Table) -> None:
                 effect_id = table.state.next_effect
                 table.emit(
                     ev.EffectCreated,
-                    effect={"id": effect_id, "kind": "pt", "object": target, "power": effect.power, "toughness": effect.toughness, "until": "end_of_turn"},
+                    effect={
+                        "id": effect_id,
+                        "kind": "pt",
+                        "object": target,
+                        "power": effect.power,
+                        "toughness": effect.toughness,
+                        "keywords": list(effect.keywords),
+                        "until": "end_of_turn",
+                    },
                 )
         elif isinstance(effect, DrawCards):
             for _ in range(effect.count):
@@ -262,48 +289,11 @@ def resolve_top(table: Table) -> None:
 # --- combat ------------------------------------------------------------------------------
 
 
-def _can_attack(s: GameState, perm: Any) -> bool:
-    return (
-        perm.controller == s.active_player
-        and not perm.phased_out
-        and not perm.tapped
-        and not perm.fresh
-        and ch.is_creature(perm)
-    )
-
-
-def _can_block(s: GameState, perm: Any, defender: str) -> bool:
-    return perm.controller == defender and not perm.phased_out and not perm.tapped and ch.is_creature(perm)
-
-
-def combat_damage(table: Table) -> None:
-    """510.1: each attacker assigns its damage (to the player, or among its blockers in order,
-    lethal damage to each before the next, 510.1c); each blocker to the attacker it blocks."""
+def deal_combat_damage(table: Table, assignments: list[dict[str, Any]]) -> None:
+    """510.2: all assigned combat damage is dealt at once."""
     s = table.state
-    assignments: list[dict[str, Any]] = []
-    for attacker in ch.on_battlefield(s):
-        if not attacker.attacking:
-            continue
-        amount = ch.power(s, attacker)
-        if amount <= 0:
-            continue
-        if not attacker.blocked:
-            assignments.append({"source": attacker.object, "target": attacker.attacking, "amount": amount})
-            continue
-        blockers = [b for b in (s.permanent(o) for o in attacker.blocked_by) if b is not None and not b.phased_out]
-        for i, blocker in enumerate(blockers):  # a blocked creature with no blockers left deals none (510.1c)
-            lethal = max(0, ch.toughness(s, blocker) - blocker.damage)
-            share = amount if i == len(blockers) - 1 else min(amount, lethal)
-            if share:
-                assignments.append({"source": attacker.object, "target": blocker.object, "amount": share})
-            amount -= share
-    for blocker in ch.on_battlefield(s):
-        for attacked in blocker.blocking:
-            target = s.permanent(attacked)
-            amount = ch.power(s, blocker)
-            if target is not None and amount > 0:
-                assignments.append({"source": blocker.object, "target": target.object, "amount": amount})
-    table.emit(ev.CombatDamageDealt, assignments=assignments, first_strike=False)
+    strikers = combat.first_strikers(s) if s.first_strike_step else []
+    table.emit(ev.CombatDamageDealt, assignments=assignments, first_strike=s.first_strike_step, first_strikers=strikers)
 
 
 # --- applying a checked decision -----------------------------------------------------------
@@ -332,15 +322,29 @@ def apply_decision(table: Table, command: Command, plan: Any) -> None:
     elif isinstance(command, ActivateAbility):
         obj, name, color = plan
         table.emit(ev.ManaAbilityActivated, player=command.player, source=obj, card=name, mana=color)  # 605.3a
+    elif isinstance(command, ChooseDefender):
+        table.emit(ev.DefendingPlayerChosen, player=command.defender, chooser=command.player)
+        finish_turn_based_actions(table)
     elif isinstance(command, DeclareAttackers):
-        assert isinstance(plan, AttackPlan)
-        tapped = [a["object"] for a in plan.attackers]  # 508.1f
-        table.emit(ev.AttackersDeclared, player=plan.player, attackers=plan.attackers, tapped=tapped, costs_paid=[])
+        assert isinstance(plan, combat.AttackPlan)
+        for obj, name, color in plan.taps:  # 508.1h
+            table.emit(ev.ManaAbilityActivated, player=plan.player, source=obj, card=name, mana=color)
+        table.emit(
+            ev.AttackersDeclared,
+            player=plan.player,
+            attackers=plan.attackers,
+            tapped=plan.tapped,
+            costs_paid=plan.costs,
+            mana_spent=plan.mana_spent,
+        )
         finish_turn_based_actions(table)  # 508.2
     elif isinstance(command, DeclareBlockers):
-        assert isinstance(plan, BlockPlan)
+        assert isinstance(plan, combat.BlockPlan)
         table.emit(ev.BlockersDeclared, player=plan.player, blockers=plan.blockers)
-        finish_turn_based_actions(table)  # 509.2
+        turn_based_actions(table)  # the next defending player, or 509.2
+    elif isinstance(command, AssignDamage):
+        deal_combat_damage(table, plan)
+        finish_turn_based_actions(table)
     elif isinstance(command, Discard):
         limit = ch.max_hand_size(s, command.player)
         table.emit(ev.CardsDiscarded, player=command.player, cards=list(command.cards), max_hand_size=limit)

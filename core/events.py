@@ -184,13 +184,23 @@ class PermanentsPutIntoGraveyard(GameEvent):
     rule: str
 
 
+class DefendingPlayerChosen(GameEvent):
+    """507.1: in the single-defender format, the active player chooses the defending player."""
+
+    player: str
+    chooser: str
+
+
 class AttackersDeclared(GameEvent):
-    """508.1: ``attackers`` maps each creature to the player it attacks."""
+    """508.1: ``attackers`` maps each creature to the player it attacks; attackers without
+    vigilance are ``tapped`` (508.1f); ``costs_paid`` lists the attack costs (508.1g-h), paid with
+    ``mana_spent`` from the active player's pool."""
 
     player: str
     attackers: list[dict[str, Any]]
     tapped: list[int]
-    costs_paid: list[Any]
+    costs_paid: list[dict[str, Any]]
+    mana_spent: dict[str, int]
 
 
 class BlockersDeclared(GameEvent):
@@ -201,10 +211,13 @@ class BlockersDeclared(GameEvent):
 
 
 class CombatDamageDealt(GameEvent):
-    """510.1-510.2: every assignment, dealt simultaneously."""
+    """510.1-510.2: every assignment, dealt simultaneously. In the first of two combat damage
+    steps (``first_strike``), ``first_strikers`` are the attacking and blocking creatures that had
+    first strike or double strike as the step began (510.4)."""
 
     assignments: list[dict[str, Any]]
     first_strike: bool
+    first_strikers: list[int]
 
 
 class RemovedFromCombat(GameEvent):
@@ -271,6 +284,7 @@ EVENT_TYPES: dict[str, type[GameEvent]] = {
         DamageDealt,
         EffectCreated,
         PermanentsPutIntoGraveyard,
+        DefendingPlayerChosen,
         AttackersDeclared,
         BlockersDeclared,
         CombatDamageDealt,

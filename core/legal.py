@@ -6,9 +6,12 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from core import characteristics as ch
+from core import combat
 from core.cards import card
 from core.commands import (
     ActivateAbility,
+    AssignDamage,
+    ChooseDefender,
     CastSpell,
     Command,
     Concede,
@@ -43,10 +46,21 @@ def candidates(state: GameState) -> Iterator[Command]:
                 yield CastSpell(player, name, targets=targets)
         for obj, _, _ in ch.mana_sources(state, player):
             yield ActivateAbility(player, obj)
+    elif decision.kind == "choose_defender":
+        for opponent in state.live_players():
+            if opponent != player:
+                yield ChooseDefender(player, opponent)
     elif decision.kind == "declare_attackers":
-        ready = [p.object for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p) and not p.tapped and not p.fresh]
-        for subset in _subsets(ready):
-            yield DeclareAttackers(player, tuple((o, None) for o in subset))
+        ready = [p.object for p in ch.on_battlefield(state) if combat.can_attack(state, p)]
+        targets = combat.attackable_players(state)
+        for n, subset in enumerate(_subsets(ready)):
+            yield DeclareAttackers(player, tuple((o, targets[(n + i) % len(targets)]) for i, o in enumerate(subset)))
+    elif decision.kind == "assign_damage":
+        yield AssignDamage(player, ())  # the default division
+        for attacker in ch.on_battlefield(state):
+            if combat.needs_assignment(state, attacker):
+                blockers = [b for b in attacker.blocked_by if state.permanent(b) is not None]
+                yield AssignDamage(player, ((attacker.object, ((blockers[-1], ch.power(state, attacker)),)),))
     elif decision.kind == "declare_blockers":
         attackers = [p.object for p in ch.on_battlefield(state) if p.attacking == player]
         blockers = [p.object for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p) and not p.tapped]

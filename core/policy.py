@@ -1,13 +1,27 @@
-"""A simple deterministic policy for the demo: lands, then the biggest spell it can cast, sensible
-attacks and blocks, removal and pump at sensible moments. Every choice goes through the same checks
-as a player's (core.rules), so the policy can never make the engine do something illegal.
+"""A simple deterministic policy for the demo: lands, then the biggest spell it can cast, attacks and
+blocks that win fights (first strike, flying, reach and trample considered), removal and combat tricks
+at sensible moments. Every choice goes through the same checks as a player's (core.rules), so the
+policy can never make the engine do something illegal.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from core import characteristics as ch
+from core import combat
 from core.cards import card
-from core.commands import CastSpell, Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority, PlayLand
+from core.commands import (
+    AssignDamage,
+    CastSpell,
+    ChooseDefender,
+    Command,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    PassPriority,
+    PlayLand,
+)
 from core.rules import Decision, is_legal, pending_decision
 from core.state import GameState, Permanent
 from core.turn import MAIN_STEPS
@@ -18,17 +32,66 @@ def choose(state: GameState) -> Command | None:
     decision = pending_decision(state)
     if decision is None:
         return None
+    if decision.kind == "choose_defender":
+        return ChooseDefender(decision.player, _weakest_opponent(state, decision.player))
     if decision.kind == "declare_attackers":
         return _attack(state, decision.player)
     if decision.kind == "declare_blockers":
         return _block(state, decision.player)
+    if decision.kind == "assign_damage":
+        return AssignDamage(decision.player, ())  # the default division: lethal damage in order
     if decision.kind == "discard":
         return _discard(state, decision)
     return _priority(state, decision.player)
 
 
+# --- fights ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fighter:
+    power: int
+    toughness: int  # left, after damage already marked
+    first: bool  # first or double strike
+    double: bool
+
+    @classmethod
+    def of(cls, state: GameState, perm: Permanent, power: int = 0, toughness: int = 0, first: bool = False) -> Fighter:
+        return cls(
+            ch.power(state, perm) + power,
+            ch.toughness(state, perm) - perm.damage + toughness,
+            first or any(ch.has_keyword(state, perm, k) for k in combat.FIRST_STRIKE),
+            ch.has_keyword(state, perm, "double strike"),
+        )
+
+
+def fight(a: Fighter, b: Fighter) -> tuple[bool, bool]:
+    """Whether each dies when the two deal combat damage to each other (510.4's two steps)."""
+    to_a = to_b = 0
+    if a.first or b.first:
+        to_b += a.power if a.first else 0
+        to_a += b.power if b.first else 0
+    a_alive, b_alive = to_a < a.toughness, to_b < b.toughness
+    if a_alive and (not a.first or a.double):
+        to_b += a.power
+    if b_alive and (not b.first or b.double):
+        to_a += b.power
+    return to_a >= a.toughness, to_b >= b.toughness
+
+
+# --- priority -------------------------------------------------------------------------------
+
+
 def _opponents(state: GameState, player: str) -> list[str]:
     return [p for p in state.live_players() if p != player]
+
+
+def _weakest_opponent(state: GameState, player: str) -> str:
+    return min(_opponents(state, player), key=lambda f: (_taxed(state, f), state.players[f].life, state.turn_order.index(f)))
+
+
+def _taxed(state: GameState, defender: str) -> int:
+    return sum(card(p.card).attack_tax for p in ch.on_battlefield(state) if p.controller == defender)
 
 
 def _creatures(state: GameState, player: str) -> list[Permanent]:
@@ -46,8 +109,7 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
     hand = state.players[player].hand
     wanted: list[Command] = []
     foes = _opponents(state, player)
-    # Lightning Bolt to the face when it is lethal, at any time.
-    for foe in foes:
+    for foe in foes:  # Lightning Bolt to the face when it is lethal, at any time
         if state.players[foe].life <= 3 and "Lightning Bolt" in hand:
             wanted.append(CastSpell(player, "Lightning Bolt", targets=(foe,)))
     own_main = state.active_player == player and state.step in MAIN_STEPS and not state.stack
@@ -63,10 +125,12 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
         victim = _bolt_victim(state, foes)
         if victim is not None and (own_main or state.step in ("declare_attackers", "declare_blockers")):
             wanted.append(CastSpell(player, "Lightning Bolt", targets=(victim.object,)))
-    if "Giant Growth" in hand and state.step == "declare_blockers" and not state.stack:
-        saved = _growth_target(state, player)
-        if saved is not None:
-            wanted.append(CastSpell(player, "Giant Growth", targets=(saved.object,)))
+    if state.step == "declare_blockers" and not state.stack:
+        for trick, power, toughness, first in (("Kindled Fury", 1, 0, True), ("Giant Growth", 3, 3, False)):
+            if trick in hand:
+                saved = _trick_target(state, player, power, toughness, first)
+                if saved is not None:
+                    wanted.append(CastSpell(player, trick, targets=(saved.object,)))
     return wanted
 
 
@@ -89,31 +153,50 @@ def _bolt_victim(state: GameState, foes: list[str]) -> Permanent | None:
     return max(killable, key=lambda p: (ch.power(state, p), -p.object), default=None)
 
 
-def _growth_target(state: GameState, player: str) -> Permanent | None:
-    """A creature of ours in a fight that +3/+3 turns from dying into surviving."""
+def _trick_target(state: GameState, player: str, power: int, toughness: int, first: bool) -> Permanent | None:
+    """A creature of ours in a one-on-one fight that the trick turns from a loss into a win."""
     for perm in _creatures(state, player):
-        enemies = [state.permanent(o) for o in (perm.blocked_by or perm.blocking)]
-        incoming = sum(ch.power(state, e) for e in enemies if e is not None)
-        if enemies and incoming >= ch.toughness(state, perm) - perm.damage and incoming < ch.toughness(state, perm) + 3 - perm.damage:
+        enemies = [e for e in (state.permanent(o) for o in (perm.blocked_by or perm.blocking)) if e is not None]
+        if len(enemies) != 1:
+            continue
+        mine_dies, theirs_dies = fight(Fighter.of(state, perm), Fighter.of(state, enemies[0]))
+        after = fight(Fighter.of(state, perm, power, toughness, first), Fighter.of(state, enemies[0]))
+        if (mine_dies or not theirs_dies) and after == (False, True):
             return perm
     return None
 
 
+# --- combat ---------------------------------------------------------------------------------
+
+
 def _attack(state: GameState, player: str) -> DeclareAttackers:
-    foes = _opponents(state, player)
-    target = min(foes, key=lambda f: (state.players[f].life, state.turn_order.index(f)))
-    blockers = [b for b in _creatures(state, target) if not b.tapped]
-    ready = [c for c in _creatures(state, player) if not c.tapped and not c.fresh]
+    targets = combat.attackable_players(state)
+    target = min(targets, key=lambda f: (_taxed(state, f), state.players[f].life, state.turn_order.index(f)))
+    ready = sorted(
+        (c for c in _creatures(state, player) if combat.can_attack(state, c)), key=lambda c: (-ch.power(state, c), c.object)
+    )
+    defenders = [b for b in _creatures(state, target) if not b.tapped]
     total = sum(ch.power(state, c) for c in ready)
+    lethal = total >= state.players[target].life + sum(ch.toughness(state, b) for b in defenders)
     chosen = []
     for c in ready:
-        bad_block = any(
-            ch.power(state, b) >= ch.toughness(state, c) and ch.toughness(state, b) > ch.power(state, c) for b in blockers
-        )
-        if not bad_block or total >= state.players[target].life + sum(ch.toughness(state, b) for b in blockers):
-            chosen.append((c.object, target if len(foes) > 1 else None))
-    command = DeclareAttackers(player, tuple(chosen))
-    return command if is_legal(state, command) else DeclareAttackers(player, ())
+        blockers = [b for b in defenders if _could_block(state, b, c)]
+        bad_block = any(fight(Fighter.of(state, c), Fighter.of(state, b)) == (True, False) for b in blockers)
+        if lethal or not bad_block:
+            chosen.append(c.object)
+    named = target if len(targets) > 1 else None
+    while chosen:  # attack costs (Ghostly Prison, 508.1h): drop the weakest until it can be paid
+        command = DeclareAttackers(player, tuple((o, named) for o in chosen))
+        if is_legal(state, command):
+            return command
+        chosen.pop()
+    return DeclareAttackers(player, ())
+
+
+def _could_block(state: GameState, blocker: Permanent, attacker: Permanent) -> bool:
+    if ch.has_keyword(state, attacker, "flying"):
+        return ch.has_keyword(state, blocker, "flying") or ch.has_keyword(state, blocker, "reach")
+    return True
 
 
 def _block(state: GameState, player: str) -> DeclareBlockers:
@@ -125,15 +208,17 @@ def _block(state: GameState, player: str) -> DeclareBlockers:
     life = state.players[player].life
     chosen: list[tuple[int, int]] = []
     for attacker in attackers:
-        a_pow, a_tough = ch.power(state, attacker), ch.toughness(state, attacker)
-        good = [b for b in free if ch.power(state, b) >= a_tough and ch.toughness(state, b) > a_pow]
-        trade = [b for b in free if ch.power(state, b) >= a_tough and ch.power(state, b) <= a_pow]
-        chump = free if incoming >= life else []
-        pick = (good or trade or chump or [None])[0]
+        able = [b for b in free if combat.block_restriction(state, b, attacker) is None]
+        outcomes = {b.object: fight(Fighter.of(state, attacker), Fighter.of(state, b)) for b in able}
+        good = [b for b in able if outcomes[b.object] == (True, False)]
+        safe = [b for b in able if not outcomes[b.object][1]]
+        trade = [b for b in able if outcomes[b.object] == (True, True) and ch.power(state, b) <= ch.power(state, attacker)]
+        chump = able if incoming >= life else []
+        pick = (good or safe or trade or chump or [None])[0]
         if pick is not None:
             free.remove(pick)
             chosen.append((pick.object, attacker.object))
-            incoming -= a_pow
+            incoming -= ch.power(state, attacker)
     command = DeclareBlockers(player, tuple(chosen))
     return command if is_legal(state, command) else DeclareBlockers(player, ())
 

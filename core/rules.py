@@ -9,9 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import characteristics as ch
+from core import combat
 from core.cards import card
 from core.commands import (
     ActivateAbility,
+    AssignDamage,
+    ChooseDefender,
     CardRef,
     CastSpell,
     Command,
@@ -24,7 +27,7 @@ from core.commands import (
     Target,
 )
 from core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
-from core.mana import format_pool, pay_from_pool, plan_sources
+from core.payment import plan_payment
 from core.state import GameState
 from core.turn import MAIN_STEPS
 
@@ -33,7 +36,7 @@ from core.turn import MAIN_STEPS
 class Decision:
     """What the game is waiting for, and from whom."""
 
-    kind: str  # priority | declare_attackers | declare_blockers | discard
+    kind: str  # priority | choose_defender | declare_attackers | declare_blockers | assign_damage | discard
     player: str
     count: int = 0  # cards to discard
 
@@ -45,15 +48,14 @@ class Decision:
         return f"the game is waiting for {self.player} to {self.kind.replace('_', ' ')}"
 
 
-RULE_OF_DECISION = {"priority": "117.3", "declare_attackers": "508.1", "declare_blockers": "509.1", "discard": "514.1"}
-
-
-def defending_player(state: GameState) -> str | None:
-    """506.2: in a two-player game the defending player is the nonactive player."""
-    if state.defending_players:
-        return state.defending_players[0]
-    opponents = [p for p in state.live_players() if p != state.active_player]
-    return opponents[0] if len(opponents) == 1 else None
+RULE_OF_DECISION = {
+    "priority": "117.3",
+    "choose_defender": "507.1",
+    "declare_attackers": "508.1",
+    "declare_blockers": "509.1",
+    "assign_damage": "510.1",
+    "discard": "514.1",
+}
 
 
 def pending_decision(state: GameState) -> Decision | None:
@@ -63,14 +65,19 @@ def pending_decision(state: GameState) -> Decision | None:
     if state.priority is not None:
         return Decision("priority", state.priority)
     active = state.active_player
-    if active is None:
+    if active is None or state.players[active].lost:  # 800.4: the turn goes on without its player
         return None
+    if state.step == "beginning_of_combat" and combat.must_choose_defender(state):
+        return Decision("choose_defender", active)
     if state.step == "declare_attackers" and not state.attackers_declared:
         return Decision("declare_attackers", active)
-    if state.step == "declare_blockers" and not state.blockers_declared and state.attackers_declared:
-        defender = defending_player(state)
-        if defender is not None:
-            return Decision("declare_blockers", defender)
+    if state.step == "declare_blockers" and state.attackers_declared:
+        waiting = combat.defenders_to_declare(state)
+        if waiting:
+            return Decision("declare_blockers", waiting[0])
+    if state.step == "combat_damage" and not state.combat_damage_dealt:
+        if any(combat.needs_assignment(state, p) for p in ch.on_battlefield(state)):
+            return Decision("assign_damage", active)
     if state.step == "cleanup":
         n = ch.cards_to_discard(state, active)
         if n:
@@ -90,18 +97,6 @@ class CastPlan:
     mana_spent: dict[str, int]
 
 
-@dataclass(frozen=True)
-class AttackPlan:
-    player: str
-    attackers: list[dict[str, Any]]  # {object, card, defender}
-
-
-@dataclass(frozen=True)
-class BlockPlan:
-    player: str
-    blockers: list[dict[str, Any]]  # {object, card, attacker}
-
-
 Plan = Any
 
 
@@ -119,12 +114,18 @@ def check(state: GameState, command: Command) -> Plan:
     decision = pending_decision(state)
     if decision is None:
         raise WrongTiming("117.1", "no player decision is pending")
+    if isinstance(command, ChooseDefender):
+        _expect(decision, "choose_defender", player)
+        return combat.check_choose_defender(state, command)
     if isinstance(command, DeclareAttackers):
         _expect(decision, "declare_attackers", player)
-        return check_attackers(state, command)
+        return combat.check_attackers(state, command)
     if isinstance(command, DeclareBlockers):
         _expect(decision, "declare_blockers", player)
-        return check_blockers(state, command)
+        return combat.check_blockers(state, command)
+    if isinstance(command, AssignDamage):
+        _expect(decision, "assign_damage", player)
+        return combat.check_assign_damage(state, command)
     if isinstance(command, Discard):
         _expect(decision, "discard", player)
         return check_discard(state, command, decision.count)
@@ -152,8 +153,10 @@ def _verb(command: Command) -> str:
         PlayLand: "play a land",
         CastSpell: "cast a spell",
         ActivateAbility: "activate an ability",
+        ChooseDefender: "choice of defending player",
         DeclareAttackers: "declaration of attackers",
         DeclareBlockers: "declaration of blockers",
+        AssignDamage: "combat damage assignment",
         Discard: "discard",
     }.get(type(command), type(command).__name__)
 
@@ -199,7 +202,8 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
         rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
         _sorcery_timing(state, player, f"{command.card} ({kind}) can be cast", rule)
     targets = check_targets(state, definition.target, command.targets, command.card)
-    taps, spent = check_payment(state, player, command)
+    what = f"{command.card}'s cost {definition.cost}"
+    taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
     return CastPlan(player, command.card, targets, taps, spent)
 
 
@@ -233,36 +237,6 @@ def target_still_legal(state: GameState, spec: str | None, target: Any) -> bool:
     return perm is not None and not perm.phased_out and ch.is_creature(perm)
 
 
-def check_payment(state: GameState, player: str, command: CastSpell) -> tuple[list[tuple[int, str, str]], dict[str, int]]:
-    """601.2g-h: mana abilities may be activated, then the total cost is paid from the pool."""
-    cost = card(command.card).mana_cost
-    pool = state.players[player].mana_pool
-    available = ch.mana_sources(state, player)
-    if command.pay is None:
-        taps = plan_sources(cost, pool, available)
-        if taps is None:
-            raise CannotPay(
-                "601.2h",
-                f"{player} cannot pay {command.card}'s cost {card(command.card).cost}: "
-                f"{format_pool(pool)} in pool and {len(available)} untapped mana source(s)",
-            )
-    else:
-        taps = []
-        for ref in command.pay:
-            perm = ch.find_permanent(state, ref, what="mana source")
-            match = next((s for s in available if s[0] == perm.object), None)
-            if match is None or match in taps:
-                raise CannotPay("601.2g", f"{perm.card} (object {perm.object}) cannot be tapped for mana by {player} now")
-            taps.append(match)
-    after = dict(pool)
-    for _, _, color in taps:
-        after[color] = after.get(color, 0) + 1
-    spent = pay_from_pool(cost, after)
-    if spent is None:
-        raise CannotPay("601.2h", f"{format_pool(after)} cannot pay {command.card}'s cost {card(command.card).cost}")
-    return taps, spent
-
-
 def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str, str]:
     """605.3a: a mana ability may be activated whenever its controller has priority; {T} costs (302.6)."""
     perm = ch.find_permanent(state, command.source, what="source")
@@ -276,52 +250,6 @@ def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str
     if definition.is_type("Creature") and perm.fresh:
         raise CannotPay("302.6", f"{perm.card} has summoning sickness: it can't use a {{T}} ability this turn")
     return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
-
-
-def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
-    """508.1a-b: untapped creatures the active player controls since the turn began, each attacking an opponent."""
-    chosen: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    opponents = [p for p in state.live_players() if p != command.player]
-    for ref, defender in command.attackers:
-        perm = ch.find_permanent(state, ref, what="attacker")
-        if perm.object in seen:
-            raise IllegalAction("508.1a", f"{perm.card} (object {perm.object}) is declared as an attacker twice")
-        seen.add(perm.object)
-        if perm.controller != command.player or not ch.is_creature(perm):
-            raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player} controls")
-        if perm.tapped:
-            raise IllegalAction("508.1a", f"{perm.card} is tapped and cannot attack")
-        if perm.fresh:
-            raise IllegalAction("302.6", f"{perm.card} has summoning sickness and cannot attack this turn")
-        if defender is None:
-            if len(opponents) != 1:
-                raise IllegalAction("508.1b", f"{perm.card} must be told which player it attacks")
-            defender = opponents[0]
-        if defender not in opponents:
-            raise IllegalAction("508.1b", f"{perm.card} cannot attack {defender!r}: not an opponent in the game")
-        chosen.append({"object": perm.object, "card": perm.card, "defender": defender})
-    return AttackPlan(command.player, chosen)
-
-
-def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
-    """509.1a: untapped creatures of the defending player, each blocking one creature attacking them."""
-    chosen: list[dict[str, Any]] = []
-    seen: set[int] = set()
-    for ref, attacker_ref in command.blockers:
-        blocker = ch.find_permanent(state, ref, what="blocker")
-        attacker = ch.find_permanent(state, attacker_ref, what="attacker")
-        if blocker.object in seen:
-            raise IllegalAction("509.1a", f"{blocker.card} (object {blocker.object}) can block only one attacker")
-        seen.add(blocker.object)
-        if blocker.controller != command.player or not ch.is_creature(blocker):
-            raise IllegalAction("509.1a", f"{blocker.card} is not a creature {command.player} controls")
-        if blocker.tapped:
-            raise IllegalAction("509.1a", f"{blocker.card} is tapped and cannot block")
-        if attacker.attacking != command.player:
-            raise IllegalAction("509.1a", f"{attacker.card} is not attacking {command.player}")
-        chosen.append({"object": blocker.object, "card": blocker.card, "attacker": attacker.object})
-    return BlockPlan(command.player, chosen)
 
 
 def check_discard(state: GameState, command: Discard, count: int) -> Discard:

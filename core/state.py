@@ -61,6 +61,7 @@ class Effect:
     object: int
     power: int = 0
     toughness: int = 0
+    keywords: list[str] = field(default_factory=list)  # abilities gained (layer 6)
     until: str = "end_of_turn"  # ends in cleanup (514.2)
 
 
@@ -84,9 +85,12 @@ class GameState:
     priority: str | None = None
     passes: list[str] = field(default_factory=list)  # who passed in succession (117.4)
     attackers_declared: bool = False
-    blockers_declared: bool = False
+    blockers_declared_by: list[str] = field(default_factory=list)  # defending players who declared (509.1)
+    defender_chosen: str | None = None  # single-defender format (507.1)
     defending_players: list[str] = field(default_factory=list)
     declared_attackers: list[int] = field(default_factory=list)  # this combat, as declared (508.8)
+    combat_damage_dealt: bool = False  # in the current combat damage step
+    first_strikers: list[int] = field(default_factory=list)  # had first or double strike as the first damage step began (510.4)
     day_night: str | None = None
     spells_cast_this_turn: dict[str, int] = field(default_factory=dict)
     winner: str | None = None

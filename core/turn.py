@@ -49,6 +49,8 @@ def next_step(state: GameState) -> StepSpec | None:
         # 508.8: only when no creature was declared as an attacker; an attacker removed since
         # still leaves the declare blockers and combat damage steps to happen.
         return _BY_STEP["end_of_combat"]
+    if state.step == "combat_damage" and state.first_strike_step:
+        return _BY_STEP["combat_damage"]  # 510.4: the second combat damage step
     index = STEP_NAMES.index(state.step)
     return TURN_PLAN[index + 1] if index + 1 < len(TURN_PLAN) else None
 

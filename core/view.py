@@ -8,6 +8,9 @@ from core import characteristics as ch
 from core.state import GameState
 
 
+KEYWORDS = ("flying", "reach", "vigilance", "trample", "first strike", "double strike")
+
+
 def state_view(state: GameState) -> dict[str, Any]:
     return {
         "version": state.version,
@@ -22,6 +25,7 @@ def state_view(state: GameState) -> dict[str, Any]:
             for s in state.stack
         ],
         "day_night": state.day_night,
+        "defending_players": list(state.defending_players),
         "players": {
             name: {
                 "life": p.life,
@@ -47,6 +51,7 @@ def state_view(state: GameState) -> dict[str, Any]:
                 "power": ch.power(state, p) if ch.is_creature(p) else None,
                 "toughness": ch.toughness(state, p) if ch.is_creature(p) else None,
                 "summoning_sick": p.fresh and ch.is_creature(p),
+                "keywords": [k for k in KEYWORDS if ch.has_keyword(state, p, k)],
                 "attacking": p.attacking,
                 "blocking": list(p.blocking),
                 "blocked_by": list(p.blocked_by),
@@ -56,7 +61,15 @@ def state_view(state: GameState) -> dict[str, Any]:
             for p in state.battlefield
         ],
         "effects": [
-            {"id": e.id, "kind": e.kind, "object": e.object, "power": e.power, "toughness": e.toughness, "until": e.until}
+            {
+                "id": e.id,
+                "kind": e.kind,
+                "object": e.object,
+                "power": e.power,
+                "toughness": e.toughness,
+                "keywords": list(e.keywords),
+                "until": e.until,
+            }
             for e in state.effects
         ],
         "ended": state.ended,

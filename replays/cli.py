@@ -28,7 +28,7 @@ from replays.text import line
 DEFAULT_DB = "mtg-ledger.sqlite"
 NARRATED = frozenset(
     {
-        "TurnBegan", "LandPlayed", "SpellCast", "ObjectResolved", "AttackersDeclared", "BlockersDeclared",
+        "TurnBegan", "LandPlayed", "SpellCast", "ObjectResolved", "DefendingPlayerChosen", "AttackersDeclared", "BlockersDeclared",
         "CombatDamageDealt", "DamageDealt", "PermanentsPutIntoGraveyard", "CardsDiscarded", "PlayerLost", "GameEnded",
     }
 )
@@ -57,7 +57,9 @@ def _game_id(text: str) -> UUID:
 
 
 def cmd_demo(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = play_demo(ledger, demo_setup(args.seed))
+    if not 2 <= args.players <= 4:
+        raise UserError(f"--players {args.players}: the demo seats 2 to 4 players")
+    game_id = play_demo(ledger, demo_setup(args.seed, args.players))
     events = list(ledger.event_maps(game_id))
     if not args.quiet:
         for e in events:
@@ -130,8 +132,9 @@ def parser() -> argparse.ArgumentParser:
         p.add_argument("--db", help=f"SQLite file of the store (default ./{DEFAULT_DB})")
         return p
 
-    p = verb("demo", "play a seeded two-player game between the built-in decks")
+    p = verb("demo", "play a seeded game between the built-in decks (two players, or a 3-4 player free-for-all)")
     p.add_argument("--seed", type=int, default=7)
+    p.add_argument("--players", type=int, default=2, help="2 (a two-player game) or 3-4 (a free-for-all)")
     p.add_argument("--quiet", action="store_true", help="print only the summary")
     p.set_defaults(run=cmd_demo)
     p = verb("play", "run a scenario file and store its events")

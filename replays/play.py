@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from uuid import UUID
 
 from core import policy
-from core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority
+from core.commands import AssignDamage, Command, DeclareAttackers, DeclareBlockers, PassPriority
 from core.errors import IllegalAction
 from core.rules import pending_decision
 from core.state import GameState
@@ -55,7 +55,9 @@ def pass_until_step(state: GameState, target: PassUntil) -> Command | None:
         return DeclareAttackers(decision.player, ())
     if decision.kind == "declare_blockers":
         return DeclareBlockers(decision.player, ())
-    return None  # a discard has no default: stop here
+    if decision.kind == "assign_damage":
+        return AssignDamage(decision.player, ())  # the default division (510.1c)
+    return None  # a discard or the choice of a defending player has no default: stop here
 
 
 def play_scenario(ledger: Ledger, scenario: Scenario) -> UUID:

@@ -13,6 +13,8 @@ from typing import Any
 from core.cards import card
 from core.commands import (
     ActivateAbility,
+    AssignDamage,
+    ChooseDefender,
     CardRef,
     CastSpell,
     Command,
@@ -29,7 +31,7 @@ from core.errors import UnknownCard
 from core.turn import STEP_NAMES
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
-SUPPORTED_FORMATS = ("two-player",)
+SUPPORTED_FORMATS = ("two-player", "free-for-all", "single-defender")
 ACTIONS = (
     "pass", "pass_until", "play_land", "cast", "activate", "declare_attackers", "declare_blockers",
     "assign_damage", "choose_defender", "discard", "order_triggers", "concede",
@@ -76,8 +78,10 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
     if fmt not in SUPPORTED_FORMATS:
         raise ScenarioError(f"{where}: format {fmt!r} is not supported yet by this engine version")
     players = data.get("players")
-    if not isinstance(players, list) or len(players) != 2:
-        raise ScenarioError(f"{where}: players must be a list of two players in the {fmt} format (rule 103.1)")
+    if fmt == "two-player" and (not isinstance(players, list) or len(players) != 2):
+        raise ScenarioError(f"{where}: players must be a list of two players in the two-player format (rule 100.1a)")
+    if fmt != "two-player" and (not isinstance(players, list) or len(players) < 3):
+        raise ScenarioError(f"{where}: players must be a list of three or more players in the {fmt} format (rule 100.1b)")
     names: list[str] = []
     setup_players = []
     for i, p in enumerate(players):
@@ -195,12 +199,34 @@ def _action(a: Any, names: list[str], at: str) -> Action:
         if isinstance(source, str):
             source = {"card": source, "index": a.get("index", 0)}
         return ActivateAbility(player, _ref(source, f"{at}.card"), _int(a.get("ability", 0), f"{at}.ability"))
+    if kind == "choose_defender":
+        defender = a.get("defender")
+        if defender not in names:
+            raise ScenarioError(f"{at}.defender: {defender!r} is not a player")
+        return ChooseDefender(player, defender)
     if kind == "declare_attackers":
         items = _list(a.get("attackers", []), f"{at}.attackers")
+        pay = a.get("pay")
+        if pay is not None and not isinstance(pay, list):
+            raise ScenarioError(f"{at}.pay: expected a list of permanents")
         return DeclareAttackers(
             player,
             tuple((_ref(x, f"{at}.attackers[{j}]"), _defender(x, names, f"{at}.attackers[{j}]")) for j, x in enumerate(items)),
+            pay=None if pay is None else tuple(_ref(r, f"{at}.pay[{j}]") for j, r in enumerate(pay)),
         )
+    if kind == "assign_damage":
+        out_assign = []
+        for j, x in enumerate(_list(a.get("assignments", []), f"{at}.assignments")):
+            here = f"{at}.assignments[{j}]"
+            if not isinstance(x, dict) or "attacker" not in x:
+                raise ScenarioError(f"{here}: expected {{\"attacker\": CARD, \"damage\": [{{\"target\": T, \"amount\": N}}]}}")
+            parts = []
+            for k, d in enumerate(_list(x.get("damage", []), f"{here}.damage")):
+                if not isinstance(d, dict) or "target" not in d:
+                    raise ScenarioError(f"{here}.damage[{k}]: expected {{\"target\": T, \"amount\": N}}")
+                parts.append((_target(d["target"], names, f"{here}.damage[{k}].target"), _int(d.get("amount"), f"{here}.damage[{k}].amount")))
+            out_assign.append((_ref(x["attacker"], f"{here}.attacker"), tuple(parts)))
+        return AssignDamage(player, tuple(out_assign))
     if kind == "declare_blockers":
         items = _list(a.get("blockers", []), f"{at}.blockers")
         out = []

@@ -63,11 +63,14 @@ def describe(e: dict[str, Any]) -> str:
     if t == "PermanentsPutIntoGraveyard":
         gone = ", ".join(f"{p['card']} (#{p['object']})" for p in e["permanents"])
         return f"    {gone} put into the graveyard (rule {e['rule']})"
+    if t == "DefendingPlayerChosen":
+        return f"    {e['chooser']} chooses {e['player']} as the defending player"
     if t == "AttackersDeclared":
         if not e["attackers"]:
             return f"    {e['player']} declares no attackers"
         who = ", ".join(f"{a['card']} (#{a['object']}) → {a['defender']}" for a in e["attackers"])
-        return f"    {e['player']} attacks: {who}"
+        paid = "".join(f"; pays {{{c['generic']}}} for {c['card']}" for c in e.get("costs_paid", []))
+        return f"    {e['player']} attacks: {who}{paid}"
     if t == "BlockersDeclared":
         if not e["blockers"]:
             return f"    {e['player']} declares no blockers"

@@ -17,15 +17,19 @@ from core.state import GameState
 from core.table import LocalTable
 
 
+FORMATS = ("two-player", "free-for-all", "single-defender")
+
+
 def _setup(seed: int) -> dict[str, object]:
+    """Two players, or three in a free-for-all or single-defender game, with every card in play."""
+    fmt = FORMATS[seed % 3]
+    players = [("alice", "green-white"), ("bob", "red-blue"), ("carol", "white")][: 2 if fmt == "two-player" else 3]
     return {
+        "format": fmt,
         "seed": seed,
         "shuffle": True,
-        "starting_player": "alice" if seed % 2 else "bob",
-        "players": [
-            {"name": "alice", "library": DECKS["green-white"][:24]},
-            {"name": "bob", "library": DECKS["red-blue"][:24]},
-        ],
+        "starting_player": players[seed % len(players)][0],
+        "players": [{"name": name, "library": DECKS[deck][:24]} for name, deck in players],
     }
 
 

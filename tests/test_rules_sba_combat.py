@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.commands import ActivateAbility, CardRef, CastSpell, Concede, DeclareAttackers, DeclareBlockers, PassPriority
+from core.commands import ActivateAbility, AssignDamage, CardRef, CastSpell, Concede, DeclareAttackers, DeclareBlockers, PassPriority
 from core.errors import GameOver
+from core.rules import pending_decision
 from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 
 
@@ -20,8 +21,12 @@ def block(table, *pairs: tuple[CardRef, CardRef]) -> None:
 
 
 def damage_step(table) -> list[tuple[int, object, int]]:
-    """Pass to the combat damage step; the (source, target, amount) assignments dealt there."""
+    """Pass to the combat damage step (taking the default division of damage, 510.1c, if asked);
+    the (source, target, amount) assignments dealt there."""
     advance_to(table, table.state.turn, "combat_damage")
+    decision = pending_decision(table.state)
+    if decision is not None and decision.kind == "assign_damage":
+        table.handle(AssignDamage(decision.player, ()))
     return [(a["source"], a["target"], a["amount"]) for a in last(table, "CombatDamageDealt")["assignments"]]
 
 

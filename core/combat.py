@@ -1,0 +1,319 @@
+"""Combat (506-511): who may attack whom, who may block what, attack costs, and combat damage.
+
+Pure functions of the state, shared by the checks (core.rules), the engine and the legal-action view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core import characteristics as ch
+from core.cards import card
+from core.commands import AssignDamage, CardRef, ChooseDefender, DeclareAttackers, DeclareBlockers
+from core.errors import IllegalAction
+from core.mana import ManaCost, Source
+from core.payment import plan_payment
+from core.state import GameState, Permanent
+
+FIRST_STRIKE = ("first strike", "double strike")
+Assignment = dict[str, Any]  # {"source": object, "target": object or player name, "amount": n}
+
+
+def attackable_players(state: GameState) -> list[str]:
+    """506.2, 507.1, 802.2: the players the active player's creatures may attack."""
+    opponents = [p for p in state.live_players() if p != state.active_player]
+    if state.game_format == "single-defender":
+        return [state.defender_chosen] if state.defender_chosen in opponents else []
+    return opponents
+
+
+def must_choose_defender(state: GameState) -> bool:
+    """507.1: in the single-defender format the active player picks one opponent as combat begins."""
+    return state.game_format == "single-defender" and state.defender_chosen is None
+
+
+def can_attack(state: GameState, perm: Permanent) -> bool:
+    """508.1a: an untapped creature the active player has controlled since the turn began (302.6);
+    phased-out permanents don't exist (702.26b)."""
+    return (
+        perm.controller == state.active_player
+        and not perm.phased_out
+        and not perm.tapped
+        and not perm.fresh
+        and ch.is_creature(perm)
+    )
+
+
+def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent) -> tuple[str, str] | None:
+    """Why ``blocker`` can't block ``attacker`` (509.1a-b) as (rule, sentence), or None if it can."""
+    if not ch.is_creature(blocker) or blocker.phased_out:
+        return ("509.1a", f"{blocker.card} is not a creature and cannot block")
+    if blocker.tapped:
+        return ("509.1a", f"{blocker.card} is tapped and cannot block")
+    if attacker.attacking != blocker.controller:
+        return ("802.4", f"{blocker.card} can block only creatures attacking {blocker.controller}; {attacker.card} is not")
+    if ch.has_keyword(state, attacker, "flying") and not (
+        ch.has_keyword(state, blocker, "flying") or ch.has_keyword(state, blocker, "reach")
+    ):
+        return ("702.9b", f"{attacker.card} has flying and {blocker.card} has neither flying nor reach")
+    return None
+
+
+def can_block_anything(state: GameState, defender: str) -> bool:
+    attackers = [p for p in ch.on_battlefield(state) if p.attacking == defender]
+    blockers = [p for p in ch.on_battlefield(state) if p.controller == defender]
+    return any(block_restriction(state, b, a) is None for b in blockers for a in attackers)
+
+
+def defenders_to_declare(state: GameState) -> list[str]:
+    """509.1, 101.4: defending players still to declare blockers, in APNAP order."""
+    attacked = {p.attacking for p in ch.on_battlefield(state) if p.attacking}
+    return [p for p in state.live_players() if p in attacked and p not in state.blockers_declared_by]
+
+
+def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """508.1d, 508.1g: costs to attack (Ghostly Prison: {2} for each creature attacking its controller)."""
+    costs = []
+    for source in ch.on_battlefield(state):
+        tax = card(source.card).attack_tax
+        if not tax:
+            continue
+        count = sum(1 for a in attackers if a["defender"] == source.controller)
+        if count:
+            costs.append(
+                {"source": source.object, "card": source.card, "player": source.controller, "creatures": count, "generic": tax * count}
+            )
+    return costs
+
+
+# --- combat damage ------------------------------------------------------------------------
+
+
+def in_combat(state: GameState) -> list[Permanent]:
+    return [p for p in ch.on_battlefield(state) if p.attacking or p.blocking]
+
+
+def first_strike_step_needed(state: GameState) -> bool:
+    """510.4: a first combat damage step happens if any attacking or blocking creature has first or double strike."""
+    return any(ch.has_keyword(state, p, k) for p in in_combat(state) for k in FIRST_STRIKE)
+
+
+def deals_damage_now(state: GameState, perm: Permanent) -> bool:
+    """510.4: which creatures assign combat damage in the current combat damage step."""
+    if state.first_strike_step:
+        return any(ch.has_keyword(state, perm, k) for k in FIRST_STRIKE)
+    if perm.object in state.first_strikers:
+        return ch.has_keyword(state, perm, "double strike")
+    return True
+
+
+def _blockers(state: GameState, attacker: Permanent) -> list[Permanent]:
+    found = (state.permanent(o) for o in attacker.blocked_by)
+    return [b for b in found if b is not None and not b.phased_out and attacker.object in b.blocking]
+
+
+def needs_assignment(state: GameState, attacker: Permanent) -> bool:
+    """510.1c-d, 702.19b: the attacker's controller has a real choice to make."""
+    if not attacker.attacking or not attacker.blocked or not deals_damage_now(state, attacker) or ch.power(state, attacker) <= 0:
+        return False
+    blockers = _blockers(state, attacker)
+    return len(blockers) > 1 or (len(blockers) == 1 and ch.has_keyword(state, attacker, "trample"))
+
+
+def _lethal(state: GameState, blocker: Permanent, already: dict[int, int]) -> int:
+    """702.19b: lethal damage counts damage already marked and damage being assigned by other creatures."""
+    return max(0, ch.toughness(state, blocker) - blocker.damage - already.get(blocker.object, 0))
+
+
+def default_assignment(state: GameState, attacker: Permanent, already: dict[int, int]) -> list[Assignment]:
+    """The engine's choice where the player makes none: lethal damage to each blocker in the order
+    they were declared, the rest to the last blocker, or with trample to the player attacked."""
+    amount = ch.power(state, attacker)
+    if amount <= 0:
+        return []
+    if not attacker.blocked:
+        return [{"source": attacker.object, "target": attacker.attacking, "amount": amount}]  # 510.1a
+    blockers = _blockers(state, attacker)
+    trample = ch.has_keyword(state, attacker, "trample")
+    if not blockers:  # 510.1c; 702.19e: a trampler with no blockers left hits the player
+        return [{"source": attacker.object, "target": attacker.attacking, "amount": amount}] if trample else []
+    out: list[Assignment] = []
+    for i, blocker in enumerate(blockers):
+        last = i == len(blockers) - 1
+        share = min(amount, _lethal(state, blocker, already)) if (trample or not last) else amount
+        if share:
+            out.append({"source": attacker.object, "target": blocker.object, "amount": share})
+        amount -= share
+    if amount:  # only a trampler has damage left over once every blocker has lethal damage
+        out.append({"source": attacker.object, "target": attacker.attacking, "amount": amount})
+    return out
+
+
+def check_assignment(state: GameState, attacker: Permanent, given: list[Assignment], already: dict[int, int]) -> list[Assignment]:
+    """510.1c-d, 702.19b-c: the whole power, among its blockers (and, with trample, the player
+    attacked once every blocker has lethal damage)."""
+    power = ch.power(state, attacker)
+    blockers = _blockers(state, attacker)
+    allowed: dict[Any, str] = {b.object: b.card for b in blockers}
+    trample = ch.has_keyword(state, attacker, "trample")
+    if trample:
+        allowed[attacker.attacking] = attacker.attacking or ""
+    total = 0
+    for a in given:
+        if a["target"] not in allowed:
+            rule = "702.19b" if a["target"] == attacker.attacking else "510.1c"
+            raise IllegalAction(rule, f"{attacker.card} cannot assign combat damage to {a['target']!r}")
+        if a["amount"] < 0:
+            raise IllegalAction("510.1", f"{attacker.card} cannot assign negative damage")
+        total += a["amount"]
+    if total != power:
+        raise IllegalAction("510.1", f"{attacker.card} must assign exactly its power, {power}, not {total}")
+    to_player = sum(a["amount"] for a in given if a["target"] == attacker.attacking)
+    if to_player:
+        for b in blockers:
+            got = sum(a["amount"] for a in given if a["target"] == b.object)
+            if got < _lethal(state, b, already):
+                raise IllegalAction(
+                    "702.19b", f"{attacker.card} must assign lethal damage to {b.card} before assigning any to {attacker.attacking}"
+                )
+    return [dict(a, source=attacker.object) for a in given if a["amount"]]
+
+
+def combat_assignments(state: GameState, chosen: dict[int, list[Assignment]]) -> list[Assignment]:
+    """510.1: every attacker's assignment (chosen, or the default), then every blocker's (510.1d)."""
+    out: list[Assignment] = []
+    already: dict[int, int] = {}
+    for attacker in ch.on_battlefield(state):
+        if not attacker.attacking or not deals_damage_now(state, attacker):
+            continue
+        mine = chosen.get(attacker.object)
+        mine = check_assignment(state, attacker, mine, already) if mine is not None else default_assignment(state, attacker, already)
+        for a in mine:
+            if isinstance(a["target"], int):
+                already[a["target"]] = already.get(a["target"], 0) + a["amount"]
+        out.extend(mine)
+    for blocker in ch.on_battlefield(state):
+        if not blocker.blocking or not deals_damage_now(state, blocker):
+            continue
+        amount = ch.power(state, blocker)
+        targets = [t for t in (state.permanent(o) for o in blocker.blocking) if t is not None and t.attacking]
+        if amount > 0 and targets:
+            out.append({"source": blocker.object, "target": targets[0].object, "amount": amount})
+    return out
+
+
+def first_strikers(state: GameState) -> list[int]:
+    """510.4: the creatures in combat with first or double strike as the first damage step begins."""
+    return [p.object for p in in_combat(state) if any(ch.has_keyword(state, p, k) for k in FIRST_STRIKE)]
+
+
+# --- checking combat decisions --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackPlan:
+    player: str
+    attackers: list[dict[str, Any]]  # {object, card, defender}
+    tapped: list[int]  # 508.1f: attackers without vigilance
+    costs: list[dict[str, Any]]  # 508.1g
+    taps: list[Source]  # mana abilities activated to pay them (508.1h)
+    mana_spent: dict[str, int]
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    player: str
+    blockers: list[dict[str, Any]]  # {object, card, attacker}
+
+
+def check_choose_defender(state: GameState, command: ChooseDefender) -> ChooseDefender:
+    """507.1: one of the active player's opponents still in the game."""
+    opponents = [p for p in state.live_players() if p != command.player]
+    if command.defender not in opponents:
+        raise IllegalAction("507.1", f"{command.defender!r} is not an opponent of {command.player} in the game")
+    return command
+
+
+def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
+    """508.1a-h as one declaration: creatures that can attack, the player each attacks,
+    restrictions, tapping, then the total attack cost, which must be paid in full."""
+    chosen: list[dict[str, Any]] = []
+    seen: list[int] = []
+    targets = attackable_players(state)
+    for ref, defender in command.attackers:
+        perm = ch.find_permanent(state, ref, what="attacker")
+        if perm.object in seen:
+            raise IllegalAction("508.1a", f"{perm.card} (object {perm.object}) is declared as an attacker twice")
+        seen.append(perm.object)
+        if perm.controller != command.player or not ch.is_creature(perm):
+            raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player} controls")
+        if perm.tapped:
+            raise IllegalAction("508.1a", f"{perm.card} is tapped and cannot attack")
+        if perm.fresh:
+            raise IllegalAction("302.6", f"{perm.card} has summoning sickness and cannot attack this turn")
+        if defender is None:
+            if len(targets) != 1:
+                raise IllegalAction("508.1b", f"{perm.card} must be told which player it attacks: one of {', '.join(targets)}")
+            defender = targets[0]
+        if defender not in targets:
+            why = "not the defending player chosen (507.1)" if state.game_format == "single-defender" else "not an opponent in the game"
+            raise IllegalAction("508.1b", f"{perm.card} cannot attack {defender!r}: {why}")
+        chosen.append({"object": perm.object, "card": perm.card, "defender": defender})
+    tapped = [a["object"] for a in chosen if not ch.has_keyword(state, state.permanent(a["object"]), "vigilance")]  # type: ignore[arg-type]
+    costs = attack_costs(state, chosen)
+    total = sum(c["generic"] for c in costs)
+    taps: list[Source] = []
+    spent: dict[str, int] = {}
+    if total:
+        what = " and ".join(f"{c['card']}'s {{{c['generic']}}} for {c['creatures']} creature(s) attacking {c['player']}" for c in costs)
+        taps, spent = plan_payment(
+            state, command.player, ManaCost(total, ()), command.pay, what=what, rule="508.1h", unavailable=frozenset(tapped)
+        )
+    elif command.pay:
+        raise IllegalAction("508.1g", "this declaration of attackers has no cost to pay")
+    return AttackPlan(command.player, chosen, tapped, costs, taps, spent)
+
+
+def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
+    """509.1a-c: the defending player's untapped creatures, each blocking one creature attacking
+    that player, within the restrictions (flying and reach, 702.9b, 702.17b)."""
+    chosen: list[dict[str, Any]] = []
+    seen: list[int] = []
+    for ref, attacker_ref in command.blockers:
+        blocker = ch.find_permanent(state, ref, what="blocker")
+        attacker = ch.find_permanent(state, attacker_ref, what="attacker")
+        if blocker.object in seen:
+            raise IllegalAction("509.1a", f"{blocker.card} (object {blocker.object}) can block only one attacker")
+        seen.append(blocker.object)
+        if blocker.controller != command.player:
+            raise IllegalAction("509.1a", f"{blocker.card} is not a creature {command.player} controls")
+        if not attacker.attacking:
+            raise IllegalAction("509.1a", f"{attacker.card} is not attacking")
+        why = block_restriction(state, blocker, attacker)
+        if why is not None:
+            raise IllegalAction(*why)
+        chosen.append({"object": blocker.object, "card": blocker.card, "attacker": attacker.object})
+    return BlockPlan(command.player, chosen)
+
+
+def check_assign_damage(state: GameState, command: AssignDamage) -> list[Assignment]:
+    """510.1c-d: the active player divides the damage of the attackers named; the rest take the default."""
+    chosen: dict[int, list[Assignment]] = {}
+    for ref, parts in command.assignments:
+        attacker = ch.find_permanent(state, ref, what="attacker")
+        if attacker.controller != command.player or not attacker.attacking:
+            raise IllegalAction("510.1", f"{attacker.card} is not a creature attacking for {command.player}")
+        if not deals_damage_now(state, attacker):
+            raise IllegalAction("510.4", f"{attacker.card} deals no combat damage in this combat damage step")
+        if attacker.object in chosen:
+            raise IllegalAction("510.1", f"{attacker.card}'s damage is assigned twice")
+        targets = []
+        for target, amount in parts:
+            if isinstance(target, str) and target in state.players:
+                resolved: Any = target
+            else:
+                resolved = ch.find_permanent(state, CardRef(target) if isinstance(target, str) else target, what="creature").object
+            targets.append({"target": resolved, "amount": amount})
+        chosen[attacker.object] = targets
+    return combat_assignments(state, chosen)

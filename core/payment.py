@@ -1,0 +1,49 @@
+"""Paying mana costs (601.2g-h, 508.1h): mana abilities activated while paying, then the pool pays."""
+
+from __future__ import annotations
+
+from core import characteristics as ch
+from core.commands import Ref
+from core.errors import CannotPay
+from core.mana import ManaCost, Source, format_pool, pay_from_pool, plan_sources
+from core.state import GameState
+
+
+def plan_payment(
+    state: GameState,
+    player: str,
+    cost: ManaCost,
+    pay: tuple[Ref, ...] | None,
+    *,
+    what: str,
+    rule: str,
+    unavailable: frozenset[int] = frozenset(),
+) -> tuple[list[Source], dict[str, int]]:
+    """The mana sources to tap and the mana to spend, or CannotPay naming ``rule``.
+
+    ``pay`` names the permanents to tap; None lets the engine choose (core.mana.plan_sources).
+    ``unavailable`` are sources that paying cannot use (attackers tapped by attacking, 508.1f).
+    """
+    pool = state.players[player].mana_pool
+    available = [s for s in ch.mana_sources(state, player) if s[0] not in unavailable]
+    if pay is None:
+        taps = plan_sources(cost, pool, available)
+        if taps is None:
+            raise CannotPay(
+                rule, f"{player} cannot pay {what}: {format_pool(pool)} in pool and {len(available)} untapped mana source(s)"
+            )
+    else:
+        taps = []
+        for ref in pay:
+            perm = ch.find_permanent(state, ref, what="mana source")
+            match = next((s for s in available if s[0] == perm.object), None)
+            if match is None or match in taps:
+                raise CannotPay("605.3a", f"{perm.card} (object {perm.object}) cannot be tapped for mana by {player} now")
+            taps.append(match)
+    after = dict(pool)
+    for _, _, color in taps:
+        after[color] = after.get(color, 0) + 1
+    spent = pay_from_pool(cost, after)
+    if spent is None:
+        raise CannotPay(rule, f"{format_pool(after)} cannot pay {what}")
+    return taps, spent
