@@ -27,7 +27,7 @@ from core.commands import (
     PlayLand,
 )
 from core.rng import SeededRandom, derive_seed
-from core.rules import CastPlan, check, target_still_legal
+from core.rules import CastPlan, check, pending_decision, target_still_legal
 from core.state import GameState
 from core.turn import StepSpec, next_player, next_step, spec
 
@@ -368,11 +368,15 @@ def _after_pass(table: Table, player: str) -> None:
 
 
 def _concede(table: Table, player: str) -> None:
-    """104.3a: a player may concede at any time; they leave the game (800.4a)."""
-    s = table.state
-    held = s.priority == player
+    """104.3a: a player may concede at any time; they leave the game (800.4a). If the game goes on
+    and was waiting for them, it moves on without them: priority passes on (or, when everyone
+    left has passed, the top object resolves or the step ends); a declaration or choice that was
+    theirs to make is no longer asked for."""
+    waiting = pending_decision(table.state)
     table.emit(ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
-    if check_game_end(table):
+    if check_game_end(table) or waiting is None or waiting.player != player:
         return
-    if held:
-        give_priority(table, next_player(table.state, player))
+    if waiting.kind == "priority":
+        _after_pass(table, player)
+    else:
+        turn_based_actions(table)
