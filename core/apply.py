@@ -95,8 +95,11 @@ def _step_began(s: GameState, e: Event) -> None:
     s.first_strike_step = e["first_strike"]
     s.priority = None
     s.passes = []
-    if e["step"] == "beginning_of_combat":
+    if e["step"] == "beginning_of_combat":  # a new combat: nothing carries over from an earlier one
         s.defender_chosen = None
+        s.defending_players = []
+        s.declared_attackers = []
+        s.first_strikers = []
     if e["step"] == "declare_attackers":
         s.attackers_declared = False
         s.declared_attackers = []

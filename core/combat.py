@@ -69,7 +69,16 @@ def can_block_anything(state: GameState, defender: str) -> bool:
 def defenders_to_declare(state: GameState) -> list[str]:
     """509.1, 101.4: defending players still to declare blockers, in APNAP order."""
     attacked = {p.attacking for p in ch.on_battlefield(state) if p.attacking}
-    return [p for p in state.live_players() if p in attacked and p not in state.blockers_declared_by]
+    return [p for p in apnap(state) if p in attacked and p not in state.blockers_declared_by]
+
+
+def apnap(state: GameState) -> list[str]:
+    """101.4: the players still in the game in turn order, starting with the active player."""
+    live = state.live_players()
+    if state.active_player not in live:
+        return live
+    i = live.index(state.active_player)
+    return live[i:] + live[:i]
 
 
 def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -157,12 +166,12 @@ def check_assignment(state: GameState, attacker: Permanent, given: list[Assignme
     blockers = _blockers(state, attacker)
     allowed: dict[Any, str] = {b.object: b.card for b in blockers}
     trample = ch.has_keyword(state, attacker, "trample")
-    if trample:
+    if trample or not attacker.blocked:  # 702.19b; 510.1a: an unblocked creature's damage goes to the player
         allowed[attacker.attacking] = attacker.attacking or ""
     total = 0
     for a in given:
         if a["target"] not in allowed:
-            rule = "702.19b" if a["target"] == attacker.attacking else "510.1c"
+            rule = "510.1a" if not attacker.blocked else "510.1c"
             raise IllegalAction(rule, f"{attacker.card} cannot assign combat damage to {a['target']!r}")
         if a["amount"] < 0:
             raise IllegalAction("510.1", f"{attacker.card} cannot assign negative damage")

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from core.commands import Command, PassPriority
+from core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, Ref
 from core.errors import IllegalAction
+from core.rules import pending_decision
 from core.state import Permanent
 from core.table import LocalTable
 from replays.play import pass_until_step
@@ -83,3 +84,66 @@ def both_pass(table: LocalTable, first: str = "alice", second: str = "bob") -> N
     """``first`` passes priority, then ``second`` (who must be next to hold it)."""
     table.handle(PassPriority(first))
     table.handle(PassPriority(second))
+
+
+def three_players(
+    game_format: str,
+    alice: dict[str, Any] | None = None,
+    bob: dict[str, Any] | None = None,
+    carol: dict[str, Any] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """A three-player setup (``free-for-all`` or ``single-defender``), alice starting, then bob, then carol."""
+    default = {"library": ["Forest"] * 5, "hand": []}
+    return {
+        "format": game_format,
+        "seed": 1,
+        "starting_player": "alice",
+        "players": [
+            {"name": "alice", **default, **(alice or {})},
+            {"name": "bob", **default, **(bob or {})},
+            {"name": "carol", **default, **(carol or {})},
+        ],
+        **extra,
+    }
+
+
+def refused(table: LocalTable, command: Command, rule: str, error: type[IllegalAction] = IllegalAction) -> IllegalAction:
+    """A refusal a judge would accept: ``rule`` cited, nothing stored, and the same decision asked for again."""
+    asked = pending_decision(table.state)
+    refusal = rejected(table, command, error)
+    assert refusal.rule == rule, f"cited rule {refusal.rule} ({refusal}), expected {rule}"
+    assert pending_decision(table.state) == asked
+    return refusal
+
+
+# --- combat ---------------------------------------------------------------------------------
+
+
+def attack(table: LocalTable, *cards: Ref) -> None:
+    """Pass to this turn's declaration of attackers; the active player attacks the only opponent with ``cards``."""
+    advance_to(table, table.state.turn, "declare_attackers")
+    active = table.state.active_player
+    assert active is not None
+    table.handle(DeclareAttackers(active, tuple((c, None) for c in cards)))
+
+
+def block(table: LocalTable, *pairs: tuple[Ref, Ref], player: str = "bob") -> None:
+    """Pass to this turn's declare blockers step; ``player`` blocks with (blocker, attacker) ``pairs``."""
+    advance_to(table, table.state.turn, "declare_blockers")
+    table.handle(DeclareBlockers(player, tuple(pairs)))
+
+
+def obj(table: LocalTable, card_name: str, index: int = 0) -> int:
+    """The object id of the ``index``-th permanent named ``card_name``."""
+    return perm(table, card_name, index).object
+
+
+def dealt(event: Event) -> list[tuple[int, Any, int]]:
+    """A CombatDamageDealt event's assignments as (source, target, amount)."""
+    return [(a["source"], a["target"], a["amount"]) for a in event["assignments"]]
+
+
+def damage_steps(table: LocalTable) -> list[bool]:
+    """The ``first_strike`` flag of every combat damage step begun so far (510.4)."""
+    return [e["first_strike"] for e in events_of(table, "StepBegan") if e["step"] == "combat_damage"]
