@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.state import Effect, GameState, Permanent, Player, StackObject
+from core.turn import FIRST_STEP, PHASES
 
 Event = dict[str, Any]
 APPLIERS: dict[str, Callable[[GameState, Event], None]] = {}
@@ -31,7 +32,7 @@ def apply_event(state: GameState, e: Event) -> None:
     state.last_hash = e["hash"]
 
 
-def _spend(pool: dict[str, int], spent: dict[str, int]) -> None:
+def spend(pool: dict[str, int], spent: dict[str, int]) -> None:
     for color, n in spent.items():
         pool[color] -= n
         if not pool[color]:
@@ -77,10 +78,14 @@ def _library_shuffled(s: GameState, e: Event) -> None:
 
 @applier("TurnBegan")
 def _turn_began(s: GameState, e: Event) -> None:
+    previous = s.active_player
     s.turn = e["turn"]
     s.active_player = e["active_player"]
     s.phase = s.step = None
+    s.spells_cast_last_turn = s.spells_cast_this_turn.get(previous, 0) if previous else 0
     s.spells_cast_this_turn = {}
+    s.attacked_this_turn = []
+    s.phase_plan = list(PHASES)
     for player in s.players.values():
         player.lands_played = 0
     for perm in s.battlefield:  # 302.6: continuously controlled since this turn began
@@ -90,10 +95,13 @@ def _turn_began(s: GameState, e: Event) -> None:
 
 @applier("StepBegan")
 def _step_began(s: GameState, e: Event) -> None:
+    if e["step"] == FIRST_STEP[e["phase"]] and s.phase_plan and s.phase_plan[0] == e["phase"]:
+        s.phase_plan.pop(0)  # a new phase begins
     s.phase = e["phase"]
     s.step = e["step"]
     s.first_strike_step = e["first_strike"]
     s.priority = None
+    s.priority_given_this_step = False
     s.passes = []
     if e["step"] == "beginning_of_combat":  # a new combat: nothing carries over from an earlier one
         s.defender_chosen = None
@@ -153,6 +161,8 @@ def _land_played(s: GameState, e: Event) -> None:
 @applier("PriorityGiven")
 def _priority_given(s: GameState, e: Event) -> None:
     s.priority = e["player"]
+    s.priority_given_this_step = True
+    s.ordering = None
 
 
 @applier("PriorityPassed")
@@ -175,7 +185,7 @@ def _mana_ability(s: GameState, e: Event) -> None:
 def _spell_cast(s: GameState, e: Event) -> None:
     player = s.players[e["player"]]
     player.hand.remove(e["card"])
-    _spend(player.mana_pool, e["mana_spent"])
+    spend(player.mana_pool, e["mana_spent"])
     s.stack.append(StackObject(object=e["object"], card=e["card"], controller=e["player"], targets=list(e["targets"])))
     s.next_object = e["object"] + 1
     s.spells_cast_this_turn[e["player"]] = s.spells_cast_this_turn.get(e["player"], 0) + 1
@@ -185,13 +195,15 @@ def _spell_cast(s: GameState, e: Event) -> None:
 @applier("ObjectResolved")
 def _object_resolved(s: GameState, e: Event) -> None:
     top = s.stack.pop()
-    owner = top.controller
-    if e["permanent"] is not None:
-        s.battlefield.append(Permanent(object=e["permanent"], card=top.card, owner=owner, controller=top.controller))
+    s.paused = None
+    s.passes = []
+    if top.kind != "spell":
+        return  # an ability simply leaves the stack (608.2n)
+    if e["permanent"] is not None:  # 608.3
+        s.battlefield.append(Permanent(object=e["permanent"], card=top.card, owner=top.controller, controller=top.controller))
         s.next_object = e["permanent"] + 1
     else:
-        s.players[owner].graveyard.append(top.card)
-    s.passes = []
+        s.players[top.controller].graveyard.append(top.card)
 
 
 @applier("DamageDealt")
@@ -217,7 +229,8 @@ def _effect_created(s: GameState, e: Event) -> None:
 @applier("PermanentsPutIntoGraveyard")
 def _to_graveyard(s: GameState, e: Event) -> None:
     for perm in _leave_battlefield(s, {item["object"] for item in e["permanents"]}):
-        s.players[perm.owner].graveyard.append(perm.card)
+        if not perm.token:  # 111.7, 704.5d: a token that leaves the battlefield ceases to exist
+            s.players[perm.owner].graveyard.append(perm.card)
 
 
 @applier("DefendingPlayerChosen")
@@ -229,6 +242,7 @@ def _defender_chosen(s: GameState, e: Event) -> None:
 def _attackers(s: GameState, e: Event) -> None:
     s.attackers_declared = True
     s.declared_attackers = [a["object"] for a in e["attackers"]]
+    s.attacked_this_turn.extend(a["object"] for a in e["attackers"])
     for a in e["attackers"]:
         perm = s.permanent(a["object"])
         if perm is not None:
@@ -238,7 +252,7 @@ def _attackers(s: GameState, e: Event) -> None:
         if perm is not None:
             perm.tapped = True
     s.defending_players = [p for p in s.turn_order if any(a["defender"] == p for a in e["attackers"])]
-    _spend(s.players[e["player"]].mana_pool, e["mana_spent"])
+    spend(s.players[e["player"]].mana_pool, e["mana_spent"])
 
 
 @applier("BlockersDeclared")
@@ -282,6 +296,8 @@ def _discarded(s: GameState, e: Event) -> None:
     for name in e["cards"]:
         player.hand.remove(name)
         player.graveyard.append(name)
+    if e["rule"] == "608.2d":
+        s.paused = None
 
 
 @applier("CleanupPerformed")
@@ -310,6 +326,11 @@ def _player_lost(s: GameState, e: Event) -> None:
     # 800.4a: the objects the player owns leave the game; spells they control cease to exist
     _leave_battlefield(s, {p.object for p in s.battlefield if p.owner == name})
     s.stack = [o for o in s.stack if o.controller != name]
+    s.pending_triggers = [t for t in s.pending_triggers if t.player != name]
+    if s.paused is not None and s.paused["player"] == name:
+        s.paused = None
+    if s.ordering is not None and s.ordering["player"] == name:
+        s.ordering = None
     for perm in s.battlefield:  # 506.4: creatures attacking a player who left are removed from combat
         if perm.attacking == name:
             perm.attacking = None
@@ -322,3 +343,6 @@ def _game_ended(s: GameState, e: Event) -> None:
     s.winner = e["winner"]
     s.end_reason = e["reason"]
     s.priority = None
+
+
+from core import apply_board  # noqa: E402,F401  (registers the appliers of core.apply_board)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.cards import card
+from core.cards import TOKENS, CardDef, card, require_known
 from core.commands import CardRef, Ref
 from core.errors import IllegalAction, IllegalTarget
 from core.state import GameState, Permanent
@@ -10,33 +10,67 @@ from core.state import GameState, Permanent
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 
 
+def face(perm: Permanent) -> CardDef:
+    """The characteristics a permanent has: its token definition (111), or the face it shows (712)."""
+    if perm.token:
+        return TOKENS[perm.card]
+    definition = card(perm.card)
+    if perm.transformed and definition.back is not None:
+        return definition.back
+    return definition
+
+
+def name(perm: Permanent) -> str:
+    return face(perm).name
+
+
 def is_creature(perm: Permanent) -> bool:
-    return card(perm.card).is_type("Creature")
+    return face(perm).is_type("Creature")
+
+
+def _counters(perm: Permanent) -> int:
+    return perm.counters.get("+1/+1", 0) - perm.counters.get("-1/-1", 0)
 
 
 def power(state: GameState, perm: Permanent) -> int:
-    """Layer 7: printed power, then modifications (613.4c)."""
-    base = card(perm.card).power or 0
-    return base + sum(e.power for e in state.effects if e.kind == "pt" and e.object == perm.object)
+    """Layer 7: printed power (7a), modifications (7c), then counters (7d; 613.4)."""
+    base = face(perm).power or 0
+    return base + sum(e.power for e in state.effects if e.kind == "pt" and e.object == perm.object) + _counters(perm)
 
 
 def toughness(state: GameState, perm: Permanent) -> int:
-    base = card(perm.card).toughness or 0
-    return base + sum(e.toughness for e in state.effects if e.kind == "pt" and e.object == perm.object)
+    base = face(perm).toughness or 0
+    return base + sum(e.toughness for e in state.effects if e.kind == "pt" and e.object == perm.object) + _counters(perm)
 
 
 def has_keyword(state: GameState, perm: Permanent, keyword: str) -> bool:
-    """Printed keywords, plus those gained from effects (layer 6)."""
-    if keyword in card(perm.card).keywords:
+    """Printed keywords, those gained from effects (layer 6), and haste granted by a permanent
+    ("Wolves and Werewolves you control have haste")."""
+    if keyword in face(perm).keywords:
         return True
-    return any(keyword in e.keywords for e in state.effects if e.object == perm.object)
+    if any(keyword in e.keywords for e in state.effects if e.object == perm.object):
+        return True
+    if keyword == "haste":
+        subtypes = set(face(perm).subtypes)
+        return any(
+            other.controller == perm.controller and subtypes & set(face(other).grants_haste_to) for other in on_battlefield(state)
+        )
+    return False
+
+
+def sick(state: GameState, perm: Permanent) -> bool:
+    """302.6: a creature can't attack or use {T} abilities unless it has been under its controller's
+    control continuously since their most recent turn began, or it has haste (702.10)."""
+    return perm.fresh and is_creature(perm) and not has_keyword(state, perm, "haste")
 
 
 def max_hand_size(state: GameState, player: str) -> int | None:
     """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
     for perm in state.battlefield:
-        if perm.controller == player and not perm.phased_out and card(perm.card).no_maximum_hand_size:
+        if perm.controller == player and not perm.phased_out and face(perm).no_maximum_hand_size:
             return None
+    if any(e.kind == "no_max_hand_size" and e.player == player for e in state.effects):
+        return None
     return DEFAULT_MAX_HAND_SIZE
 
 
@@ -63,8 +97,8 @@ def find_permanent(state: GameState, ref: Ref, *, what: str = "permanent") -> Pe
             if p.object == ref:
                 return p
         raise IllegalTarget("400.1", f"no {what} with object id {ref} is on the battlefield")
-    card(ref.card)  # an unknown name is its own error
-    same = [p for p in perms if p.card == ref.card]
+    require_known(ref.card)  # an unknown name is its own error
+    same = [p for p in perms if name(p) == ref.card or p.card == ref.card]
     if ref.index >= len(same):
         have = f"only {len(same)}" if same else "none"
         raise IllegalTarget("400.1", f"no {what} {_label(ref)} on the battlefield ({have} named {ref.card!r})")
@@ -96,11 +130,11 @@ def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
     lands: list[tuple[int, str, str]] = []
     creatures: list[tuple[int, str, str]] = []
     for p in on_battlefield(state):
-        definition = card(p.card)
+        definition = face(p)
         if p.controller != player or p.tapped or not definition.mana_abilities:
             continue
         if definition.is_type("Creature"):
-            if not p.fresh:
+            if not sick(state, p):
                 creatures.append((p.object, p.card, definition.mana_abilities[0].produces))
         else:
             lands.append((p.object, p.card, definition.mana_abilities[0].produces))

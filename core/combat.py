@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import characteristics as ch
-from core.cards import card
 from core.commands import AssignDamage, CardRef, ChooseDefender, DeclareAttackers, DeclareBlockers
 from core.errors import IllegalAction
 from core.mana import ManaCost, Source
@@ -40,7 +39,7 @@ def can_attack(state: GameState, perm: Permanent) -> bool:
         perm.controller == state.active_player
         and not perm.phased_out
         and not perm.tapped
-        and not perm.fresh
+        and not ch.sick(state, perm)
         and ch.is_creature(perm)
     )
 
@@ -85,7 +84,7 @@ def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict
     """508.1d, 508.1g: costs to attack (Ghostly Prison: {2} for each creature attacking its controller)."""
     costs = []
     for source in ch.on_battlefield(state):
-        tax = card(source.card).attack_tax
+        tax = ch.face(source).attack_tax
         if not tax:
             continue
         count = sum(1 for a in attackers if a["defender"] == source.controller)
@@ -259,7 +258,7 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
             raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player} controls")
         if perm.tapped:
             raise IllegalAction("508.1a", f"{perm.card} is tapped and cannot attack")
-        if perm.fresh:
+        if ch.sick(state, perm):
             raise IllegalAction("302.6", f"{perm.card} has summoning sickness and cannot attack this turn")
         if defender is None:
             if len(targets) != 1:

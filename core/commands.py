@@ -78,6 +78,17 @@ class AssignDamage:
 
 
 @dataclass(frozen=True)
+class OrderTriggers:
+    """603.3b-d: put your waiting triggered abilities on the stack: ``order`` lists them bottom
+    first (the last one listed resolves first), each a Ref to the trigger object or its source
+    card; ``targets`` gives targets by position in ``order``."""
+
+    player: str
+    order: tuple[Ref, ...] = ()
+    targets: tuple[tuple[Target, ...] | None, ...] = ()
+
+
+@dataclass(frozen=True)
 class Discard:
     player: str
     cards: tuple[str, ...] = field(default_factory=tuple)
@@ -89,5 +100,15 @@ class Concede:
 
 
 Command = Union[
-    PassPriority, PlayLand, CastSpell, ActivateAbility, ChooseDefender, DeclareAttackers, DeclareBlockers, AssignDamage, Discard, Concede
+    PassPriority,
+    PlayLand,
+    CastSpell,
+    ActivateAbility,
+    OrderTriggers,
+    ChooseDefender,
+    DeclareAttackers,
+    DeclareBlockers,
+    AssignDamage,
+    Discard,
+    Concede,
 ]

@@ -110,6 +110,52 @@ class DrawSkipped(GameEvent):
     rule: str
 
 
+class PermanentsPhased(GameEvent):
+    """502.1, 702.26: the active player's phasing permanents phase out, and those that phased out
+    under their control phase in, simultaneously."""
+
+    phased_in: list[int]
+    phased_out: list[int]
+
+
+class DayNightChanged(GameEvent):
+    """502.2, 726.3 (and 726.2 as it first becomes day): ``transformed`` are the daybound and
+    nightbound permanents that transform as it changes (702.145)."""
+
+    to: str
+    rule: str
+    transformed: list[int]
+
+
+class PermanentsTransformed(GameEvent):
+    """712, 702.145: permanents turned to their other face (a daybound permanent entering at night)."""
+
+    permanents: list[int]
+    rule: str
+
+
+class SchemeSetInMotion(GameEvent):
+    """505.3, 904.9: the top scheme of the archenemy's scheme deck is set in motion."""
+
+    player: str
+    scheme: str
+
+
+class SchemePutOnBottom(GameEvent):
+    """904: a scheme that isn't ongoing is put on the bottom of its owner's scheme deck."""
+
+    player: str
+    scheme: str
+
+
+class LoreCounterAdded(GameEvent):
+    """714.3a (as a Saga enters) and 505.4 (the precombat main phase): ``total`` counters after ``count`` added."""
+
+    saga: int
+    count: int
+    total: int
+
+
 class LandPlayed(GameEvent):
     """505.6b, 305.1: a special action; the land is a new object on the battlefield."""
 
@@ -149,6 +195,58 @@ class SpellCast(GameEvent):
     mana_spent: dict[str, int]
 
 
+class AbilityActivated(GameEvent):
+    """602.2: an activated ability goes on the stack as ``object``; its cost is paid from the pool."""
+
+    player: str
+    source: int
+    card: str
+    ability: int
+    object: int
+    targets: list[Any]
+    mana_spent: dict[str, int]
+
+
+class AbilityTriggered(GameEvent):
+    """603.2: an ability triggers; it waits, as ``object``, to be put on the stack the next time a
+    player would receive priority (603.3). ``context`` is what it saw (a player, a chapter)."""
+
+    player: str
+    source: int | None
+    card: str
+    ability: int
+    object: int
+    context: dict[str, Any]
+
+
+class TriggerOrderAsked(GameEvent):
+    """603.3b-d: ``player`` must put their waiting triggered abilities on the stack in an order of
+    their choice (and choose targets); ``priority_to`` receives priority afterwards."""
+
+    player: str
+    priority_to: str
+
+
+class TriggeredAbilitiesStacked(GameEvent):
+    """603.3b: ``player``'s triggered abilities go on the stack, ``objects`` bottom first, with their
+    ``targets``; those in ``removed`` had no legal target and are removed (603.3d)."""
+
+    player: str
+    objects: list[int]
+    targets: dict[str, list[Any]]
+    removed: list[int]
+
+
+class ResolutionPaused(GameEvent):
+    """608.2d: a resolving object waits for its controller's choice (``choice``: discard ``count``)."""
+
+    object: int
+    player: str
+    choice: str
+    count: int
+    effect: int
+
+
 class ObjectResolved(GameEvent):
     """608.2: ``outcome`` is ``resolved``, or ``fizzled`` when every target became illegal (608.2b).
 
@@ -169,6 +267,69 @@ class DamageDealt(GameEvent):
     card: str
     target: Any
     amount: int
+
+
+class LifeLost(GameEvent):
+    """119.3: life loss that isn't damage."""
+
+    player: str
+    amount: int
+    source: int | None
+
+
+class LifeGained(GameEvent):
+    """119.3."""
+
+    player: str
+    amount: int
+    source: int | None
+
+
+class CountersAdded(GameEvent):
+    """122.1."""
+
+    object: int
+    kind: str
+    count: int
+
+
+class TokenCreated(GameEvent):
+    """111.1: a token enters the battlefield as ``object``."""
+
+    player: str
+    token: str
+    object: int
+
+
+class PermanentsUntappedByEffect(GameEvent):
+    """701.21: permanents untapped by a resolving spell or ability."""
+
+    permanents: list[int]
+    source: int
+
+
+class ExtraPhaseAdded(GameEvent):
+    """500.8: an additional ``phase``, inserted at ``position`` in the phases still to come."""
+
+    phase: str
+    source: int
+    position: int
+
+
+class PhaseSkipped(GameEvent):
+    """500.11: ``player`` skips ``phase``; the effect that said so (``effect``) is used up."""
+
+    phase: str
+    source: int
+    player: str
+    effect: int
+
+
+class EffectsEnded(GameEvent):
+    """611.2b: effects that last "until your next turn" end as that turn begins."""
+
+    effects: list[int]
+    rule: str
 
 
 class EffectCreated(GameEvent):
@@ -227,11 +388,13 @@ class RemovedFromCombat(GameEvent):
 
 
 class CardsDiscarded(GameEvent):
-    """514.1."""
+    """514.1 (the cleanup discard, with the ``max_hand_size`` it met), or 608.2d (a discard a
+    resolving ability asked for; ``rule`` says which)."""
 
     player: str
     cards: list[str]
     max_hand_size: int | None
+    rule: str
 
 
 class CleanupPerformed(GameEvent):
@@ -275,13 +438,32 @@ EVENT_TYPES: dict[str, type[GameEvent]] = {
         CardDrawn,
         EmptyLibraryDrawAttempted,
         DrawSkipped,
+        PermanentsPhased,
+        DayNightChanged,
+        PermanentsTransformed,
+        SchemeSetInMotion,
+        SchemePutOnBottom,
+        LoreCounterAdded,
         LandPlayed,
         PriorityGiven,
         PriorityPassed,
         ManaAbilityActivated,
         SpellCast,
+        AbilityActivated,
+        AbilityTriggered,
+        TriggerOrderAsked,
+        TriggeredAbilitiesStacked,
+        ResolutionPaused,
         ObjectResolved,
         DamageDealt,
+        LifeLost,
+        LifeGained,
+        CountersAdded,
+        TokenCreated,
+        PermanentsUntappedByEffect,
+        ExtraPhaseAdded,
+        PhaseSkipped,
+        EffectsEnded,
         EffectCreated,
         PermanentsPutIntoGraveyard,
         DefendingPlayerChosen,

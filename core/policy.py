@@ -91,7 +91,7 @@ def _weakest_opponent(state: GameState, player: str) -> str:
 
 
 def _taxed(state: GameState, defender: str) -> int:
-    return sum(card(p.card).attack_tax for p in ch.on_battlefield(state) if p.controller == defender)
+    return sum(ch.face(p).attack_tax for p in ch.on_battlefield(state) if p.controller == defender)
 
 
 def _creatures(state: GameState, player: str) -> list[Permanent]:
@@ -225,7 +225,7 @@ def _block(state: GameState, player: str) -> DeclareBlockers:
 
 def _discard(state: GameState, decision: Decision) -> Discard:
     """Keep lands while there are few on the battlefield; otherwise shed lands, then the priciest."""
-    lands_out = sum(1 for p in state.battlefield if p.controller == decision.player and card(p.card).is_type("Land"))
+    lands_out = sum(1 for p in state.battlefield if p.controller == decision.player and ch.face(p).is_type("Land"))
 
     def keep_score(name: str) -> tuple[int, str]:
         definition = card(name)

@@ -11,8 +11,10 @@ from typing import Any
 from core import characteristics as ch
 from core import combat
 from core.cards import card
+from core import triggers
 from core.commands import (
     ActivateAbility,
+    OrderTriggers,
     AssignDamage,
     ChooseDefender,
     CardRef,
@@ -27,6 +29,7 @@ from core.commands import (
     Target,
 )
 from core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
+from core.mana import parse_cost
 from core.payment import plan_payment
 from core.state import GameState
 from core.turn import MAIN_STEPS
@@ -36,7 +39,7 @@ from core.turn import MAIN_STEPS
 class Decision:
     """What the game is waiting for, and from whom."""
 
-    kind: str  # priority | choose_defender | declare_attackers | declare_blockers | assign_damage | discard
+    kind: str  # priority | order_triggers | choose_defender | declare_attackers | declare_blockers | assign_damage | discard
     player: str
     count: int = 0  # cards to discard
 
@@ -50,6 +53,7 @@ class Decision:
 
 RULE_OF_DECISION = {
     "priority": "117.3",
+    "order_triggers": "603.3b",
     "choose_defender": "507.1",
     "declare_attackers": "508.1",
     "declare_blockers": "509.1",
@@ -64,6 +68,10 @@ def pending_decision(state: GameState) -> Decision | None:
         return None
     if state.priority is not None:
         return Decision("priority", state.priority)
+    if state.paused is not None:  # 608.2d
+        return Decision("discard", state.paused["player"], state.paused["count"])
+    if state.ordering is not None:  # 603.3b
+        return Decision("order_triggers", state.ordering["player"])
     active = state.active_player
     if active is None or state.players[active].lost:  # 800.4: the turn goes on without its player
         return None
@@ -128,7 +136,10 @@ def check(state: GameState, command: Command) -> Plan:
         return combat.check_assign_damage(state, command)
     if isinstance(command, Discard):
         _expect(decision, "discard", player)
-        return check_discard(state, command, decision.count)
+        return check_discard(state, command, decision.count, "608.2d" if state.paused else "514.1")
+    if isinstance(command, OrderTriggers):
+        _expect(decision, "order_triggers", player)
+        return check_order(state, command)
     if decision.kind != "priority":
         raise WrongTiming(RULE_OF_DECISION[decision.kind], f"{decision.describe()}, not for a {_verb(command)}")
     if decision.player != player:
@@ -201,13 +212,16 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
         kind = "sorcery" if definition.is_type("Sorcery") else "permanent spell"
         rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
         _sorcery_timing(state, player, f"{command.card} ({kind}) can be cast", rule)
-    targets = check_targets(state, definition.target, command.targets, command.card)
+    targets = check_targets(state, definition.target, command.targets, command.card, player)
     what = f"{command.card}'s cost {definition.cost}"
     taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
     return CastPlan(player, command.card, targets, taps, spent)
 
 
-def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str) -> list[Any]:
+PLAYER_SPECS = {"any": "a creature or a player", "player": "a player", "opponent": "an opponent"}
+
+
+def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
     """601.2c, 115.1: exactly the targets the spell asks for, each legal."""
     if spec is None:
         if given:
@@ -216,53 +230,144 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
     if len(given) != 1:
         raise IllegalTarget("601.2c", f"{name} needs exactly one target, {len(given)} chosen")
     chosen = given[0]
+    wanted = PLAYER_SPECS.get(spec, "a creature")
     if isinstance(chosen, str) and chosen in state.players:
-        if spec != "any":
-            raise IllegalTarget("115.1", f"{name} must target a creature, not the player {chosen}")
+        if spec not in PLAYER_SPECS or (spec == "opponent" and chosen == controller):
+            raise IllegalTarget("115.1", f"{name} must target {wanted}, not the player {chosen}")
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", f"{chosen} has left the game and cannot be targeted")
         return [chosen]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
     perm = ch.find_permanent(state, ref, what="target")
-    if not ch.is_creature(perm):
-        raise IllegalTarget("115.1", f"{name} can target only a creature{' or a player' if spec == 'any' else ''}, not {perm.card}")
+    if spec in ("player", "opponent") or not ch.is_creature(perm):
+        raise IllegalTarget("115.1", f"{name} must target {wanted}, not {ch.name(perm)}")
     return [perm.object]
 
 
-def target_still_legal(state: GameState, spec: str | None, target: Any) -> bool:
+def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
     """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
     if isinstance(target, str):
-        return spec == "any" and target in state.players and not state.players[target].lost
+        fits = spec in PLAYER_SPECS and not (spec == "opponent" and target == controller)
+        return fits and target in state.players and not state.players[target].lost
     perm = state.permanent(target)
-    return perm is not None and not perm.phased_out and ch.is_creature(perm)
+    if perm is None or perm.phased_out or not ch.is_creature(perm):
+        return False
+    return spec != "creature_you_control" or perm.controller == controller
 
 
-def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str, str]:
-    """605.3a: a mana ability may be activated whenever its controller has priority; {T} costs (302.6)."""
+@dataclass(frozen=True)
+class AbilityPlan:
+    player: str
+    source: int
+    card: str
+    ability: int
+    taps: list[tuple[int, str, str]]
+    mana_spent: dict[str, int]
+
+
+def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str, str] | AbilityPlan:
+    """605.3a: a mana ability may be activated whenever its controller has priority ({T}: 302.6);
+    602.2, 602.5b: other activated abilities go on the stack, within their timing restriction."""
     perm = ch.find_permanent(state, command.source, what="source")
-    definition = card(perm.card)
+    definition = ch.face(perm)
+    label = ch.name(perm)
     if perm.controller != command.player:
-        raise IllegalAction("602.2", f"{command.player} does not control {perm.card}")
-    if command.ability >= len(definition.mana_abilities) or command.ability < 0:
-        raise IllegalAction("602.1", f"{perm.card} has no activated ability number {command.ability}")
-    if perm.tapped:
-        raise CannotPay("602.2b", f"{perm.card} is already tapped")
-    if definition.is_type("Creature") and perm.fresh:
-        raise CannotPay("302.6", f"{perm.card} has summoning sickness: it can't use a {{T}} ability this turn")
-    return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+        raise IllegalAction("602.2", f"{command.player} does not control {label}")
+    mana_count = len(definition.mana_abilities)
+    if command.ability < 0 or command.ability >= mana_count + len(definition.activated):
+        raise IllegalAction("602.1", f"{label} has no activated ability number {command.ability}")
+    if command.ability < mana_count:
+        if perm.tapped:
+            raise CannotPay("602.2b", f"{label} is already tapped")
+        if ch.sick(state, perm):
+            raise CannotPay("302.6", f"{label} has summoning sickness: it can't use a {{T}} ability this turn")
+        return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+    activated = definition.activated[command.ability - mana_count]
+    if activated.timing == "your_upkeep" and (state.active_player != command.player or state.step != "upkeep"):
+        raise WrongTiming("602.5b", f"{label}'s ability can be activated only during its controller's upkeep")
+    what = f"{label}'s ability cost {activated.cost}"
+    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
+    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
 
 
-def check_discard(state: GameState, command: Discard, count: int) -> Discard:
-    """514.1: exactly enough cards from the active player's hand to reach the maximum hand size."""
+def check_discard(state: GameState, command: Discard, count: int, rule: str) -> Discard:
+    """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
+    ability says."""
     if len(command.cards) != count:
-        raise IllegalAction("514.1", f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
+        raise IllegalAction(rule, f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
     hand = list(state.players[command.player].hand)
     for name in command.cards:
         card(name)
         if name not in hand:
-            raise IllegalAction("514.1", f"{command.player} has no {name!r} left in hand to discard")
+            raise IllegalAction(rule, f"{command.player} has no {name!r} left in hand to discard")
         hand.remove(name)
     return command
+
+
+@dataclass(frozen=True)
+class StackPlan:
+    player: str
+    order: list[int]
+    targets: dict[str, list[Any]]
+    removed: list[int]
+
+
+def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
+    """603.3b-d: every waiting trigger of the player, once, in the order given, with legal targets."""
+    mine = [t for t in state.pending_triggers if t.player == command.player]
+    chosen: list[int] = []
+    for ref in command.order:
+        if isinstance(ref, int):
+            match = next((t for t in mine if t.object == ref), None)
+        else:
+            named = [t for t in mine if t.card == ref.card or (t.source is not None and _source_name(state, t.source) == ref.card)]
+            match = named[ref.index] if ref.index < len(named) else None
+        if match is None:
+            raise IllegalAction("603.3b", f"{command.player} has no waiting triggered ability {ref!r}")
+        if match.object in chosen:
+            raise IllegalAction("603.3b", f"the triggered ability of {match.card} (object {match.object}) is listed twice")
+        chosen.append(match.object)
+    if sorted(chosen) != sorted(t.object for t in mine):
+        names = ", ".join(f"{t.card} (object {t.object})" for t in mine)
+        raise IllegalAction("603.3b", f"{command.player} must put all of their waiting triggered abilities on the stack: {names}")
+    by_object = {t.object: t for t in mine}
+    order: list[int] = []
+    targets: dict[str, list[Any]] = {}
+    removed: list[int] = []
+    for i, obj in enumerate(chosen):
+        trigger = by_object[obj]
+        spec = triggers.ability(trigger).target
+        options = triggers.legal_targets(state, spec, command.player)
+        if spec is None:
+            order.append(obj)
+            continue
+        if not options:
+            removed.append(obj)  # 603.3d
+            continue
+        given = command.targets[i] if i < len(command.targets) else None
+        if given is None:
+            picked = options[0]
+        else:
+            if len(given) != 1:
+                raise IllegalTarget("603.3d", f"the ability of {trigger.card} needs exactly one target")
+            picked = _resolve_target(state, given[0])
+            if picked not in options:
+                raise IllegalTarget("115.1", f"{picked!r} is not a legal target for the ability of {trigger.card}")
+        order.append(obj)
+        targets[str(obj)] = [picked]
+    return StackPlan(command.player, order, targets, removed)
+
+
+def _source_name(state: GameState, obj: int) -> str | None:
+    perm = state.permanent(obj)
+    return None if perm is None else ch.name(perm)
+
+
+def _resolve_target(state: GameState, target: Target) -> Any:
+    if isinstance(target, str) and target in state.players:
+        return target
+    ref = CardRef(target) if isinstance(target, str) else target
+    return ch.find_permanent(state, ref, what="target").object
 
 
 def is_legal(state: GameState, command: Command) -> bool:

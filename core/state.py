@@ -41,15 +41,32 @@ class Permanent:
     blocked_by: list[int] = field(default_factory=list)  # in declaration order
     phased_out: bool = False
     counters: dict[str, int] = field(default_factory=dict)
+    token: bool = False  # 111: a token's definition is core.cards.TOKENS[card]
+    transformed: bool = False  # 712: a double-faced permanent showing its back face
 
 
 @dataclass
 class StackObject:
     object: int
-    card: str
+    card: str  # the spell's card, or the ability's source card
     controller: str
-    kind: str = "spell"  # spell | ability
+    kind: str = "spell"  # spell | activated | triggered
     targets: list[Any] = field(default_factory=list)  # player names (str) or objects (int)
+    source: int | None = None  # an ability's source permanent
+    ability: int = 0  # which of the source's activated or triggered abilities
+    context: dict[str, Any] = field(default_factory=dict)  # what the trigger saw ("that player", a chapter)
+
+
+@dataclass
+class Trigger:
+    """A triggered ability that has triggered and waits to be put on the stack (603.2, 603.3)."""
+
+    object: int
+    player: str
+    card: str
+    source: int | None
+    ability: int
+    context: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -57,12 +74,14 @@ class Effect:
     """A continuous effect from a resolved spell or ability (611)."""
 
     id: int
-    kind: str  # "pt": +power/+toughness (layer 7c)
-    object: int
+    kind: str  # pt (+power/+toughness, layer 7c) | no_max_hand_size | skip_combat
+    object: int  # the permanent affected (0 for effects on players)
     power: int = 0
     toughness: int = 0
     keywords: list[str] = field(default_factory=list)  # abilities gained (layer 6)
-    until: str = "end_of_turn"  # ends in cleanup (514.2)
+    until: str = "end_of_turn"  # end_of_turn (ends in cleanup, 514.2) | next_turn (ends as player's next turn begins)
+    player: str | None = None  # the player affected, for effects on players
+    source: int = 0  # the spell or ability that created it
 
 
 @dataclass
@@ -74,6 +93,9 @@ class GameState:
     players: dict[str, Player] = field(default_factory=dict)
     battlefield: list[Permanent] = field(default_factory=list)  # in order of entering
     stack: list[StackObject] = field(default_factory=list)  # bottom first
+    pending_triggers: list[Trigger] = field(default_factory=list)  # triggered, not yet on the stack (603.3)
+    paused: dict[str, Any] | None = None  # a resolution waiting for a player's choice (608.2d)
+    ordering: dict[str, Any] | None = None  # a player must put their triggers on the stack (603.3b)
     effects: list[Effect] = field(default_factory=list)
     next_object: int = 1
     next_effect: int = 1
@@ -83,7 +105,10 @@ class GameState:
     step: str | None = None
     first_strike_step: bool = False
     priority: str | None = None
+    priority_given_this_step: bool = False  # 514.3a: a cleanup with priority is followed by another
     passes: list[str] = field(default_factory=list)  # who passed in succession (117.4)
+    phase_plan: list[str] = field(default_factory=list)  # the phases still to come this turn (500.1, 500.8)
+    attacked_this_turn: list[int] = field(default_factory=list)
     attackers_declared: bool = False
     blockers_declared_by: list[str] = field(default_factory=list)  # defending players who declared (509.1)
     defender_chosen: str | None = None  # single-defender format (507.1)
@@ -93,6 +118,10 @@ class GameState:
     first_strikers: list[int] = field(default_factory=list)  # had first or double strike as the first damage step began (510.4)
     day_night: str | None = None
     spells_cast_this_turn: dict[str, int] = field(default_factory=dict)
+    spells_cast_last_turn: int = 0  # by the previous turn's active player (502.2, 726.3)
+    archenemy: str | None = None  # 904
+    schemes: list[str] = field(default_factory=list)  # the archenemy's scheme deck, top first
+    scheme_in_motion: str | None = None
     winner: str | None = None
     ended: bool = False
     end_reason: str | None = None
@@ -126,6 +155,7 @@ class GameState:
         d["players"] = {k: Player(**v) for k, v in d["players"].items()}
         d["battlefield"] = [Permanent(**p) for p in d["battlefield"]]
         d["stack"] = [StackObject(**s) for s in d["stack"]]
+        d["pending_triggers"] = [Trigger(**t) for t in d["pending_triggers"]]
         d["effects"] = [Effect(**e) for e in d["effects"]]
         return cls(**d)
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.state import GameState
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from core.state import GameState
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,9 @@ TURN_PLAN: tuple[StepSpec, ...] = (
     StepSpec("ending", "cleanup", False, "514"),
 )
 STEP_NAMES: tuple[str, ...] = tuple(s.step for s in TURN_PLAN)
+PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
+FIRST_STEP: dict[str, str] = {"beginning": "untap", "precombat_main": "precombat_main", "combat": "beginning_of_combat",
+                              "postcombat_main": "postcombat_main", "ending": "end"}
 _BY_STEP = {s.step: s for s in TURN_PLAN}
 MAIN_STEPS = frozenset({"precombat_main", "postcombat_main"})
 
@@ -42,17 +48,27 @@ def spec(step: str) -> StepSpec:
 
 
 def next_step(state: GameState) -> StepSpec | None:
-    """The step that follows the current one this turn, or None when the turn is over."""
-    if state.step is None:
-        return TURN_PLAN[0]
-    if state.step == "declare_attackers" and not state.declared_attackers:
-        # 508.8: only when no creature was declared as an attacker; an attacker removed since
-        # still leaves the declare blockers and combat damage steps to happen.
-        return _BY_STEP["end_of_combat"]
-    if state.step == "combat_damage" and state.first_strike_step:
-        return _BY_STEP["combat_damage"]  # 510.4: the second combat damage step
-    index = STEP_NAMES.index(state.step)
-    return TURN_PLAN[index + 1] if index + 1 < len(TURN_PLAN) else None
+    """The step that follows the current one this turn, or None when the turn is over.
+
+    Steps follow TURN_PLAN within a phase; phases follow ``state.phase_plan``, which effects edit
+    (500.8 extra phases, 500.11 skipped ones).
+    """
+    step = state.step
+    if step is not None:
+        if step == "declare_attackers" and not state.declared_attackers:
+            # 508.8: only when no creature was declared as an attacker; an attacker removed since
+            # still leaves the declare blockers and combat damage steps to happen.
+            return _BY_STEP["end_of_combat"]
+        if step == "combat_damage" and state.first_strike_step:
+            return _BY_STEP["combat_damage"]  # 510.4: the second combat damage step
+        if step == "cleanup" and state.priority_given_this_step:
+            return _BY_STEP["cleanup"]  # 514.3a: another cleanup step
+        index = STEP_NAMES.index(step)
+        if index + 1 < len(TURN_PLAN) and TURN_PLAN[index + 1].phase == TURN_PLAN[index].phase:
+            return TURN_PLAN[index + 1]
+    if not state.phase_plan:
+        return None
+    return _BY_STEP[FIRST_STEP[state.phase_plan[0]]]
 
 
 def next_player(state: GameState, after: str) -> str:

@@ -50,7 +50,7 @@ def state_view(state: GameState) -> dict[str, Any]:
                 "damage": p.damage,
                 "power": ch.power(state, p) if ch.is_creature(p) else None,
                 "toughness": ch.toughness(state, p) if ch.is_creature(p) else None,
-                "summoning_sick": p.fresh and ch.is_creature(p),
+                "summoning_sick": ch.sick(state, p),
                 "keywords": [k for k in KEYWORDS if ch.has_keyword(state, p, k)],
                 "attacking": p.attacking,
                 "blocking": list(p.blocking),

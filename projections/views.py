@@ -250,7 +250,7 @@ def _to_graveyard(v: GameView, e: Event) -> None:
 def _discarded(v: GameView, e: Event) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - len(e["cards"])
     c = v.cleanup
-    if v.step == "cleanup" and c is not None and c.turn == v.turn and c.player == e["player"]:
+    if e.get("rule", "514.1") == "514.1" and v.step == "cleanup" and c is not None and c.turn == v.turn and c.player == e["player"]:
         v.cleanup = dataclasses.replace(c, discarded=c.discarded + tuple(e["cards"]))  # 514.1
 
 

@@ -107,7 +107,7 @@ def resolved_and_into_cleanup(game: Game) -> None:
 
 
 def discarded(game: Game) -> None:
-    game.then(ev.CardsDiscarded, player="alice", cards=["Hill Giant", "Giant Growth"], max_hand_size=7).save()
+    game.then(ev.CardsDiscarded, player="alice", cards=["Hill Giant", "Giant Growth"], max_hand_size=7, rule="514.1").save()
 
 
 def assert_views_match_the_log(view: LedgerViews, *games: Game) -> None:

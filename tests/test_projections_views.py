@@ -151,7 +151,7 @@ def test_cleanup_with_nine_cards_in_hand_requires_two_discards_514_1() -> None:
         (),
     )
 
-    log.add("CardsDiscarded", player="alice", cards=["Hill Giant", "Forest"], max_hand_size=7)
+    log.add("CardsDiscarded", player="alice", cards=["Hill Giant", "Forest"], max_hand_size=7, rule="514.1")
     projected = project(GAME, log.events)
     [row] = projected.cleanups
     assert (row.required, row.discarded) == (2, ("Hill Giant", "Forest"))
@@ -198,7 +198,7 @@ def test_a_second_cleanup_step_in_a_turn_is_a_row_of_its_own_514_3a() -> None:
         .start({"alice": nine_cards(), "bob": []})
         .add("TurnBegan", turn=1, active_player="alice")
         .cleanup(1)
-        .add("CardsDiscarded", player="alice", cards=["Forest", "Forest"], max_hand_size=7)
+        .add("CardsDiscarded", player="alice", cards=["Forest", "Forest"], max_hand_size=7, rule="514.1")
         .add("StepEnded", turn=1, step="cleanup")
         .step(1, "ending", "cleanup")
     )
@@ -283,7 +283,7 @@ def test_a_view_stored_midway_continues_exactly_like_one_folded_straight_through
         .add("CardDrawn", player="alice", card="Forest")
         .add("CardDrawn", player="alice", card="Forest")
         .cleanup(1)
-        .add("CardsDiscarded", player="alice", cards=["Forest", "Forest"], max_hand_size=7)
+        .add("CardsDiscarded", player="alice", cards=["Forest", "Forest"], max_hand_size=7, rule="514.1")
     )
     straight = project(GAME, log.events).view
     for cut in range(len(log.events) + 1):

@@ -1,0 +1,163 @@
+"""Effect primitives and abilities: the vocabulary card definitions are written in.
+
+Each primitive names the rule it implements; core.resolve carries them out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class DealDamage:
+    """"deals N damage to <target>" or, for a trigger, "to that player" (120.3)."""
+
+    amount: int
+    to: str = "target"  # target | that_player
+
+
+@dataclass(frozen=True)
+class PumpUntilEndOfTurn:
+    """"<target> gets +P/+T [and gains <keywords>] until end of turn" (611.2; layers 6 and 7c; ends in cleanup, 514.2)."""
+
+    power: int
+    toughness: int
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PumpYoursUntilEndOfTurn:
+    """"<Subtype>s you control get +P/+T until end of turn": the ones there as it resolves (611.2c)."""
+
+    subtype: str
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True)
+class DrawCards:
+    """"Draw N cards" (121.2)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class LoseLife:
+    """"you lose N life" / "each opponent loses N life" (119.3)."""
+
+    amount: int
+    who: str = "you"  # you | each_opponent
+
+
+@dataclass(frozen=True)
+class GainLife:
+    """"you gain N life" (119.3)."""
+
+    amount: int
+
+
+@dataclass(frozen=True)
+class AddCounters:
+    """"put N <kind> counters on <target>" (122.1)."""
+
+    kind: str
+    count: int = 1
+
+
+@dataclass(frozen=True)
+class CreateToken:
+    """"create a <token>" (111.1); token definitions live in core.cards.TOKENS."""
+
+    token: str
+
+
+@dataclass(frozen=True)
+class DiscardCards:
+    """"discard N cards": the player chooses on resolution (608.2d, 701.8)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class UntapSelf:
+    """"Untap <this permanent>" (701.21)."""
+
+
+@dataclass(frozen=True)
+class UntapAttackers:
+    """"Untap all creatures that attacked this turn."""
+
+
+@dataclass(frozen=True)
+class AdditionalCombatAndMain:
+    """"After this main phase, there is an additional combat phase followed by an additional main phase." (500.8)"""
+
+
+@dataclass(frozen=True)
+class SkipNextCombat:
+    """"Target player skips their next combat phase this turn." (500.11)"""
+
+
+@dataclass(frozen=True)
+class NoMaximumHandSizeUntilYourNextTurn:
+    """"You have no maximum hand size until your next turn." (402.2, 611.2b)"""
+
+
+@dataclass(frozen=True)
+class DestroyNonland:
+    """"destroy all nonland permanents target opponent controls" (701.8)."""
+
+
+Effect = (
+    DealDamage
+    | PumpUntilEndOfTurn
+    | PumpYoursUntilEndOfTurn
+    | DrawCards
+    | LoseLife
+    | GainLife
+    | AddCounters
+    | CreateToken
+    | DiscardCards
+    | UntapSelf
+    | UntapAttackers
+    | AdditionalCombatAndMain
+    | SkipNextCombat
+    | NoMaximumHandSizeUntilYourNextTurn
+    | DestroyNonland
+)
+
+
+@dataclass(frozen=True)
+class ManaAbility:
+    """"{T}: Add {C}." A mana ability (605.1a): no stack, no target."""
+
+    produces: str  # one of W U B R G C
+
+
+@dataclass(frozen=True)
+class ActivatedAbility:
+    """"<cost>: <effect>" (602), on the stack; ``timing`` restricts when it may be activated."""
+
+    cost: str
+    effects: tuple[Effect, ...]
+    timing: str | None = None  # "your_upkeep": "Activate only during your upkeep." (602.5b)
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class TriggeredAbility:
+    """"When/Whenever/At <event>, <effect>" (603).
+
+    ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
+    ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
+    opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
+    ``chapter``, 714.2).
+    """
+
+    event: str
+    effects: tuple[Effect, ...]
+    step: str | None = None
+    whose: str = "your"
+    chapter: int = 0
+    target: str | None = None  # creature_you_control | opponent | player
+    text: str = ""

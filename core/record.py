@@ -1,0 +1,29 @@
+"""Recording facts: every event goes through ``emit``, which then records the abilities it triggers (603.2)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from core import events as ev
+from core import triggers
+
+
+class Table(Protocol):
+    state: Any
+
+    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None: ...
+
+
+def emit(table: Table, event_class: type[ev.GameEvent], **fields: Any) -> None:
+    table.emit(event_class, **fields)
+    for found in triggers.detect(table.state, {"type": event_class.__name__, **fields}):
+        table.emit(ev.AbilityTriggered, object=table.state.next_object, **found)
+
+
+def draw(table: Table, player: str) -> None:
+    """121.2; 121.4: drawing from an empty library is remembered for 704.5b."""
+    library = table.state.players[player].library
+    if library:
+        emit(table, ev.CardDrawn, player=player, card=library[0])
+    else:
+        emit(table, ev.EmptyLibraryDrawAttempted, player=player)

@@ -1,0 +1,129 @@
+"""Triggered abilities (603): what triggers on an event, and how waiting triggers go on the stack.
+
+Triggers are detected from each event as it is recorded and wait in ``state.pending_triggers``
+until a player would receive priority (603.3; 502.4 for those from the untap step). Then each
+player, in APNAP order, puts theirs on the stack (603.3b), choosing order and targets where that is
+a real choice (``order_triggers``); otherwise the engine does it in the order they triggered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core import characteristics as ch
+from core.cards import BACK_FACES, CARDS, TOKENS, CardDef
+from core.effects import TriggeredAbility
+from core.state import GameState, Trigger
+
+Found = dict[str, Any]  # AbilityTriggered fields, without the object id
+
+
+def definition_named(name: str) -> CardDef:
+    """A card face, token or scheme by the name it had when its ability triggered."""
+    if name in TOKENS:
+        return TOKENS[name]
+    if name in BACK_FACES:
+        back = BACK_FACES[name].back
+        assert back is not None
+        return back
+    return CARDS[name]
+
+
+def ability(trigger: Trigger | Any) -> TriggeredAbility:
+    return definition_named(trigger.card).triggers[trigger.ability]
+
+
+def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[str, Any] | None = None) -> Found:
+    return {
+        "player": player,
+        "source": None if perm_or_none is None else perm_or_none.object,
+        "card": name,
+        "ability": index,
+        "context": context or {},
+    }
+
+
+def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
+    """The abilities that trigger on event ``e`` (603.2), looking at the state after it."""
+    kind = e["type"]
+    found: list[Found] = []
+    if kind == "StepBegan":  # "at the beginning of <step>"
+        for perm in ch.on_battlefield(state):
+            face = ch.face(perm)
+            for i, t in enumerate(face.triggers):
+                if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or perm.controller == state.active_player):
+                    found.append(_found(perm, perm.controller, face.name, i))
+    elif kind == "PermanentsPhased":  # 702.26: "whenever this phases out / in"
+        for key, event in (("phased_out", "phased_out"), ("phased_in", "phased_in")):
+            for obj in e[key]:
+                perm = state.permanent(obj)
+                if perm is None:
+                    continue
+                face = ch.face(perm)
+                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
+    elif kind == "CardsDiscarded":  # "whenever an opponent discards a card": once per card
+        for perm in ch.on_battlefield(state):
+            if perm.controller == e["player"]:
+                continue
+            face = ch.face(perm)
+            for i, t in enumerate(face.triggers):
+                if t.event == "opponent_discards":
+                    found.extend(_found(perm, perm.controller, face.name, i, {"player": e["player"]}) for _ in e["cards"])
+    elif kind == "LoreCounterAdded":  # 714.2b: a chapter triggers as lore counters reach its number
+        perm = state.permanent(e["saga"])
+        if perm is not None:
+            face = ch.face(perm)
+            before = e["total"] - e["count"]
+            for i, t in enumerate(face.triggers):
+                if t.event == "chapter" and before < t.chapter <= e["total"]:
+                    found.append(_found(perm, perm.controller, face.name, i, {"chapter": t.chapter}))
+    elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
+        scheme = CARDS[e["scheme"]]
+        found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")
+    return found
+
+
+# --- targets and order ------------------------------------------------------------------------
+
+
+def legal_targets(state: GameState, spec: str | None, controller: str) -> list[Any]:
+    """115.1: the legal targets for a triggered ability's target spec, in a deterministic order."""
+    if spec is None:
+        return []
+    if spec == "creature_you_control":
+        return [p.object for p in ch.on_battlefield(state) if p.controller == controller and ch.is_creature(p)]
+    if spec == "opponent":
+        return [p for p in state.live_players() if p != controller]
+    if spec == "player":
+        return state.live_players()
+    raise ValueError(f"unknown target spec {spec!r}")
+
+
+def _signature(t: Trigger) -> tuple[Any, ...]:
+    return (t.card, t.ability, tuple(sorted(t.context.items())))
+
+
+def needs_choice(state: GameState, mine: list[Trigger]) -> bool:
+    """603.3b-d: a real choice: triggers that differ (so their order can matter), or a target to pick among several."""
+    if len({_signature(t) for t in mine}) > 1:
+        return True
+    return any(len(legal_targets(state, ability(t).target, t.player)) > 1 for t in mine)
+
+
+def default_stacking(state: GameState, mine: list[Trigger]) -> tuple[list[int], dict[str, list[Any]], list[int]]:
+    """In the order they triggered, each with its first legal target; those without one are removed (603.3d)."""
+    order: list[int] = []
+    targets: dict[str, list[Any]] = {}
+    removed: list[int] = []
+    for t in mine:
+        spec = ability(t).target
+        if spec is None:
+            order.append(t.object)
+            continue
+        options = legal_targets(state, spec, t.player)
+        if options:
+            order.append(t.object)
+            targets[str(t.object)] = [options[0]]
+        else:
+            removed.append(t.object)
+    return order, targets, removed
