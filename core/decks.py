@@ -14,21 +14,25 @@ def _deck(*counts: tuple[int, str]) -> list[str]:
 
 DECKS: dict[str, list[str]] = {
     "green-white": _deck(
-        (9, "Forest"), (8, "Plains"), (4, "Llanowar Elves"), (4, "Grizzly Bears"), (3, "Savannah Lions"),
-        (2, "Youthful Knight"), (2, "Giant Spider"), (2, "Colossal Dreadmaw"), (1, "Serra Angel"),
-        (4, "Giant Growth"), (1, "Spellbook"),
+        (9, "Forest"), (8, "Plains"), (4, "Llanowar Elves"), (3, "Grizzly Bears"), (2, "Savannah Lions"),
+        (2, "Luminarch Aspirant"), (2, "Youthful Knight"), (2, "Giant Spider"), (2, "Colossal Dreadmaw"),
+        (1, "Serra Angel"), (1, "History of Benalia"), (3, "Giant Growth"), (1, "Spellbook"),
     ),
     "red-blue": _deck(
-        (10, "Mountain"), (7, "Island"), (8, "Hill Giant"), (6, "Lightning Bolt"), (3, "Kindled Fury"),
-        (4, "Divination"), (2, "Spellbook"),
+        (10, "Mountain"), (7, "Island"), (6, "Hill Giant"), (2, "Village Watch"), (6, "Lightning Bolt"),
+        (3, "Kindled Fury"), (1, "Relentless Assault"), (3, "Divination"), (2, "Spellbook"),
     ),
     "white": _deck(
-        (17, "Plains"), (5, "Savannah Lions"), (5, "Youthful Knight"), (5, "Fencing Ace"), (4, "Serra Angel"),
-        (3, "Ghostly Prison"), (1, "Spellbook"),
+        (17, "Plains"), (5, "Savannah Lions"), (5, "Youthful Knight"), (4, "Fencing Ace"), (4, "Serra Angel"),
+        (3, "Ghostly Prison"), (2, "Moment of Silence"),
+    ),
+    "blue-black": _deck(
+        (10, "Swamp"), (9, "Island"), (4, "Teferi's Imp"), (5, "Breezekeeper"), (2, "Phyrexian Arena"),
+        (2, "Megrim"), (2, "Dogged Pursuit"), (4, "Divination"), (1, "Colossus of Sardia"), (1, "Spellbook"),
     ),
 }
 PLAYERS = ("alice", "bob", "carol", "dave")
-DECK_ORDER = ("green-white", "red-blue", "white", "green-white")
+DECK_ORDER = ("green-white", "red-blue", "white", "blue-black")
 
 
 def demo_setup(seed: int, players: int = 2) -> dict[str, Any]:

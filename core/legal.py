@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from core import characteristics as ch
-from core import combat
+from core import combat, triggers
 from core.cards import card
 from core.commands import (
     ActivateAbility,
@@ -18,6 +18,7 @@ from core.commands import (
     DeclareAttackers,
     DeclareBlockers,
     Discard,
+    OrderTriggers,
     PassPriority,
     PlayLand,
     Target,
@@ -46,6 +47,19 @@ def candidates(state: GameState) -> Iterator[Command]:
                 yield CastSpell(player, name, targets=targets)
         for obj, _, _ in ch.mana_sources(state, player):
             yield ActivateAbility(player, obj)
+        for perm in ch.on_battlefield(state):  # abilities that use the stack (602)
+            face = ch.face(perm)
+            for i in range(len(face.activated)):
+                if perm.controller == player:
+                    yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
+    elif decision.kind == "order_triggers":
+        mine = [t.object for t in state.pending_triggers if t.player == player]
+        yield OrderTriggers(player, tuple(mine))
+        yield OrderTriggers(player, tuple(reversed(mine)))
+        for t in state.pending_triggers:
+            if t.player == player:
+                for option in triggers.legal_targets(state, triggers.ability(t).target, player)[1:2]:
+                    yield OrderTriggers(player, tuple(mine), tuple((option,) if o == t.object else None for o in mine))
     elif decision.kind == "choose_defender":
         for opponent in state.live_players():
             if opponent != player:
@@ -83,9 +97,11 @@ def _target_choices(state: GameState, spec: str | None) -> Iterator[tuple[Target
     if spec is None:
         yield ()
         return
-    if spec == "any":
+    if spec in ("any", "player"):
         for name in state.live_players():
             yield (name,)
+        if spec == "player":
+            return
     for p in ch.on_battlefield(state):
         if ch.is_creature(p):
             yield (p.object,)

@@ -7,11 +7,13 @@ policy can never make the engine do something illegal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from core import characteristics as ch
-from core import combat
+from core import combat, triggers
 from core.cards import card
 from core.commands import (
+    ActivateAbility,
     AssignDamage,
     CastSpell,
     ChooseDefender,
@@ -19,6 +21,7 @@ from core.commands import (
     DeclareAttackers,
     DeclareBlockers,
     Discard,
+    OrderTriggers,
     PassPriority,
     PlayLand,
 )
@@ -42,7 +45,26 @@ def choose(state: GameState) -> Command | None:
         return AssignDamage(decision.player, ())  # the default division: lethal damage in order
     if decision.kind == "discard":
         return _discard(state, decision)
+    if decision.kind == "order_triggers":
+        return _order(state, decision.player)
     return _priority(state, decision.player)
+
+
+def _order(state: GameState, player: str) -> OrderTriggers:
+    """In the order they triggered; a +1/+1 counter goes on our best creature that can attack."""
+    mine = [t for t in state.pending_triggers if t.player == player]
+    chosen: list[tuple[Any, ...] | None] = []
+    for t in mine:
+        options = triggers.legal_targets(state, triggers.ability(t).target, player)
+        if not options:
+            chosen.append(None)
+            continue
+        if isinstance(options[0], int):
+            best = max(options, key=lambda o: (combat.can_attack(state, state.permanent(o)), ch.power(state, state.permanent(o)), -o))
+        else:
+            best = min(options, key=lambda p: (state.players[p].life, state.turn_order.index(p)))
+        chosen.append((best,))
+    return OrderTriggers(player, tuple(t.object for t in mine), tuple(chosen))
 
 
 # --- fights ---------------------------------------------------------------------------------
@@ -113,11 +135,20 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
         if state.players[foe].life <= 3 and "Lightning Bolt" in hand:
             wanted.append(CastSpell(player, "Lightning Bolt", targets=(foe,)))
     own_main = state.active_player == player and state.step in MAIN_STEPS and not state.stack
+    if state.active_player == player and state.step == "upkeep":  # Colossus of Sardia and its like
+        for perm in _creatures(state, player):
+            face = ch.face(perm)
+            if perm.tapped and face.activated:
+                wanted.append(ActivateAbility(player, perm.object, len(face.mana_abilities)))
+    if "Moment of Silence" in hand and state.active_player != player and state.step == "beginning_of_combat":
+        active = state.active_player
+        if active is not None and any(combat.can_attack(state, c) for c in _creatures(state, active)):
+            wanted.append(CastSpell(player, "Moment of Silence", targets=(active,)))
     if own_main:
         lands = sorted({c for c in hand if card(c).is_type("Land")}, key=lambda c: (-_land_need(state, player, c), c))
         wanted.extend(PlayLand(player, c) for c in lands)
         spells = sorted(
-            {c for c in hand if not card(c).is_type("Land") and card(c).sorcery_speed},
+            {c for c in hand if not card(c).is_type("Land") and card(c).sorcery_speed and _worth_casting(state, c)},
             key=lambda c: (-card(c).mana_cost.mana_value, c),
         )
         wanted.extend(CastSpell(player, c) for c in spells)
@@ -132,6 +163,13 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
                 if saved is not None:
                     wanted.append(CastSpell(player, trick, targets=(saved.object,)))
     return wanted
+
+
+def _worth_casting(state: GameState, name: str) -> bool:
+    """Relentless Assault only after creatures attacked this turn."""
+    if name == "Relentless Assault":
+        return state.step == "postcombat_main" and bool(state.attacked_this_turn)
+    return True
 
 
 def _land_need(state: GameState, player: str, land: str) -> int:
@@ -223,7 +261,7 @@ def _block(state: GameState, player: str) -> DeclareBlockers:
     return command if is_legal(state, command) else DeclareBlockers(player, ())
 
 
-def _discard(state: GameState, decision: Decision) -> Discard:
+def _discard(state: GameState, decision: Decision) -> Discard:  # 514.1, and discards on resolution
     """Keep lands while there are few on the battlefield; otherwise shed lands, then the priciest."""
     lands_out = sum(1 for p in state.battlefield if p.controller == decision.player and ch.face(p).is_type("Land"))
 

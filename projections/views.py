@@ -25,7 +25,7 @@ Event = Mapping[str, Any]
 Row = dict[str, Any]
 
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
-VIEW_SCHEMA = 1  # the layout of GameView.to_dict(); a change means rebuilding stored views
+VIEW_SCHEMA = 2  # the layout of GameView.to_dict(); a change means rebuilding stored views
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,9 @@ class GameView:
     hands: dict[str, int] = field(default_factory=dict)  # player -> number of cards in hand
     permanents: list[Row] = field(default_factory=list)  # {"object", "card", "controller"}
     stack: list[Row] = field(default_factory=list)  # bottom first; {"object", "card", "controller"}
+    waiting: list[Row] = field(default_factory=list)  # triggered abilities not yet on the stack (603.3)
+    phased_out: list[int] = field(default_factory=list)  # treated as though they don't exist (702.26b)
+    no_maximum: dict[str, list[int]] = field(default_factory=dict)  # player -> effects lifting the maximum
     cleanup: Cleanup | None = None  # the latest cleanup step, replaced (never mutated) on change
 
     def to_dict(self) -> dict[str, Any]:
@@ -94,10 +97,13 @@ def _lifts_maximum(card_name: str) -> bool:
 
 
 def max_hand_size(view: GameView, player: str) -> int | None:
-    """402.2: seven, unless an effect (here: a permanent the player controls) says otherwise."""
+    """402.2: seven, unless an effect says otherwise: a permanent the player controls (Spellbook), or
+    an effect lasting until their next turn (a scheme)."""
     for perm in view.permanents:
-        if perm["controller"] == player and _lifts_maximum(perm["card"]):
+        if perm["controller"] == player and perm["object"] not in view.phased_out and _lifts_maximum(perm["card"]):
             return None
+    if view.no_maximum.get(player):
+        return None
     return DEFAULT_MAX_HAND_SIZE
 
 
@@ -254,6 +260,56 @@ def _discarded(v: GameView, e: Event) -> None:
         v.cleanup = dataclasses.replace(c, discarded=c.discarded + tuple(e["cards"]))  # 514.1
 
 
+@folder("AbilityActivated")
+def _ability_activated(v: GameView, e: Event) -> None:
+    v.stack.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
+
+
+@folder("AbilityTriggered")
+def _ability_triggered(v: GameView, e: Event) -> None:
+    v.waiting.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
+
+
+@folder("TriggeredAbilitiesStacked")
+def _stacked(v: GameView, e: Event) -> None:
+    waiting = {w["object"]: w for w in v.waiting}
+    v.stack.extend(waiting[obj] for obj in e["objects"])
+    gone = set(e["objects"]) | set(e["removed"])
+    v.waiting = [w for w in v.waiting if w["object"] not in gone]
+
+
+@folder("TokenCreated")
+def _token_created(v: GameView, e: Event) -> None:
+    v.permanents.append({"object": e["object"], "card": e["token"], "controller": e["player"]})
+
+
+@folder("PermanentsPhased")
+def _phased(v: GameView, e: Event) -> None:
+    v.phased_out = [o for o in v.phased_out if o not in e["phased_in"]] + list(e["phased_out"])
+
+
+@folder("EffectCreated")
+def _effect_created(v: GameView, e: Event) -> None:
+    effect = e["effect"]
+    if effect.get("kind") == "no_max_hand_size":
+        v.no_maximum.setdefault(effect["player"], []).append(effect["id"])
+
+
+def _end_effects(v: GameView, ended: Iterable[int]) -> None:
+    gone = set(ended)
+    v.no_maximum = {p: [i for i in ids if i not in gone] for p, ids in v.no_maximum.items()}
+
+
+@folder("EffectsEnded")
+def _effects_ended(v: GameView, e: Event) -> None:
+    _end_effects(v, e["effects"])
+
+
+@folder("CleanupPerformed")
+def _cleanup_performed(v: GameView, e: Event) -> None:
+    _end_effects(v, e["effects_ended"])
+
+
 @folder("PlayerLost")
 def _player_lost(v: GameView, e: Event) -> None:
     player = e["player"]
@@ -262,6 +318,7 @@ def _player_lost(v: GameView, e: Event) -> None:
     # 800.4a: the objects of a player who leaves the game leave with them
     v.permanents = [p for p in v.permanents if p["controller"] != player]
     v.stack = [s for s in v.stack if s["controller"] != player]
+    v.waiting = [w for w in v.waiting if w["controller"] != player]
 
 
 @folder("GameEnded")

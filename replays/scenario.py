@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.cards import card
+from core.cards import CARDS, require_known
 from core.commands import (
     ActivateAbility,
     AssignDamage,
@@ -22,6 +22,7 @@ from core.commands import (
     DeclareAttackers,
     DeclareBlockers,
     Discard,
+    OrderTriggers,
     PassPriority,
     PlayLand,
     Ref,
@@ -131,6 +132,8 @@ def _cards(value: Any, at: str) -> list[str]:
         raise ScenarioError(f"{at}: expected a list of card names")
     for j, name in enumerate(value):
         _known(name, f"{at}[{j}]")
+        if name not in CARDS:
+            raise ScenarioError(f"{at}[{j}]: {name!r} is not a card that can start in a zone (a token or a back face)")
     return list(value)
 
 
@@ -138,7 +141,7 @@ def _known(name: Any, at: str) -> str:
     if not isinstance(name, str):
         raise ScenarioError(f"{at}: expected a card name, got {name!r}")
     try:
-        card(name)
+        require_known(name)
     except UnknownCard as e:
         raise ScenarioError(f"{at}: {e}") from None
     return name
@@ -149,6 +152,8 @@ def _ref(value: Any, at: str) -> Ref:
         return CardRef(_known(value, at))
     if isinstance(value, dict) and "card" in value:
         return CardRef(_known(value["card"], at), _int(value.get("index", 0), f"{at}.index"))
+    if isinstance(value, dict) and "object" in value:
+        return _int(value["object"], f"{at}.object")
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     raise ScenarioError(f"{at}: expected a card name, {{\"card\": NAME, \"index\": I}} or an object id")
@@ -199,6 +204,18 @@ def _action(a: Any, names: list[str], at: str) -> Action:
         if isinstance(source, str):
             source = {"card": source, "index": a.get("index", 0)}
         return ActivateAbility(player, _ref(source, f"{at}.card"), _int(a.get("ability", 0), f"{at}.ability"))
+    if kind == "order_triggers":
+        refs = []
+        chosen_targets: list[tuple[Target, ...] | None] = []
+        for j, item in enumerate(_list(a.get("order", []), f"{at}.order")):
+            here = f"{at}.order[{j}]"
+            refs.append(_ref(item, here))
+            given = item.get("targets") if isinstance(item, dict) else None
+            if given is None:
+                chosen_targets.append(None)
+            else:
+                chosen_targets.append(tuple(_target(t, names, f"{here}.targets[{k}]") for k, t in enumerate(_list(given, f"{here}.targets"))))
+        return OrderTriggers(player, tuple(refs), tuple(chosen_targets))
     if kind == "choose_defender":
         defender = a.get("defender")
         if defender not in names:

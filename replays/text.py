@@ -59,7 +59,12 @@ def describe(e: dict[str, Any]) -> str:
         return f"    {e['card']} deals {e['amount']} damage to {_target(e['target'])}"
     if t == "EffectCreated":
         eff = e["effect"]
-        return f"    #{eff['object']} gets +{eff['power']}/+{eff['toughness']} until end of turn"
+        if eff["kind"] == "no_max_hand_size":
+            return f"    {eff['player']} has no maximum hand size until their next turn"
+        if eff["kind"] == "skip_combat":
+            return f"    {eff['player']} will skip their next combat phase this turn"
+        gains = f" and gains {', '.join(eff['keywords'])}" if eff.get("keywords") else ""
+        return f"    #{eff['object']} gets +{eff['power']}/+{eff['toughness']}{gains} until end of turn"
     if t == "PermanentsPutIntoGraveyard":
         gone = ", ".join(f"{p['card']} (#{p['object']})" for p in e["permanents"])
         return f"    {gone} put into the graveyard (rule {e['rule']})"
@@ -82,7 +87,51 @@ def describe(e: dict[str, Any]) -> str:
     if t == "RemovedFromCombat":
         return f"    removed from combat: {', '.join(f'#{o}' for o in e['permanents'])}"
     if t == "CardsDiscarded":
-        return f"    {e['player']} discards {', '.join(e['cards'])} (maximum hand size {e['max_hand_size']})"
+        why = f"maximum hand size {e['max_hand_size']}" if e.get("rule", "514.1") == "514.1" else f"rule {e['rule']}"
+        return f"    {e['player']} discards {', '.join(e['cards']) or 'nothing'} ({why})"
+    if t == "PermanentsPhased":
+        parts = [f"{label} {', '.join(f'#{o}' for o in e[key])}" for key, label in (("phased_out", "phase out:"), ("phased_in", "phase in:")) if e[key]]
+        return f"    {'; '.join(parts)}"
+    if t == "DayNightChanged":
+        turned = f"; transformed {', '.join(f'#{o}' for o in e['transformed'])}" if e["transformed"] else ""
+        return f"    it becomes {e['to']} (rule {e['rule']}){turned}"
+    if t == "PermanentsTransformed":
+        return f"    {', '.join(f'#{o}' for o in e['permanents'])} transform (rule {e['rule']})"
+    if t == "SchemeSetInMotion":
+        return f"    {e['player']} sets {e['scheme']} in motion"
+    if t == "SchemePutOnBottom":
+        return f"    {e['scheme']} goes to the bottom of {e['player']}'s scheme deck"
+    if t == "LoreCounterAdded":
+        return f"    #{e['saga']} gets a lore counter ({e['total']} in all)"
+    if t == "AbilityActivated":
+        return f"    {e['player']} activates {e['card']} (#{e['source']}) ability {e['ability']} as #{e['object']}, paying {_mana(e['mana_spent'])}"
+    if t == "AbilityTriggered":
+        source = f" (#{e['source']})" if e["source"] is not None else ""
+        return f"    {e['card']}{source} triggers for {e['player']} as #{e['object']}"
+    if t == "TriggerOrderAsked":
+        return f"    {e['player']} orders their triggered abilities"
+    if t == "TriggeredAbilitiesStacked":
+        on = ", ".join(f"#{o}" + (f" targeting {', '.join(_target(x) for x in e['targets'][str(o)])}" if str(o) in e["targets"] else "") for o in e["objects"])
+        gone = f"; removed for want of a target: {', '.join(f'#{o}' for o in e['removed'])}" if e["removed"] else ""
+        return f"    {e['player']} puts on the stack: {on or 'nothing'}{gone}"
+    if t == "ResolutionPaused":
+        return f"    #{e['object']} waits for {e['player']} to choose ({e['choice']} {e['count']})"
+    if t == "LifeLost":
+        return f"    {e['player']} loses {e['amount']} life"
+    if t == "LifeGained":
+        return f"    {e['player']} gains {e['amount']} life"
+    if t == "CountersAdded":
+        return f"    #{e['object']} gets {e['count']} {e['kind']} counter(s)"
+    if t == "TokenCreated":
+        return f"    {e['player']} creates a {e['token']} token (#{e['object']})"
+    if t == "PermanentsUntappedByEffect":
+        return f"    untapped: {', '.join(f'#{o}' for o in e['permanents'])}"
+    if t == "ExtraPhaseAdded":
+        return f"    an additional {e['phase'].replace('_', ' ')} phase is added (rule 500.8)"
+    if t == "PhaseSkipped":
+        return f"    {e['player']} skips the {e['phase']} phase"
+    if t == "EffectsEnded":
+        return f"    effects end: {', '.join(str(x) for x in e['effects'])} (rule {e['rule']})"
     if t == "CleanupPerformed":
         return f"    cleanup: damage removed from {len(e['damage_removed'])}, {len(e['effects_ended'])} effect(s) end"
     if t == "ManaPoolEmptied":

@@ -1,6 +1,7 @@
 """Properties of random legal combats (506-511): damage dealt is exactly what was assigned, no
-creature deals combat damage twice in a step (double strike aside), life changes only by damage,
-and every refused declaration leaves the stored log byte for byte as it was."""
+creature deals combat damage twice in a step (double strike aside), life changes only by damage
+(or by life explicitly lost or gained, 119.3), and every refused declaration leaves the stored log
+byte for byte as it was."""
 
 from __future__ import annotations
 
@@ -52,6 +53,8 @@ def check_combat_invariants(events: list[dict[str, Any]]) -> int:
             if e["step"] == "declare_attackers":
                 first_step_sources = set()
         to_players: dict[str, int] = {}
+        if e["type"] in ("LifeLost", "LifeGained"):
+            to_players[e["player"]] = e["amount"] if e["type"] == "LifeLost" else -e["amount"]
         if e["type"] in ("CombatDamageDealt", "DamageDealt"):
             for a in e.get("assignments", [e]):
                 if isinstance(a["target"], str):

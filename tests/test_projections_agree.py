@@ -40,11 +40,24 @@ def observed(phase_step: dict[str, Any] | None, stack: list[dict[str, Any]], han
     }
 
 
-@pytest.mark.parametrize("seed", [1, 4])
-def test_the_pure_projector_agrees_with_the_aggregate_after_every_event_version(seed: int) -> None:
+def demo_game(seed: int) -> LocalTable:
     table = LocalTable.start(demo_setup(seed))
     while (command := choose(table.state)) is not None:
         table.handle(command)
+    return table
+
+
+def random_game(seed: int) -> LocalTable:
+    import random
+
+    from tests.test_random_play import play_randomly
+
+    return play_randomly(seed, random.Random(seed), 1500)
+
+
+@pytest.mark.parametrize(("play", "seed"), [(demo_game, 1), (demo_game, 4), (random_game, 1), (random_game, 3)])
+def test_the_pure_projector_agrees_with_the_aggregate_after_every_event_version(play: Any, seed: int) -> None:
+    table = play(seed)
     rebuilt = LocalTable()
     view = new_view("g")
     for e in table.events:

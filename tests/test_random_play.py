@@ -17,19 +17,23 @@ from core.state import GameState
 from core.table import LocalTable
 
 
-FORMATS = ("two-player", "free-for-all", "single-defender")
+TABLES = (
+    ("two-player", (("alice", "green-white"), ("bob", "red-blue"))),
+    ("two-player", (("alice", "blue-black"), ("bob", "red-blue"))),
+    ("free-for-all", (("alice", "green-white"), ("bob", "red-blue"), ("carol", "white"))),
+    ("single-defender", (("alice", "blue-black"), ("bob", "green-white"), ("carol", "white"))),
+)
 
 
 def _setup(seed: int) -> dict[str, object]:
     """Two players, or three in a free-for-all or single-defender game, with every card in play."""
-    fmt = FORMATS[seed % 3]
-    players = [("alice", "green-white"), ("bob", "red-blue"), ("carol", "white")][: 2 if fmt == "two-player" else 3]
+    fmt, players = TABLES[seed % len(TABLES)]
     return {
         "format": fmt,
         "seed": seed,
         "shuffle": True,
         "starting_player": players[seed % len(players)][0],
-        "players": [{"name": name, "library": DECKS[deck][:24]} for name, deck in players],
+        "players": [{"name": name, "library": DECKS[deck]} for name, deck in players],
     }
 
 
