@@ -55,6 +55,8 @@ def _game_started(s: GameState, e: Event) -> None:
     s.game_format = e["format"]
     s.seed = e["seed"]
     s.rules = e["rules"]
+    s.teams = [list(team) for team in e["teams"]]
+    s.archenemy = e["archenemy"]
     names = [p["name"] for p in e["players"]]
     start = names.index(e["starting_player"])
     s.turn_order = names[start:] + names[:start]  # 103.1: play proceeds from the starting player
@@ -63,6 +65,8 @@ def _game_started(s: GameState, e: Event) -> None:
         s.players[p["name"]] = Player(
             name=p["name"], life=p["life"], library=list(p["library"]), hand=list(p["hand"])
         )
+        if p["name"] == e["archenemy"]:
+            s.schemes = list(p["schemes"])
         for perm in p["battlefield"]:
             s.battlefield.append(
                 Permanent(object=perm["object"], card=perm["card"], owner=p["name"], controller=p["name"], fresh=False)
@@ -74,6 +78,11 @@ def _game_started(s: GameState, e: Event) -> None:
 @applier("LibraryShuffled")
 def _library_shuffled(s: GameState, e: Event) -> None:
     s.players[e["player"]].library = list(e["order"])
+
+
+@applier("SchemeDeckShuffled")
+def _schemes_shuffled(s: GameState, e: Event) -> None:
+    s.schemes = list(e["order"])
 
 
 @applier("TurnBegan")
@@ -341,6 +350,7 @@ def _player_lost(s: GameState, e: Event) -> None:
 def _game_ended(s: GameState, e: Event) -> None:
     s.ended = True
     s.winner = e["winner"]
+    s.winners = list(e["winners"])
     s.end_reason = e["reason"]
     s.priority = None
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import characteristics as ch
+from core import teams
 from core.commands import AssignDamage, CardRef, ChooseDefender, DeclareAttackers, DeclareBlockers
 from core.errors import IllegalAction
 from core.mana import ManaCost, Source
@@ -21,7 +22,7 @@ Assignment = dict[str, Any]  # {"source": object, "target": object or player nam
 
 def attackable_players(state: GameState) -> list[str]:
     """506.2, 507.1, 802.2: the players the active player's creatures may attack."""
-    opponents = [p for p in state.live_players() if p != state.active_player]
+    opponents = teams.opponents(state, state.active_player) if state.active_player else []
     if state.game_format == "single-defender":
         return [state.defender_chosen] if state.defender_chosen in opponents else []
     return opponents
@@ -36,7 +37,7 @@ def can_attack(state: GameState, perm: Permanent) -> bool:
     """508.1a: an untapped creature the active player has controlled since the turn began (302.6);
     phased-out permanents don't exist (702.26b)."""
     return (
-        perm.controller == state.active_player
+        teams.is_active(state, perm.controller)
         and not perm.phased_out
         and not perm.tapped
         and not ch.sick(state, perm)
@@ -68,16 +69,11 @@ def can_block_anything(state: GameState, defender: str) -> bool:
 def defenders_to_declare(state: GameState) -> list[str]:
     """509.1, 101.4: defending players still to declare blockers, in APNAP order."""
     attacked = {p.attacking for p in ch.on_battlefield(state) if p.attacking}
-    return [p for p in apnap(state) if p in attacked and p not in state.blockers_declared_by]
+    return [p for p in teams.apnap(state) if p in attacked and p not in state.blockers_declared_by]
 
 
 def apnap(state: GameState) -> list[str]:
-    """101.4: the players still in the game in turn order, starting with the active player."""
-    live = state.live_players()
-    if state.active_player not in live:
-        return live
-    i = live.index(state.active_player)
-    return live[i:] + live[:i]
+    return teams.apnap(state)
 
 
 def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -237,7 +233,7 @@ class BlockPlan:
 
 def check_choose_defender(state: GameState, command: ChooseDefender) -> ChooseDefender:
     """507.1: one of the active player's opponents still in the game."""
-    opponents = [p for p in state.live_players() if p != command.player]
+    opponents = teams.opponents(state, command.player)
     if command.defender not in opponents:
         raise IllegalAction("507.1", f"{command.defender!r} is not an opponent of {command.player} in the game")
     return command
@@ -254,8 +250,8 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
         if perm.object in seen:
             raise IllegalAction("508.1a", f"{perm.card} (object {perm.object}) is declared as an attacker twice")
         seen.append(perm.object)
-        if perm.controller != command.player or not ch.is_creature(perm):
-            raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player} controls")
+        if not teams.teammates(state, command.player, perm.controller) or not ch.is_creature(perm):
+            raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player}'s team controls")
         if perm.tapped:
             raise IllegalAction("508.1a", f"{perm.card} is tapped and cannot attack")
         if ch.sick(state, perm):
@@ -310,7 +306,7 @@ def check_assign_damage(state: GameState, command: AssignDamage) -> list[Assignm
     chosen: dict[int, list[Assignment]] = {}
     for ref, parts in command.assignments:
         attacker = ch.find_permanent(state, ref, what="attacker")
-        if attacker.controller != command.player or not attacker.attacking:
+        if not teams.teammates(state, command.player, attacker.controller) or not attacker.attacking:
             raise IllegalAction("510.1", f"{attacker.card} is not a creature attacking for {command.player}")
         if not deals_damage_now(state, attacker):
             raise IllegalAction("510.4", f"{attacker.card} deals no combat damage in this combat damage step")

@@ -14,7 +14,7 @@ from typing import Any
 from core import characteristics as ch
 from core import combat
 from core import events as ev
-from core import triggers
+from core import teams, triggers
 from core.commands import (
     ActivateAbility,
     AssignDamage,
@@ -49,7 +49,7 @@ def begin_game(table: Table, started: dict[str, Any]) -> None:
 
 def begin_turn(table: Table) -> None:
     s = table.state
-    active = s.turn_order[0] if s.active_player is None else next_player(s, s.active_player)
+    active = s.turn_order[0] if s.active_player is None else next_player(s, s.active_player)  # 805.4
     emit(table, ev.TurnBegan, turn=s.turn + 1, active_player=active)  # 500.1
     ending = [e.id for e in s.effects if e.until == "next_turn" and e.player == active]
     if ending:  # 611.2b: "until your next turn" ends as that turn begins
@@ -80,19 +80,24 @@ def turn_based_actions(table: Table) -> None:
     active = s.active_player
     assert active is not None
     step = s.step
-    gone = s.players[active].lost  # 800.4: the turn goes on without its player
+    members = teams.live_members(s, teams.active_team(s))  # 805.4: the active team's players
+    gone = not members  # 800.4: the turn goes on without its player
     if step == "untap":
-        untap_step(table, active)
-    elif step == "draw" and not gone:  # 504.1, 103.8a
-        if s.turn == 1 and len(s.turn_order) == 2:
+        untap_step(table)
+    elif step == "draw" and not gone:  # 504.1, 103.8a; 805.4b: each player on the active team
+        if s.turn == 1 and s.game_format == "two-player":
             emit(table, ev.DrawSkipped, player=active, rule="103.8a")
         else:
-            draw(table, active)
-    elif step == "precombat_main":  # 505.4: lore counters, only in the first main phase (505.1a)
-        for saga in [p for p in ch.on_battlefield(s) if p.controller == active and "Saga" in ch.face(p).subtypes]:
+            for member in members:
+                draw(table, member)
+    elif step == "precombat_main":
+        if s.archenemy in members and s.schemes:  # 505.3, 904.9: the archenemy sets a scheme in motion
+            emit(table, ev.SchemeSetInMotion, player=s.archenemy, scheme=s.schemes[0])
+        # 505.4: lore counters, only in the first main phase (505.1a)
+        for saga in [p for p in ch.on_battlefield(s) if p.controller in members and "Saga" in ch.face(p).subtypes]:
             emit(table, ev.LoreCounterAdded, saga=saga.object, count=1, total=saga.counters.get("lore", 0) + 1)
     elif step == "beginning_of_combat" and not gone and combat.must_choose_defender(s):  # 507.1
-        opponents = [p for p in s.live_players() if p != active]
+        opponents = teams.opponents(s, active)
         if len(opponents) != 1:
             return  # the active player chooses
         emit(table, ev.DefendingPlayerChosen, player=opponents[0], chooser=active)
@@ -110,19 +115,22 @@ def turn_based_actions(table: Table) -> None:
         if any(combat.needs_assignment(s, p) for p in ch.on_battlefield(s)):
             return  # the active player divides the damage
         deal_combat_damage(table, combat.combat_assignments(s, {}))
-    elif step == "cleanup":  # 514.1
-        if ch.cards_to_discard(s, active):
+    elif step == "cleanup":  # 514.1: each player of the active team
+        if any(ch.cards_to_discard(s, member) for member in members):
             return
         cleanup(table)
         return
     finish_turn_based_actions(table)
 
 
-def untap_step(table: Table, active: str) -> None:
-    """502.1 phasing, 502.2 day and night, 502.3 untapping, in that order; no priority (502.4)."""
+def untap_step(table: Table) -> None:
+    """502.1 phasing, 502.2 day and night, 502.3 untapping, in that order; no priority (502.4).
+    With shared team turns, for every player of the active team (805.4)."""
     s = table.state
-    going = [p.object for p in s.battlefield if p.controller == active and not p.phased_out and "phasing" in ch.face(p).keywords]
-    coming = [p.object for p in s.battlefield if p.controller == active and p.phased_out]
+    team = teams.active_team(s)
+    active = s.active_player
+    going = [p.object for p in s.battlefield if p.controller in team and not p.phased_out and "phasing" in ch.face(p).keywords]
+    coming = [p.object for p in s.battlefield if p.controller in team and p.phased_out]
     if going or coming:
         emit(table, ev.PermanentsPhased, phased_in=coming, phased_out=going)
     to = None
@@ -135,7 +143,7 @@ def untap_step(table: Table, active: str) -> None:
     untapping = [
         p.object
         for p in s.battlefield
-        if p.controller == active and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
+        if p.controller in team and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
     ]
     if untapping:
         emit(table, ev.PermanentsUntapped, player=active, permanents=untapping)
@@ -154,7 +162,7 @@ def finish_turn_based_actions(table: Table) -> None:
     """After the turn-based actions: the active player receives priority, or the step ends."""
     s = table.state
     if s.step is not None and spec(s.step).priority:
-        give_priority(table, s.active_player or s.turn_order[0])
+        give_priority(table, teams.acting(s) or s.active_player or s.turn_order[0])
     else:
         end_step(table)
 
@@ -183,7 +191,7 @@ def cleanup(table: Table) -> None:
     ending = [e.id for e in s.effects if e.until == "end_of_turn"]
     emit(table, ev.CleanupPerformed, damage_removed=damaged, effects_ended=ending)
     if s.pending_triggers or any(state_based_checks(s)):
-        give_priority(table, s.active_player or s.turn_order[0])
+        give_priority(table, teams.acting(s) or s.active_player or s.turn_order[0])
     else:
         end_step(table)
 
@@ -201,7 +209,7 @@ def give_priority(table: Table, player: str) -> None:
             return
         if not s.pending_triggers:
             break
-        for controller in combat.apnap(s):
+        for controller in teams.apnap(s):
             mine = [t for t in s.pending_triggers if t.player == controller]
             if not mine:
                 continue
@@ -215,9 +223,10 @@ def give_priority(table: Table, player: str) -> None:
     emit(table, ev.PriorityGiven, player=player)
 
 
-def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any]]:
+def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any], bool]:
     """704.5: what state-based actions would do now: losers (704.5a/b), creatures with 0 toughness
-    (704.5f) or lethal damage (704.5g), and Sagas past their last chapter (714.4, 704.5s)."""
+    (704.5f) or lethal damage (704.5g), Sagas past their last chapter (714.4, 704.5s), and a
+    scheme whose abilities are done (904.10)."""
     losers: list[tuple[str, str, str]] = []
     for name in s.live_players():
         p = s.players[name]
@@ -229,12 +238,15 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
     zero = [p for p in creatures if ch.toughness(s, p) <= 0]
     lethal = [p for p in creatures if p not in zero and p.damage > 0 and p.damage >= ch.toughness(s, p)]
     busy = {t.source for t in s.pending_triggers} | {o.source for o in s.stack if o.kind == "triggered"}
+    scheme_done = s.scheme_in_motion is not None and not any(
+        t.source is None and t.card == s.scheme_in_motion for t in [*s.pending_triggers, *(o for o in s.stack if o.kind == "triggered")]
+    )
     sagas = [
         p
         for p in ch.on_battlefield(s)
         if ch.face(p).final_chapter and p.counters.get("lore", 0) >= ch.face(p).final_chapter and p.object not in busy
     ]
-    return losers, zero, lethal, sagas
+    return losers, zero, lethal, sagas, scheme_done
 
 
 def state_based_actions(table: Table) -> None:
@@ -243,9 +255,11 @@ def state_based_actions(table: Table) -> None:
         s = table.state
         if s.day_night is None and any(ch.face(p).daybound for p in ch.on_battlefield(s)):
             emit(table, ev.DayNightChanged, to="day", rule="726.2", transformed=[])  # it becomes day
-        losers, zero, lethal, sagas = state_based_checks(s)
-        if not (losers or zero or lethal or sagas):
+        losers, zero, lethal, sagas, scheme_done = state_based_checks(s)
+        if not (losers or zero or lethal or sagas or scheme_done):
             return
+        if scheme_done:  # 904.10: a scheme that isn't ongoing goes to the bottom of its deck
+            emit(table, ev.SchemePutOnBottom, player=s.archenemy, scheme=s.scheme_in_motion)
         for name, reason, rule in losers:
             emit(table, ev.PlayerLost, player=name, reason=reason, rule=rule)
         for group, rule in ((zero, "704.5f"), (lethal, "704.5g"), (sagas, "714.4")):
@@ -257,14 +271,22 @@ def state_based_actions(table: Table) -> None:
 
 
 def check_game_end(table: Table) -> bool:
-    """104.2a: the last player in the game wins; 104.4a: if all lost at once, it's a draw."""
+    """104.2a: the last player in the game wins; 104.2c (808, 904): a team wins when every opposing
+    player has left the game; 104.4a: if all lost at once, it's a draw."""
     s = table.state
-    live = s.live_players()
-    if len(live) > 1 or s.ended:
+    left = teams.live_teams(s)
+    if len(left) > 1 or s.ended:
         return s.ended
-    winner = live[0] if live else None
-    reason = f"{winner} is the only player left in the game" if winner else "all players lost simultaneously"
-    emit(table, ev.GameEnded, winner=winner, reason=reason)
+    if not left:
+        emit(table, ev.GameEnded, winner=None, winners=[], reason="all players lost simultaneously")
+        return True
+    team = left[0]
+    winner = teams.live_members(s, team)[0]
+    if len(team) == 1:
+        reason = f"{winner} is the only player left in the game"
+    else:
+        reason = f"every opponent of the team of {', '.join(team)} has left the game"
+    emit(table, ev.GameEnded, winner=winner, winners=list(team), reason=reason)
     return True
 
 
@@ -346,11 +368,11 @@ def apply_decision(table: Table, command: Command, plan: Any) -> None:
     elif isinstance(command, Discard):
         if s.paused is not None:  # 608.2d: a resolving ability asked for it
             if resume(table, list(command.cards)):
-                give_priority(table, s.active_player or command.player)
+                give_priority(table, teams.acting(s) or command.player)
         else:  # 514.1
             limit = ch.max_hand_size(s, command.player)
             emit(table, ev.CardsDiscarded, player=command.player, cards=list(command.cards), max_hand_size=limit, rule="514.1")
-            cleanup(table)
+            turn_based_actions(table)  # a teammate's discard (805.6), or 514.2
     elif isinstance(command, Concede):
         _concede(table, command.player)
 
@@ -363,11 +385,10 @@ def _tap(table: Table, player: str, taps: list[tuple[int, str, str]]) -> None:
 def _after_pass(table: Table, player: str) -> None:
     """117.4: all players passed in succession: resolve the top object, or end the step."""
     s = table.state
-    live = s.live_players()
-    if all(p in s.passes for p in live):
+    if teams.all_passed(s):
         if s.stack:
             if resolve_top(table):
-                give_priority(table, s.active_player or live[0])  # 117.3b
+                give_priority(table, teams.acting(s) or s.live_players()[0])  # 117.3b
         else:
             end_step(table)
     else:
@@ -390,6 +411,6 @@ def _concede(table: Table, player: str) -> None:
     elif ordering is not None:  # their triggers left with them; priority goes where it was going
         give_priority(table, ordering["priority_to"])
     elif paused is not None:  # the object that waited for their choice left the stack with them
-        give_priority(table, s.active_player or next_player(s, player))
+        give_priority(table, teams.acting(s) or next_player(s, player))
     else:
         turn_based_actions(table)

@@ -51,10 +51,19 @@ class GameStarted(GameEvent, Aggregate.Created):
     starting_player: str
     rules: str
     shuffle: bool
+    teams: list[list[str]]  # 904.2, 805: teams sharing turns, in turn order; empty when every player is alone
+    archenemy: str | None  # 904.2a
 
 
 class LibraryShuffled(GameEvent):
     """701.20: the resulting order travels in the event."""
+
+    player: str
+    order: list[str]
+
+
+class SchemeDeckShuffled(GameEvent):
+    """904.4: the archenemy's scheme deck, shuffled; the resulting order travels in the event."""
 
     player: str
     order: list[str]
@@ -420,9 +429,10 @@ class PlayerLost(GameEvent):
 
 
 class GameEnded(GameEvent):
-    """104.2: ``winner`` is null for a draw."""
+    """104.2: ``winner`` is null for a draw; ``winners`` is the winning team (one player without teams)."""
 
     winner: str | None
+    winners: list[str]
     reason: str
 
 
@@ -431,6 +441,7 @@ EVENT_TYPES: dict[str, type[GameEvent]] = {
     for cls in (
         GameStarted,
         LibraryShuffled,
+        SchemeDeckShuffled,
         TurnBegan,
         StepBegan,
         StepEnded,

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core import characteristics as ch
-from core import combat, triggers
+from core import combat, teams, triggers
 from core.cards import card
 from core.commands import (
     ActivateAbility,
@@ -105,7 +105,7 @@ def fight(a: Fighter, b: Fighter) -> tuple[bool, bool]:
 
 
 def _opponents(state: GameState, player: str) -> list[str]:
-    return [p for p in state.live_players() if p != player]
+    return teams.opponents(state, player)
 
 
 def _weakest_opponent(state: GameState, player: str) -> str:
@@ -121,9 +121,11 @@ def _creatures(state: GameState, player: str) -> list[Permanent]:
 
 
 def _priority(state: GameState, player: str) -> Command:
-    for command in _wanted_actions(state, player):
-        if is_legal(state, command):
-            return command
+    """What the player (or, with shared team turns, a teammate: 805.5a) wants to do; else pass."""
+    for member in [player, *(m for m in teams.live_members(state, teams.team_of(state, player)) if m != player)]:
+        for command in _wanted_actions(state, member):
+            if is_legal(state, command):
+                return command
     return PassPriority(player)
 
 
@@ -134,13 +136,13 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
     for foe in foes:  # Lightning Bolt to the face when it is lethal, at any time
         if state.players[foe].life <= 3 and "Lightning Bolt" in hand:
             wanted.append(CastSpell(player, "Lightning Bolt", targets=(foe,)))
-    own_main = state.active_player == player and state.step in MAIN_STEPS and not state.stack
-    if state.active_player == player and state.step == "upkeep":  # Colossus of Sardia and its like
+    own_main = teams.is_active(state, player) and state.step in MAIN_STEPS and not state.stack
+    if teams.is_active(state, player) and state.step == "upkeep":  # Colossus of Sardia and its like
         for perm in _creatures(state, player):
             face = ch.face(perm)
             if perm.tapped and face.activated:
                 wanted.append(ActivateAbility(player, perm.object, len(face.mana_abilities)))
-    if "Moment of Silence" in hand and state.active_player != player and state.step == "beginning_of_combat":
+    if "Moment of Silence" in hand and not teams.is_active(state, player) and state.step == "beginning_of_combat":
         active = state.active_player
         if active is not None and any(combat.can_attack(state, c) for c in _creatures(state, active)):
             wanted.append(CastSpell(player, "Moment of Silence", targets=(active,)))
@@ -211,7 +213,8 @@ def _attack(state: GameState, player: str) -> DeclareAttackers:
     targets = combat.attackable_players(state)
     target = min(targets, key=lambda f: (_taxed(state, f), state.players[f].life, state.turn_order.index(f)))
     ready = sorted(
-        (c for c in _creatures(state, player) if combat.can_attack(state, c)), key=lambda c: (-ch.power(state, c), c.object)
+        (c for member in teams.team_of(state, player) for c in _creatures(state, member) if combat.can_attack(state, c)),
+        key=lambda c: (-ch.power(state, c), c.object),
     )
     defenders = [b for b in _creatures(state, target) if not b.tapped]
     total = sum(ch.power(state, c) for c in ready)

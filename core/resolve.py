@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import characteristics as ch
+from core import teams
 from core import events as ev
 from core import effects as fx
 from core.cards import card
@@ -96,7 +97,7 @@ def carry_out(table: Table, top: StackObject, effect: fx.Effect, targets: list[A
         for _ in range(effect.count):
             draw(table, me)
     elif isinstance(effect, fx.LoseLife):
-        losers = [me] if effect.who == "you" else [p for p in s.live_players() if p != me]
+        losers = [me] if effect.who == "you" else teams.opponents(s, me)
         for player in losers:
             emit(table, ev.LifeLost, player=player, amount=effect.amount, source=_source(top))
     elif isinstance(effect, fx.GainLife):
@@ -152,8 +153,6 @@ def finish(table: Table, top: StackObject) -> None:
     definition = card(top.card) if top.kind == "spell" else None
     permanent = s.next_object if definition is not None and definition.is_permanent_card else None
     emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="resolved", permanent=permanent)
-    if top.kind == "triggered" and top.source is None and top.card == s.scheme_in_motion:
-        emit(table, ev.SchemePutOnBottom, player=top.controller, scheme=top.card)
     if permanent is not None and definition is not None:
         entered(table, permanent, definition)
 

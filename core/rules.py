@@ -11,7 +11,7 @@ from typing import Any
 from core import characteristics as ch
 from core import combat
 from core.cards import card
-from core import triggers
+from core import teams, triggers
 from core.commands import (
     ActivateAbility,
     OrderTriggers,
@@ -72,8 +72,8 @@ def pending_decision(state: GameState) -> Decision | None:
         return Decision("discard", state.paused["player"], state.paused["count"])
     if state.ordering is not None:  # 603.3b
         return Decision("order_triggers", state.ordering["player"])
-    active = state.active_player
-    if active is None or state.players[active].lost:  # 800.4: the turn goes on without its player
+    active = teams.acting(state)  # 805.2: a team's choices are made by its primary player
+    if active is None:  # 800.4: the turn goes on without its player
         return None
     if state.step == "beginning_of_combat" and combat.must_choose_defender(state):
         return Decision("choose_defender", active)
@@ -86,10 +86,11 @@ def pending_decision(state: GameState) -> Decision | None:
     if state.step == "combat_damage" and not state.combat_damage_dealt:
         if any(combat.needs_assignment(state, p) for p in ch.on_battlefield(state)):
             return Decision("assign_damage", active)
-    if state.step == "cleanup":
-        n = ch.cards_to_discard(state, active)
-        if n:
-            return Decision("discard", active, n)
+    if state.step == "cleanup":  # 514.1, 805.6: each player of the active team, in order
+        for member in teams.live_members(state, teams.active_team(state)):
+            n = ch.cards_to_discard(state, member)
+            if n:
+                return Decision("discard", member, n)
     return None
 
 
@@ -142,7 +143,7 @@ def check(state: GameState, command: Command) -> Plan:
         return check_order(state, command)
     if decision.kind != "priority":
         raise WrongTiming(RULE_OF_DECISION[decision.kind], f"{decision.describe()}, not for a {_verb(command)}")
-    if decision.player != player:
+    if decision.player != player and not teams.teammates(state, decision.player, player):  # 805.5a
         raise NotYourPriority(
             "117.3d" if isinstance(command, PassPriority) else "117.1",
             f"{player} cannot {_verb(command)}: {decision.player} holds priority",
@@ -182,7 +183,7 @@ def _expect(decision: Decision, kind: str, player: str) -> None:
 
 def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:
     """307.1 / 505.6a: own turn, a main phase, the stack empty."""
-    if state.active_player != player:
+    if not teams.is_active(state, player):
         raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
     if state.step not in MAIN_STEPS:
         raise WrongTiming(rule, f"{what} only in a main phase, not in the {state.step.replace('_', ' ')} step")
@@ -283,7 +284,7 @@ def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str
             raise CannotPay("302.6", f"{label} has summoning sickness: it can't use a {{T}} ability this turn")
         return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
     activated = definition.activated[command.ability - mana_count]
-    if activated.timing == "your_upkeep" and (state.active_player != command.player or state.step != "upkeep"):
+    if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
         raise WrongTiming("602.5b", f"{label}'s ability can be activated only during its controller's upkeep")
     what = f"{label}'s ability cost {activated.cost}"
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")

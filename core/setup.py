@@ -6,6 +6,7 @@ from typing import Any
 
 from core import events as ev
 from core.cards import card
+from core.errors import IllegalAction
 from core.record import Table, draw, emit
 from core.rng import SeededRandom, derive_seed
 
@@ -13,8 +14,17 @@ RULES_EDITION = "2025-11-14"
 OPENING_HAND = 7  # 103.5
 
 
+ARCHENEMY_LIFE = 40  # 904.5
+
+
 def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
-    """The GameStarted fields for a setup (scenario players, format, seed, ...): objects numbered."""
+    """The GameStarted fields for a setup (scenario players, format, seed, ...): objects numbered.
+
+    Archenemy (904): the player with a scheme deck is the archenemy, starts at 40 life (904.5) and
+    takes the first turn (904.6); the others are one team sharing turns (904.2, 805).
+    """
+    fmt = setup.get("format", "two-player")
+    archenemy = next((p["name"] for p in setup["players"] if p.get("schemes")), None) if fmt == "archenemy" else None
     next_obj = 1
     players = []
     for p in setup["players"]:
@@ -23,25 +33,38 @@ def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
             card(name)
             battlefield.append({"object": next_obj, "card": name})
             next_obj += 1
-        for name in [*p.get("library", []), *p.get("hand", [])]:
-            card(name)
+        for name in [*p.get("library", []), *p.get("hand", []), *p.get("battlefield", [])]:
+            if card(name).is_type("Scheme"):
+                raise IllegalAction("312.1", f"{name} is a scheme: it belongs in a scheme deck, not in {p['name']}'s cards")
+        for name in p.get("schemes", []):
+            if not card(name).is_type("Scheme"):
+                raise IllegalAction("312.1", f"{name} is not a scheme card and cannot be in a scheme deck")
         players.append(
             {
                 "name": p["name"],
-                "life": p.get("life", 20),
+                "life": p.get("life", ARCHENEMY_LIFE if p["name"] == archenemy else 20),
+                "schemes": list(p.get("schemes", [])) if p["name"] == archenemy else [],
                 "library": list(p.get("library", [])),
                 "hand": list(p.get("hand", [])),
                 "opening_hand": "hand" not in p,
                 "battlefield": battlefield,
             }
         )
+    names = [p["name"] for p in players]
+    starting = archenemy or setup.get("starting_player") or names[0]
+    teams: list[list[str]] = []
+    if archenemy is not None:
+        i = names.index(archenemy)
+        teams = [[archenemy], names[i + 1 :] + names[:i]]
     return {
         "players": players,
-        "format": setup.get("format", "two-player"),
+        "format": fmt,
         "seed": int(setup.get("seed", 0)),
-        "starting_player": setup.get("starting_player") or players[0]["name"],
+        "starting_player": starting,
         "rules": RULES_EDITION,
         "shuffle": bool(setup.get("shuffle", False)),
+        "teams": teams,
+        "archenemy": archenemy,
     }
 
 
@@ -52,6 +75,9 @@ def shuffle_and_draw(table: Table, started: dict[str, Any]) -> None:
         if started["shuffle"]:
             order = SeededRandom(derive_seed(seed, "shuffle", p["name"])).shuffled(p["library"])
             emit(table, ev.LibraryShuffled, player=p["name"], order=order)
+            if p["schemes"]:  # 904.4
+                schemes = SeededRandom(derive_seed(seed, "schemes", p["name"])).shuffled(p["schemes"])
+                emit(table, ev.SchemeDeckShuffled, player=p["name"], order=schemes)
     for p in started["players"]:
         if p["opening_hand"]:
             for _ in range(OPENING_HAND):

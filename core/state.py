@@ -90,6 +90,7 @@ class GameState:
     seed: int = 0
     rules: str = ""
     turn_order: list[str] = field(default_factory=list)
+    teams: list[list[str]] = field(default_factory=list)  # in turn order; empty: every player on their own
     players: dict[str, Player] = field(default_factory=dict)
     battlefield: list[Permanent] = field(default_factory=list)  # in order of entering
     stack: list[StackObject] = field(default_factory=list)  # bottom first
@@ -123,6 +124,7 @@ class GameState:
     schemes: list[str] = field(default_factory=list)  # the archenemy's scheme deck, top first
     scheme_in_motion: str | None = None
     winner: str | None = None
+    winners: list[str] = field(default_factory=list)
     ended: bool = False
     end_reason: str | None = None
     version: int = 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from core import characteristics as ch
+from core import teams
 from core.cards import BACK_FACES, CARDS, TOKENS, CardDef
 from core.effects import TriggeredAbility
 from core.state import GameState, Trigger
@@ -51,7 +52,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
         for perm in ch.on_battlefield(state):
             face = ch.face(perm)
             for i, t in enumerate(face.triggers):
-                if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or perm.controller == state.active_player):
+                if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or teams.is_active(state, perm.controller)):
                     found.append(_found(perm, perm.controller, face.name, i))
     elif kind == "PermanentsPhased":  # 702.26: "whenever this phases out / in"
         for key, event in (("phased_out", "phased_out"), ("phased_in", "phased_in")):
@@ -63,7 +64,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
     elif kind == "CardsDiscarded":  # "whenever an opponent discards a card": once per card
         for perm in ch.on_battlefield(state):
-            if perm.controller == e["player"]:
+            if teams.teammates(state, perm.controller, e["player"]):
                 continue
             face = ch.face(perm)
             for i, t in enumerate(face.triggers):
@@ -93,7 +94,7 @@ def legal_targets(state: GameState, spec: str | None, controller: str) -> list[A
     if spec == "creature_you_control":
         return [p.object for p in ch.on_battlefield(state) if p.controller == controller and ch.is_creature(p)]
     if spec == "opponent":
-        return [p for p in state.live_players() if p != controller]
+        return teams.opponents(state, controller)
     if spec == "player":
         return state.live_players()
     raise ValueError(f"unknown target spec {spec!r}")

@@ -72,11 +72,7 @@ def next_step(state: GameState) -> StepSpec | None:
 
 
 def next_player(state: GameState, after: str) -> str:
-    """The next player still in the game after ``after``, in turn order (101.4, 117.3d)."""
-    order = state.turn_order
-    i = order.index(after)
-    for k in range(1, len(order) + 1):
-        candidate = order[(i + k) % len(order)]
-        if not state.players[candidate].lost:
-            return candidate
-    return after
+    """The next player still in the game after ``after``, in turn order, a team counting as one (101.4, 117.3d, 805.5)."""
+    from core.teams import next_team_player
+
+    return next_team_player(state, after)

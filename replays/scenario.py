@@ -32,7 +32,7 @@ from core.errors import UnknownCard
 from core.turn import STEP_NAMES
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
-SUPPORTED_FORMATS = ("two-player", "free-for-all", "single-defender")
+SUPPORTED_FORMATS = FORMATS
 ACTIONS = (
     "pass", "pass_until", "play_land", "cast", "activate", "declare_attackers", "declare_blockers",
     "assign_damage", "choose_defender", "discard", "order_triggers", "concede",
@@ -81,8 +81,16 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
     players = data.get("players")
     if fmt == "two-player" and (not isinstance(players, list) or len(players) != 2):
         raise ScenarioError(f"{where}: players must be a list of two players in the two-player format (rule 100.1a)")
-    if fmt != "two-player" and (not isinstance(players, list) or len(players) < 3):
+    if fmt in ("free-for-all", "single-defender") and (not isinstance(players, list) or len(players) < 3):
         raise ScenarioError(f"{where}: players must be a list of three or more players in the {fmt} format (rule 100.1b)")
+    if fmt == "archenemy":
+        if not isinstance(players, list) or len(players) < 2:
+            raise ScenarioError(f"{where}: an archenemy game needs the archenemy and at least one opponent (rule 904.2)")
+        schemers = [p.get("name") for p in players if isinstance(p, dict) and p.get("schemes")]
+        if len(schemers) != 1:
+            raise ScenarioError(f"{where}: exactly one player, the archenemy, has a scheme deck (\"schemes\") (rule 904.2a)")
+        if data.get("starting_player", schemers[0]) != schemers[0]:
+            raise ScenarioError(f"{where}: the archenemy, {schemers[0]}, takes the first turn (rule 904.6)")
     names: list[str] = []
     setup_players = []
     for i, p in enumerate(players):
@@ -93,12 +101,14 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
             raise ScenarioError(f"{at}: player name {p['name']!r} is used twice")
         names.append(p["name"])
         entry: dict[str, Any] = {"name": p["name"], "life": _int(p.get("life", 20), f"{at}.life")}
-        for zone in ("library", "hand", "battlefield"):
+        for zone in ("library", "hand", "battlefield", "schemes"):
             if zone in p:
                 entry[zone] = _cards(p[zone], f"{at}.{zone}")
+        if "life" not in p:
+            del entry["life"]  # the format decides (20; the archenemy 40, rule 904.5)
         entry.setdefault("library", [])
         setup_players.append(entry)
-    starting = data.get("starting_player", names[0])
+    starting = data.get("starting_player", names[0] if fmt != "archenemy" else schemers[0])
     if starting not in names:
         raise ScenarioError(f"{where}: starting_player {starting!r} is not one of the players")
     setup = {

@@ -57,6 +57,8 @@ class Game:
             starting_player="alice",
             rules="2025-11-14",
             shuffle=False,
+            teams=[],
+            archenemy=None,
             hash=NO_HASH,
         )
         self.maps: list[dict[str, Any]] = []

@@ -55,6 +55,8 @@ class Log:
             starting_player=next(iter(hands)),
             rules="2025-11-14",
             shuffle=False,
+            teams=[],
+            archenemy=None,
         )
 
     def step(self, turn: int, phase: str, step: str) -> Log:
@@ -226,7 +228,7 @@ def test_a_player_who_loses_takes_their_spells_and_permanents_along_800_4a() -> 
     assert [r["object"] for r in stack_rows(view)] == [2]
     assert view.permanents == []
     assert phase_step_row(view)["priority"] is None
-    log.add("PriorityGiven", player="alice").add("GameEnded", winner="alice", reason="last player standing")
+    log.add("PriorityGiven", player="alice").add("GameEnded", winner="alice", winners=["alice"], reason="last player standing")
     row = phase_step_row(project(GAME, log.events).view)
     assert (row["priority"], row["version"]) == (None, 9)
 

@@ -22,7 +22,9 @@ TABLES = (
     ("two-player", (("alice", "blue-black"), ("bob", "red-blue"))),
     ("free-for-all", (("alice", "green-white"), ("bob", "red-blue"), ("carol", "white"))),
     ("single-defender", (("alice", "blue-black"), ("bob", "green-white"), ("carol", "white"))),
+    ("archenemy", (("alice", "green-white"), ("bob", "red-blue"), ("eve", "white"))),
 )
+SCHEMES = ["Your Puny Minds Cannot Fathom", "Behold the Power of Destruction"] * 2
 
 
 def _setup(seed: int) -> dict[str, object]:
@@ -33,7 +35,9 @@ def _setup(seed: int) -> dict[str, object]:
         "seed": seed,
         "shuffle": True,
         "starting_player": players[seed % len(players)][0],
-        "players": [{"name": name, "library": DECKS[deck]} for name, deck in players],
+        "players": [
+            {"name": name, "library": DECKS[deck], **({"schemes": SCHEMES} if name == "eve" else {})} for name, deck in players
+        ],
     }
 
 
