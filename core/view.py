@@ -21,11 +21,19 @@ def state_view(state: GameState) -> dict[str, Any]:
         "active_player": state.active_player,
         "priority": state.priority,
         "stack": [
-            {"object": s.object, "card": s.card, "controller": s.controller, "targets": list(s.targets)}
+            {"object": s.object, "card": s.card, "controller": s.controller, "kind": s.kind, "targets": list(s.targets)}
             for s in state.stack
         ],
         "day_night": state.day_night,
         "defending_players": list(state.defending_players),
+        "teams": [list(t) for t in state.teams],
+        "archenemy": state.archenemy,
+        "schemes": list(state.schemes),
+        "scheme_in_motion": state.scheme_in_motion,
+        "phases_to_come": list(state.phase_plan),
+        "waiting_triggers": [
+            {"object": t.object, "card": t.card, "controller": t.player, "source": t.source} for t in state.pending_triggers
+        ],
         "players": {
             name: {
                 "life": p.life,
@@ -43,8 +51,10 @@ def state_view(state: GameState) -> dict[str, Any]:
         "battlefield": [
             {
                 "object": p.object,
-                "card": p.card,
+                "card": ch.name(p),
                 "owner": p.owner,
+                "token": p.token,
+                "transformed": p.transformed,
                 "controller": p.controller,
                 "tapped": p.tapped,
                 "damage": p.damage,
@@ -74,5 +84,6 @@ def state_view(state: GameState) -> dict[str, Any]:
         ],
         "ended": state.ended,
         "winner": state.winner,
+        "winners": list(state.winners),
         "state_hash": state.state_hash(),
     }

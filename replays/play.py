@@ -44,9 +44,10 @@ def pass_until_step(state: GameState, target: PassUntil) -> Command | None:
     if here >= goal:
         if here > goal or state.step != target.step:
             raise ScenarioError(
-                f"pass_until turn {target.turn} {target.step}: that step was not reached "
-                f"(the game is at turn {state.turn} {state.step}; rule 508.8 skips the declare blockers "
-                "and combat damage steps when no creature attacks)"
+                f"pass_until turn {target.turn} {target.step}: no decision was asked for in that step "
+                f"(the game is now at turn {state.turn} {state.step}). A step may be skipped (508.8: no declare "
+                "blockers or combat damage step without attackers; 500.11) or ask for no decision (502.4: untap; "
+                "514.3: cleanup)"
             )
         return None
     if decision.kind == "priority":
