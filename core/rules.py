@@ -42,6 +42,11 @@ class Decision:
     kind: str  # priority | order_triggers | choose_defender | declare_attackers | declare_blockers | assign_damage | discard
     player: str
     count: int = 0  # cards to discard
+    rule: str = ""  # the rule that asks for it, where the kind alone doesn't say (608.2d)
+
+    @property
+    def rule_cited(self) -> str:
+        return self.rule or RULE_OF_DECISION[self.kind]
 
     def describe(self) -> str:
         if self.kind == "priority":
@@ -69,7 +74,7 @@ def pending_decision(state: GameState) -> Decision | None:
     if state.priority is not None:
         return Decision("priority", state.priority)
     if state.paused is not None:  # 608.2d
-        return Decision("discard", state.paused["player"], state.paused["count"])
+        return Decision("discard", state.paused["player"], state.paused["count"], "608.2d")
     if state.ordering is not None:  # 603.3b
         return Decision("order_triggers", state.ordering["player"])
     active = teams.acting(state)  # 805.2: a team's choices are made by its primary player
@@ -137,12 +142,12 @@ def check(state: GameState, command: Command) -> Plan:
         return combat.check_assign_damage(state, command)
     if isinstance(command, Discard):
         _expect(decision, "discard", player)
-        return check_discard(state, command, decision.count, "608.2d" if state.paused else "514.1")
+        return check_discard(state, command, decision.count, decision.rule_cited)
     if isinstance(command, OrderTriggers):
         _expect(decision, "order_triggers", player)
         return check_order(state, command)
     if decision.kind != "priority":
-        raise WrongTiming(RULE_OF_DECISION[decision.kind], f"{decision.describe()}, not for a {_verb(command)}")
+        raise WrongTiming(decision.rule_cited, f"{decision.describe()}, not for a {_verb(command)}")
     if decision.player != player and not teams.teammates(state, decision.player, player):  # 805.5a
         raise NotYourPriority(
             "117.3d" if isinstance(command, PassPriority) else "117.1",
@@ -174,7 +179,7 @@ def _verb(command: Command) -> str:
 
 
 def _expect(decision: Decision, kind: str, player: str) -> None:
-    rule = RULE_OF_DECISION[kind]
+    rule = decision.rule_cited if decision.kind == kind else RULE_OF_DECISION[kind]
     if decision.kind != kind:
         raise WrongTiming(rule, f"{decision.describe()}; it is not the time to {kind.replace('_', ' ')}")
     if decision.player != player:
@@ -331,6 +336,8 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
     if sorted(chosen) != sorted(t.object for t in mine):
         names = ", ".join(f"{t.card} (object {t.object})" for t in mine)
         raise IllegalAction("603.3b", f"{command.player} must put all of their waiting triggered abilities on the stack: {names}")
+    if len(command.targets) > len(command.order):
+        raise IllegalTarget("115.1", f"{len(command.targets)} target choices for {len(command.order)} triggered abilities")
     by_object = {t.object: t for t in mine}
     order: list[int] = []
     targets: dict[str, list[Any]] = {}
@@ -339,13 +346,15 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
         trigger = by_object[obj]
         spec = triggers.ability(trigger).target
         options = triggers.legal_targets(state, spec, command.player)
+        given = command.targets[i] if i < len(command.targets) else None
         if spec is None:
+            if given:
+                raise IllegalTarget("115.1", f"the ability of {trigger.card} has no targets, but {len(given)} were chosen")
             order.append(obj)
             continue
         if not options:
             removed.append(obj)  # 603.3d
             continue
-        given = command.targets[i] if i < len(command.targets) else None
         if given is None:
             picked = options[0]
         else:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, Ref
+from core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, OrderTriggers, PassPriority, Ref
 from core.errors import IllegalAction
 from core.rules import pending_decision
-from core.state import Permanent
+from core.state import GameState, Permanent
 from core.table import LocalTable
 from replays.play import pass_until_step
 from replays.scenario import PassUntil
@@ -147,3 +148,75 @@ def dealt(event: Event) -> list[tuple[int, Any, int]]:
 def damage_steps(table: LocalTable) -> list[bool]:
     """The ``first_strike`` flag of every combat damage step begun so far (510.4)."""
     return [e["first_strike"] for e in events_of(table, "StepBegan") if e["step"] == "combat_damage"]
+
+
+# --- decisions without a default: triggers to order, cards to discard --------------------------
+
+OrderPolicy = Callable[[GameState, str], OrderTriggers]
+DiscardPolicy = Callable[[GameState, str, int], Discard]
+
+
+def as_triggered(state: GameState, player: str) -> OrderTriggers:
+    """Put ``player``'s waiting triggers on the stack in the order they triggered (the first listed is at the bottom)."""
+    return OrderTriggers(player, tuple(t.object for t in state.pending_triggers if t.player == player))
+
+
+def last_cards(state: GameState, player: str, count: int) -> Discard:
+    """Discard the last ``count`` cards of ``player``'s hand."""
+    return Discard(player, tuple(state.players[player].hand[-count:]))
+
+
+def take_choices(table: LocalTable, order: OrderPolicy = as_triggered, discard: DiscardPolicy = last_cards) -> None:
+    """Take the pending decisions that have no default (order_triggers, discard) with the given policies."""
+    while (decision := pending_decision(table.state)) is not None and decision.kind in ("order_triggers", "discard"):
+        if decision.kind == "order_triggers":
+            table.handle(order(table.state, decision.player))
+        else:
+            table.handle(discard(table.state, decision.player, decision.count))
+
+
+def advance_through(
+    table: LocalTable, turn: int, step: str, order: OrderPolicy = as_triggered, discard: DiscardPolicy = last_cards
+) -> None:
+    """``advance_to``, taking the decisions it stops at (triggers to order, cards to discard) with the
+    given policies, up to the first other decision of that step (usually the active player's priority)."""
+    while True:
+        advance_to(table, turn, step)
+        decision = pending_decision(table.state)
+        if decision is None or decision.kind not in ("order_triggers", "discard"):
+            return
+        take_choices(table, order, discard)
+
+
+def pass_to_next(table: LocalTable, step: str, order: OrderPolicy = as_triggered, discard: DiscardPolicy = last_cards) -> None:
+    """Pass priority (declaring no attackers or blockers) until ``step`` begins again, and stop at its
+    first decision other than ordering triggers or discarding; unlike ``advance_to`` it reaches a step
+    the turn has already been through (an additional combat, a second cleanup)."""
+    recorded = len(table.events)
+
+    def arrived() -> bool:
+        return any(e["type"] == "StepBegan" and e["step"] == step for e in table.events[recorded:])
+
+    while not arrived():
+        take_choices(table, order, discard)
+        decision = pending_decision(table.state)
+        assert decision is not None, f"the game ended before {step}"
+        if decision.kind == "priority":
+            table.handle(PassPriority(decision.player))
+        elif decision.kind == "declare_attackers":
+            table.handle(DeclareAttackers(decision.player, ()))
+        elif decision.kind == "declare_blockers":
+            table.handle(DeclareBlockers(decision.player, ()))
+        else:
+            raise AssertionError(f"pass_to_next stopped at {decision.describe()}")
+    take_choices(table, order, discard)
+
+
+def pass_until_empty_stack(table: LocalTable) -> None:
+    """Every player passes in turn until the stack is empty (each object on it resolves)."""
+    while table.state.stack:
+        take_choices(table)
+        decision = pending_decision(table.state)
+        assert decision is not None and decision.kind == "priority", decision
+        table.handle(PassPriority(decision.player))
+    take_choices(table)
