@@ -133,11 +133,10 @@ def _step_ended(s: GameState, e: Event) -> None:
 
 
 @applier("PermanentsUntapped")
+@applier("PermanentsUntappedByEffect")
 def _untapped(s: GameState, e: Event) -> None:
-    for obj in e["permanents"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.tapped = False
+    for perm in s.each(e["permanents"]):
+        perm.tapped = False
 
 
 @applier("CardDrawn")
@@ -256,10 +255,8 @@ def _attackers(s: GameState, e: Event) -> None:
         perm = s.permanent(a["object"])
         if perm is not None:
             perm.attacking = a["defender"]
-    for obj in e["tapped"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.tapped = True
+    for perm in s.each(e["tapped"]):
+        perm.tapped = True
     s.defending_players = [p for p in s.turn_order if any(a["defender"] == p for a in e["attackers"])]
     spend(s.players[e["player"]].mana_pool, e["mana_spent"])
 
@@ -287,13 +284,11 @@ def _combat_damage(s: GameState, e: Event) -> None:
 
 @applier("RemovedFromCombat")
 def _removed_from_combat(s: GameState, e: Event) -> None:
-    for obj in e["permanents"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.attacking = None
-            perm.blocking = []
-            perm.blocked = False
-            perm.blocked_by = []
+    for perm in s.each(e["permanents"]):
+        perm.attacking = None
+        perm.blocking = []
+        perm.blocked = False
+        perm.blocked_by = []
     s.defending_players = []
     s.declared_attackers = []
     s.first_strikers = []
@@ -311,10 +306,8 @@ def _discarded(s: GameState, e: Event) -> None:
 
 @applier("CleanupPerformed")
 def _cleanup(s: GameState, e: Event) -> None:
-    for obj in e["damage_removed"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.damage = 0
+    for perm in s.each(e["damage_removed"]):
+        perm.damage = 0
     ended = set(e["effects_ended"])
     s.effects = [eff for eff in s.effects if eff.id not in ended]
 

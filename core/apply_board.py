@@ -84,24 +84,12 @@ def _token(s: GameState, e: Event) -> None:
     s.next_object = e["object"] + 1
 
 
-@applier("PermanentsUntappedByEffect")
-def _untapped_by_effect(s: GameState, e: Event) -> None:
-    for obj in e["permanents"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.tapped = False
-
-
 @applier("PermanentsPhased")
 def _phased(s: GameState, e: Event) -> None:
-    for obj in e["phased_out"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.phased_out = True
-    for obj in e["phased_in"]:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.phased_out = False
+    for perm in s.each(e["phased_out"]):
+        perm.phased_out = True
+    for perm in s.each(e["phased_in"]):
+        perm.phased_out = False
 
 
 @applier("DayNightChanged")
@@ -116,10 +104,8 @@ def _transformed(s: GameState, e: Event) -> None:
 
 
 def _transform(s: GameState, objects: list[int]) -> None:
-    for obj in objects:
-        perm = s.permanent(obj)
-        if perm is not None:
-            perm.transformed = not perm.transformed
+    for perm in s.each(objects):
+        perm.transformed = not perm.transformed
 
 
 @applier("ExtraPhaseAdded")

@@ -138,6 +138,11 @@ class GameState:
                 return p
         return None
 
+    def each(self, objects: list[int]) -> list[Permanent]:
+        """The permanents with these object ids that are still on the battlefield, in that order."""
+        found = {p.object: p for p in self.battlefield}
+        return [found[o] for o in objects if o in found]
+
     def stack_object(self, obj: int) -> StackObject | None:
         for s in self.stack:
             if s.object == obj:

@@ -65,3 +65,11 @@ def _connect() -> psycopg.Connection[tuple[object, ...]]:
         connect_timeout=5,
         autocommit=True,
     )
+
+
+@pytest.fixture
+def cli_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line as a user runs it: the SQLite store of --db, no per-decision log lines."""
+    monkeypatch.setenv("MTG_LEDGER_LOG_LEVEL", "warning")
+    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
+    monkeypatch.delenv("SQLITE_DBNAME", raising=False)

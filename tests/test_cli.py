@@ -27,11 +27,7 @@ def scenario(tmp_path: Path, **changes: Any) -> Path:
     return path
 
 
-@pytest.fixture(autouse=True)
-def quiet_logs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MTG_LEDGER_LOG_LEVEL", "warning")
-    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
-    monkeypatch.delenv("SQLITE_DBNAME", raising=False)
+pytestmark = pytest.mark.usefixtures("cli_env")
 
 
 def test_demo_plays_a_whole_game_to_a_winner_and_prints_the_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

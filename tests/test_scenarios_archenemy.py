@@ -12,11 +12,7 @@ from replays.cli import main
 SCENARIO = Path(__file__).parent / "scenarios" / "archenemy.json"
 
 
-@pytest.fixture(autouse=True)
-def quiet(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MTG_LEDGER_LOG_LEVEL", "warning")
-    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
-    monkeypatch.delenv("SQLITE_DBNAME", raising=False)
+pytestmark = pytest.mark.usefixtures("cli_env")
 
 
 def test_an_archenemy_scenario_sets_schemes_in_motion_and_the_team_shares_its_turn_904_805(

@@ -15,11 +15,7 @@ from replays.cli import main
 SCENARIOS = Path(__file__).parent / "scenarios"
 
 
-@pytest.fixture(autouse=True)
-def quiet_logs(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MTG_LEDGER_LOG_LEVEL", "warning")
-    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
-    monkeypatch.delenv("SQLITE_DBNAME", raising=False)
+pytestmark = pytest.mark.usefixtures("cli_env")
 
 
 class Played:
