@@ -51,7 +51,7 @@ def begin_game(table: Table, started: dict[str, Any]) -> None:
 def begin_turn(table: Table) -> None:
     s = table.state
     active = s.turn_order[0] if s.active_player is None else next_player(s, s.active_player)  # 805.4
-    emit(table, ev.TurnBegan, turn=s.turn + 1, active_player=active)  # 500.1
+    emit(table, ev.TurnBegan, turn=s.turn + 1, active_player=active, state_hash=s.state_hash())  # 500.1
     ending = [e.id for e in s.effects if e.until == "next_turn" and e.player == active]
     if ending:  # 611.2b: "until your next turn" ends as that turn begins
         emit(table, ev.EffectsEnded, effects=ending, rule="611.2b")
@@ -104,7 +104,7 @@ def turn_based_actions(table: Table) -> None:
         emit(table, ev.DefendingPlayerChosen, player=opponents[0], chooser=active)
     elif step == "declare_attackers":  # 508.1
         if not any(combat.can_attack(s, p) for p in s.battlefield) or not combat.attackable_players(s):
-            emit(table, ev.AttackersDeclared, player=active, attackers=[], tapped=[], costs_paid=[], mana_spent={})
+            emit(table, ev.AttackersDeclared, player=active, attackers=[], tapped=[], costs_paid=[], mana_spent={}, paid_with=[])
         else:
             return  # the active player declares
     elif step == "declare_blockers":  # 509.1: each defending player in APNAP order
@@ -251,7 +251,16 @@ def apply_decision(table: Table, command: Command, plan: Any) -> None:
     elif isinstance(command, CastSpell):
         assert isinstance(plan, CastPlan)
         _tap(table, plan.player, plan.taps)  # 601.2g
-        emit(table, ev.SpellCast, player=plan.player, card=plan.card, object=s.next_object, targets=plan.targets, mana_spent=plan.mana_spent)
+        emit(
+            table,
+            ev.SpellCast,
+            player=plan.player,
+            card=plan.card,
+            object=s.next_object,
+            targets=plan.targets,
+            mana_spent=plan.mana_spent,
+            paid_with=[t[0] for t in plan.taps],
+        )
         give_priority(table, plan.player)  # 117.3c
     elif isinstance(command, ActivateAbility):
         if isinstance(plan, AbilityPlan):  # 602.2: on the stack
@@ -266,6 +275,7 @@ def apply_decision(table: Table, command: Command, plan: Any) -> None:
                 object=s.next_object,
                 targets=[],
                 mana_spent=plan.mana_spent,
+                paid_with=[t[0] for t in plan.taps],
             )
             give_priority(table, plan.player)  # 117.3c
         else:  # 605.3a: a mana ability, no stack
@@ -290,6 +300,7 @@ def apply_decision(table: Table, command: Command, plan: Any) -> None:
             tapped=plan.tapped,
             costs_paid=plan.costs,
             mana_spent=plan.mana_spent,
+            paid_with=[t[0] for t in plan.taps],
         )
         finish_turn_based_actions(table)  # 508.2
     elif isinstance(command, DeclareBlockers):

@@ -70,10 +70,12 @@ class SchemeDeckShuffled(GameEvent):
 
 
 class TurnBegan(GameEvent):
-    """500.1."""
+    """500.1. ``state_hash`` is the canonical hash of the whole state as the turn begins (before this
+    event), so a replay can prove it rebuilt the same game turn by turn."""
 
     turn: int
     active_player: str
+    state_hash: str
 
 
 class StepBegan(GameEvent):
@@ -202,6 +204,7 @@ class SpellCast(GameEvent):
     object: int
     targets: list[Any]
     mana_spent: dict[str, int]
+    paid_with: list[int]  # the mana sources tapped while casting (the ManaAbilityActivated just before)
 
 
 class AbilityActivated(GameEvent):
@@ -214,6 +217,7 @@ class AbilityActivated(GameEvent):
     object: int
     targets: list[Any]
     mana_spent: dict[str, int]
+    paid_with: list[int]
 
 
 class AbilityTriggered(GameEvent):
@@ -371,6 +375,7 @@ class AttackersDeclared(GameEvent):
     tapped: list[int]
     costs_paid: list[dict[str, Any]]
     mana_spent: dict[str, int]
+    paid_with: list[int]
 
 
 class BlockersDeclared(GameEvent):

@@ -81,7 +81,7 @@ class Game:
 
 def main_phase_with_a_bolt_on_the_stack(game: Game) -> None:
     (
-        game.then(ev.TurnBegan, turn=1, active_player="alice")
+        game.then(ev.TurnBegan, turn=1, active_player="alice", state_hash="0" * 64)
         .step("upkeep", "beginning")
         .then(ev.PriorityGiven, player="alice")
         .then(ev.CardDrawn, player="alice", card="Forest")
@@ -89,7 +89,7 @@ def main_phase_with_a_bolt_on_the_stack(game: Game) -> None:
         .then(ev.CardDrawn, player="alice", card="Forest")
         .step("precombat_main", "precombat_main")
         .then(ev.PriorityGiven, player="alice")
-        .then(ev.SpellCast, player="alice", card="Lightning Bolt", object=1, targets=["bob"], mana_spent={})
+        .then(ev.SpellCast, player="alice", card="Lightning Bolt", object=1, targets=["bob"], mana_spent={}, paid_with=[])
         .then(ev.PriorityPassed, player="alice")
         .then(ev.PriorityGiven, player="bob")
         .save()
