@@ -33,15 +33,15 @@ from core.record import Table, draw, emit
 from core.resolve import resolve_top, resume
 from core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
 from core.sba import check_game_end, state_based_actions, state_based_checks
-from core.setup import RULES_EDITION, shuffle_and_draw, started_fields
+from core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
 from core.turn import FIRST_STEP, StepSpec, next_player, next_step, spec
 
 __all__ = ["RULES_EDITION", "begin_game", "handle", "apply_decision", "started_fields"]
 
 
-def begin_game(table: Table, started: dict[str, Any]) -> None:
+def begin_game(table: Table, started: dict[str, Any], recorded: Shuffles | None = None) -> None:
     """After GameStarted: shuffles (recorded), opening hands (103.5), then turn 1."""
-    shuffle_and_draw(table, started)
+    shuffle_and_draw(table, started, recorded)
     begin_turn(table)
 
 

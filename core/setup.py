@@ -68,15 +68,25 @@ def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def shuffle_and_draw(table: Table, started: dict[str, Any]) -> None:
-    """Shuffles (recorded with their result), then opening hands (103.5)."""
+Shuffles = dict[tuple[str, str], list[str]]  # ("library" | "schemes", player) -> the resulting order
+
+
+def shuffle_and_draw(table: Table, started: dict[str, Any], recorded: Shuffles | None = None) -> None:
+    """Shuffles (recorded with their result), then opening hands (103.5).
+
+    ``recorded`` replays shuffles from a log: their results are taken as recorded, so a replay
+    never depends on the random generator staying the same.
+    """
     seed = started["seed"]
+    recorded = recorded or {}
     for p in started["players"]:
         if started["shuffle"]:
-            order = SeededRandom(derive_seed(seed, "shuffle", p["name"])).shuffled(p["library"])
+            key = ("library", p["name"])
+            order = recorded.get(key) or SeededRandom(derive_seed(seed, "shuffle", p["name"])).shuffled(p["library"])
             emit(table, ev.LibraryShuffled, player=p["name"], order=order)
             if p["schemes"]:  # 904.4
-                schemes = SeededRandom(derive_seed(seed, "schemes", p["name"])).shuffled(p["schemes"])
+                key = ("schemes", p["name"])
+                schemes = recorded.get(key) or SeededRandom(derive_seed(seed, "schemes", p["name"])).shuffled(p["schemes"])
                 emit(table, ev.SchemeDeckShuffled, player=p["name"], order=schemes)
     for p in started["players"]:
         if p["opening_hand"]:

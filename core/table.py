@@ -12,6 +12,7 @@ from core import events as ev
 from core.apply import apply_event
 from core.commands import Command
 from core.hashing import GENESIS_HASH, chain
+from core.setup import Shuffles
 from core.state import GameState
 
 
@@ -49,11 +50,11 @@ class LocalTable:
         self.events: list[dict[str, Any]] = []
 
     @classmethod
-    def start(cls, setup: dict[str, Any]) -> LocalTable:
+    def start(cls, setup: dict[str, Any], recorded: Shuffles | None = None) -> LocalTable:
         table = cls()
         fields = engine.started_fields(setup)
         table.emit(ev.GameStarted, **fields)
-        engine.begin_game(table, fields)
+        engine.begin_game(table, fields, recorded)
         return table
 
     def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:

@@ -9,15 +9,19 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Iterator
 from typing import Any
-from uuid import UUID, uuid4
+from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import event as recorded_as
 from eventsourcing.persistence import Transcoder
+from eventsourcing.utils import get_topic
 
 from core import events as ev
 from core.commands import Command
 from core.engine import apply_decision
-from core.rules import check
+from core.apply import apply_event
+from core.rules import check, pending_decision
 from core.state import GameState
 from core.table import Game
 from replays.logs import get_logger
@@ -29,15 +33,45 @@ class GameNotFound(LookupError):
         super().__init__(f"no game {game_id} in this store")
 
 
+class GameExists(ValueError):
+    def __init__(self, game_id: object) -> None:
+        super().__init__(f"game {game_id} is already in this store (import it under a new id with --new-id)")
+
+
+class NotADecisionPoint(ValueError):
+    """A branch must start where a player is being asked for a decision."""
+
+
+SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
+SNAPSHOT_INTERVAL = 1000  # events between snapshots: chosen from `make bench` (see README)
+LINEAGE = UUID("6f1d0c52-8d0b-4c39-9c2e-3b5f4b7e1a10")
+
+
+class Lineage(Aggregate):
+    """Where a branched game came from (its log is the first ``at_version`` events of ``branched_from``)."""
+
+    @recorded_as("Branched")
+    def __init__(self, game: str, branched_from: str, at_version: int) -> None:
+        self.game = game
+        self.branched_from = branched_from
+        self.at_version = at_version
+
+    @staticmethod
+    def create_id(game: str, branched_from: str, at_version: int) -> UUID:
+        return uuid5(LINEAGE, game)
+
+
 class Ledger(Application[UUID]):
-    """Stores every game as one stream of contract events."""
+    """Stores every game as one stream of contract events, with snapshots for time travel."""
 
     name = "mtgledger"
+    is_snapshotting_enabled = True
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
         self._live: dict[UUID, Game] = {}  # games this process is playing, as last saved
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
+        self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
 
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()
@@ -49,7 +83,7 @@ class Ledger(Application[UUID]):
         began = time.perf_counter()
         game = Game.start(setup, game_id or uuid4())
         count = len(game.pending_events)
-        self.save(game)
+        self._save(game, 0)
         self._live[game.id] = game
         self._log("game started", game, count, began)
         return game.id
@@ -63,10 +97,11 @@ class Ledger(Application[UUID]):
         began = time.perf_counter()
         game = self._game(game_id)
         plan = check(game.state, command)  # a refusal raises here, before anything is triggered
+        before = game.version
         try:
             apply_decision(game, command, plan)
             count = len(game.pending_events)
-            self.save(game)
+            self._save(game, before)
         except BaseException:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
@@ -74,6 +109,12 @@ class Ledger(Application[UUID]):
             raise
         self._log("decision", game, count, began, command=type(command).__name__, player=command.player)
         return count
+
+    def _save(self, game: Game, before: int) -> None:
+        """Save the new events; take a snapshot when they cross a multiple of the interval."""
+        self.save(game)
+        if self.snapshots is not None and game.version // self.snapshot_interval > before // self.snapshot_interval:
+            self.snapshots.put([Game.Snapshot.take(game)])
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
         self.logger.info(
@@ -121,6 +162,57 @@ class Ledger(Application[UUID]):
         if not found and first is None and last is None:
             raise GameNotFound(game_id)
 
+    def at(self, game_id: UUID, version: int) -> GameState:
+        """Time travel: the state right after event ``version``, from the nearest snapshot (CONTRACT section 1, ``--at``)."""
+        return self.state(game_id, version)
+
+    # --- logs in and out --------------------------------------------------------------------
+
+    def import_events(self, events: list[dict[str, Any]], game_id: UUID) -> UUID:
+        """Store checked contract maps as a game, all in one transaction (never half an import)."""
+        if self._exists(game_id):
+            raise GameExists(game_id)
+        now = ev.GameEvent.create_timestamp()
+        domain = []
+        for e in events:
+            cls = ev.EVENT_TYPES[e["type"]]
+            fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
+            extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}
+            domain.append(cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra))
+        self.events.put(domain)
+        if self.snapshots is not None:  # an optimisation for time travel, after the import itself
+            game: Any = None
+            for i, domain_event in enumerate(domain, start=1):
+                game = domain_event.mutate(game)
+                if i % self.snapshot_interval == 0:
+                    self.snapshots.put([Game.Snapshot.take(game)])
+        return game_id
+
+    def branch(self, game_id: UUID, at: int) -> UUID:
+        """A new game whose log is the first ``at`` events of ``game_id``; its lineage is recorded."""
+        events = list(self.event_maps(game_id, last=at))
+        if len(events) != at or at < 1:
+            raise NotADecisionPoint(f"--at {at}: game {game_id} has events 1 to {self.game(game_id).version}")
+        state = self.at(game_id, at)
+        if pending_decision(state) is None and not state.ended:
+            earlier = last_decision_point(events)
+            hint = f"branch at {earlier}, the last decision point before it" if earlier else "no decision was asked for yet"
+            raise NotADecisionPoint(f"--at {at}: after event {at} the engine is still at work (nobody is asked for a decision); {hint}")
+        new_id = uuid4()
+        self.import_events(events, new_id)
+        self.save(Lineage(game=str(new_id), branched_from=str(game_id), at_version=at))
+        return new_id
+
+    def lineage(self, game_id: UUID) -> dict[str, Any] | None:
+        try:
+            record = self.repository.get(uuid5(LINEAGE, str(game_id)))
+        except AggregateNotFoundError:
+            return None
+        return {"branched_from": record.branched_from, "at_version": record.at_version}
+
+    def _exists(self, game_id: UUID) -> bool:
+        return bool(self.recorder.select_events(game_id, limit=1))
+
     def game_ids(self) -> list[UUID]:
         """Every game in the store, in the order they started."""
         ids: list[UUID] = []
@@ -141,3 +233,14 @@ def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
 
 
 _STARTED_TOPIC = f"{ev.GameStarted.__module__}:{ev.GameStarted.__qualname__}"
+
+
+def last_decision_point(events: list[dict[str, Any]]) -> int:
+    """The last version in ``events`` after which a player is asked for a decision (0: none)."""
+    state = GameState()
+    found = 0
+    for e in events:
+        apply_event(state, e)
+        if pending_decision(state) is not None:
+            found = e["v"]
+    return found

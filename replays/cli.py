@@ -10,19 +10,28 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
-from uuid import UUID
+from uuid import UUID, uuid4
 
 from eventsourcing.persistence import PersistenceError
 
 from core.decks import demo_setup
 from core.errors import RulesError
+from core.apply import apply_event
+from core.rules import pending_decision
+from core.state import GameState
 from core.view import state_view
 from projections.runner import catch_up, make_view
-from replays.app import GameNotFound, Ledger
+from replays import logfile
+from replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
+from replays.audit import audit
+from replays.progress import Progress
+from replays.replay import replay
+from replays.schema import SchemaError, upgrade
 from replays.logs import configure_logging
-from replays.play import ActionFailed, play_demo, play_scenario
-from replays.scenario import ScenarioError, load
+from replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from replays.scenario import PassUntil, ScenarioError, load, parse_action
 from replays.text import line
 
 DEFAULT_DB = "mtg-ledger.sqlite"
@@ -93,8 +102,144 @@ def cmd_play(ledger: Ledger, args: argparse.Namespace) -> int:
 def cmd_events(ledger: Ledger, args: argparse.Namespace) -> int:
     game_id = _game_id(args.game)
     ledger.game(game_id)  # raises GameNotFound
-    for e in ledger.event_maps(game_id, args.first, args.last):
-        print(json.dumps(e, ensure_ascii=False, separators=(",", ":")) if args.format == "jsonl" else line(e))
+    first, last = args.first, args.last
+    if args.around is not None:
+        first, last = max(1, args.around - args.context), args.around + args.context
+    for e in ledger.event_maps(game_id, first, last):
+        marker = ">" if args.around == e["v"] else " "
+        if args.format == "jsonl":
+            print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
+        else:
+            print(f"{marker}{line(e)}" if args.around is not None else line(e))
+    return 0
+
+
+def load_log(ledger: Ledger, source: str) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
+    """A log from a file (with its header) or from the store (a game id)."""
+    if Path(source).exists():
+        header, events = logfile.read(source)
+        return str(header.get("game")), events, header
+    game_id = _game_id(source)
+    ledger.game(game_id)  # raises GameNotFound
+    return str(game_id), list(ledger.event_maps(game_id)), None
+
+
+def cmd_export(ledger: Ledger, args: argparse.Namespace) -> int:
+    game_id = _game_id(args.game)
+    ledger.game(game_id)
+    header = logfile.write(args.output, str(game_id), list(ledger.event_maps(game_id)))
+    print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
+    return 0
+
+
+def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
+    header, events = logfile.read(args.file)
+    problems = logfile.integrity(events, header)
+    if problems:
+        first = problems[0]
+        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: event {first.version}: {first.message}")
+    recorded = header.get("event_versions", {})
+    try:
+        events = [upgrade(e, recorded) for e in events]
+    except SchemaError as e:
+        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
+    game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
+    ledger.import_events(events, game_id)
+    print(game_id)
+    return 0
+
+
+def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
+    game, events, _ = load_log(ledger, args.source)
+    progress = Progress(len(events), "replay")
+    result = replay(events, progress)
+    progress.close()
+    if result.ok:
+        assert result.state is not None
+        turns = sum(1 for e in events if e["type"] == "TurnBegan")
+        print(f"replay identical: {len(events)} events, {turns} turn state hashes, final state hash {result.state.state_hash()}")
+        return 0
+    first = result.findings[0]
+    print(f"replay diverges at event {first.version}: {first.message}" + (f" (rule {first.rule})" if first.rule else ""))
+    if first.recorded is not None:
+        print(f"  recorded: {json.dumps(first.recorded, ensure_ascii=False)}")
+    if first.derived is not None:
+        print(f"  derived:  {json.dumps(first.derived, ensure_ascii=False)}")
+    return 1
+
+
+def cmd_audit(ledger: Ledger, args: argparse.Namespace) -> int:
+    game, events, header = load_log(ledger, args.source)
+    progress = Progress(len(events), "audit")
+    report = audit(game, events, header, progress)
+    progress.close()
+    if args.json:
+        print(json.dumps(report.to_json(args.lang), ensure_ascii=False, indent=2))
+    else:
+        print("\n".join(report.to_text(args.lang)))
+    return 0 if report.clean else 1
+
+
+def cmd_diff(ledger: Ledger, args: argparse.Namespace) -> int:
+    _, a, _ = load_log(ledger, args.a)
+    _, b, _ = load_log(ledger, args.b)
+    for i in range(max(len(a), len(b))):
+        left, right = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
+        if left != right:
+            print(f"the logs diverge at event {i + 1}")
+            print(f"  A: {line(left) if left else '(the log ends)'}")
+            print(f"  B: {line(right) if right else '(the log ends)'}")
+            if args.json:
+                print(json.dumps({"version": i + 1, "a": left, "b": right}, ensure_ascii=False))
+            return 1
+    print(f"the logs are identical: {len(a)} events")
+    return 0
+
+
+def cmd_branch(ledger: Ledger, args: argparse.Namespace) -> int:
+    game_id = _game_id(args.game)
+    ledger.game(game_id)
+    print(ledger.branch(game_id, args.at))
+    return 0
+
+
+def cmd_decide(ledger: Ledger, args: argparse.Namespace) -> int:
+    game_id = _game_id(args.game)
+    state = ledger.state_now(game_id)
+    for i, text in enumerate(args.actions):
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise UserError(f"action {i + 1} is not valid JSON: {e.msg}") from None
+        for action in raw if isinstance(raw, list) else [raw]:
+            parsed = parse_action(action, list(state.turn_order), f"action {i + 1}")
+            if isinstance(parsed, PassUntil):
+                while (command := pass_until_step(ledger.state_now(game_id), parsed)) is not None:
+                    ledger.decide(game_id, command)
+            else:
+                ledger.decide(game_id, parsed)
+    now = ledger.state_now(game_id)
+    decision = pending_decision(now)
+    print(f"version {now.version}; " + (decision.describe() if decision else "the game is over"))
+    return 0
+
+
+def cmd_step(ledger: Ledger, args: argparse.Namespace) -> int:
+    game_id = _game_id(args.game)
+    latest = ledger.game(game_id).version
+    first = max(1, args.first or 1)
+    last = min(latest, args.last or latest)
+    state = ledger.at(game_id, first - 1) if first > 1 else GameState()
+    before = state_view(state) if first > 1 else None
+    for e in ledger.event_maps(game_id, first, last):
+        apply_event(state, e)
+        after = state_view(state)
+        print(line(e))
+        stack = ", ".join(f"{s['card']}#{s['object']}" for s in after["stack"]) or "empty"
+        print(f"         turn {after['turn']} {after['step'] or '-'} | priority {after['priority'] or '-'} | stack {stack}")
+        for change in changes(before, after):
+            print(f"         {change}")
+        before = after
     return 0
 
 
@@ -123,6 +268,37 @@ def cmd_views(ledger: Ledger, args: argparse.Namespace) -> int:
     return 0
 
 
+def changes(before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    """What an event changed, in a judge's words: life, hands, libraries, graveyards, permanents."""
+    if before is None:
+        return []
+    out = []
+    for name, p in after["players"].items():
+        q = before["players"].get(name)
+        if q is None:
+            continue
+        if p["life"] != q["life"]:
+            out.append(f"{name}: life {q['life']} -> {p['life']}")
+        for zone in ("hand", "graveyard"):
+            if p[zone] != q[zone]:
+                out.append(f"{name}: {zone} {len(q[zone])} -> {len(p[zone])} cards")
+        if p["library"] != q["library"]:
+            out.append(f"{name}: library {q['library']} -> {p['library']}")
+        if p["lost"] and not q["lost"]:
+            out.append(f"{name} has lost")
+    old = {b["object"]: b for b in before["battlefield"]}
+    new = {b["object"]: b for b in after["battlefield"]}
+    for obj in new.keys() - old.keys():
+        out.append(f"+ {new[obj]['card']} #{obj} ({new[obj]['controller']})")
+    for obj in old.keys() - new.keys():
+        out.append(f"- {old[obj]['card']} #{obj}")
+    for obj in sorted(new.keys() & old.keys()):
+        diff = [k for k in ("tapped", "damage", "power", "toughness", "attacking", "blocking", "phased_out", "counters", "transformed") if new[obj][k] != old[obj][k]]
+        if diff:
+            out.append(f"~ {new[obj]['card']} #{obj}: " + ", ".join(f"{k} {old[obj][k]} -> {new[obj][k]}" for k in diff))
+    return out
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="mtg-ledger", description="Record and check Magic: The Gathering games, event by event.")
     sub = top.add_subparsers(dest="verb", required=True)
@@ -145,6 +321,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("jsonl", "text"), default="jsonl")
     p.add_argument("--from", dest="first", type=int, metavar="V")
     p.add_argument("--to", dest="last", type=int, metavar="V")
+    p.add_argument("--around", type=int, metavar="V", help="the events around version V (marked >)")
+    p.add_argument("--context", type=int, default=5, help="how many events on each side of --around")
     p.set_defaults(run=cmd_events)
     p = verb("state", "print a game's state as JSON")
     p.add_argument("game")
@@ -153,6 +331,40 @@ def parser() -> argparse.ArgumentParser:
     p = verb("views", "catch the read models up and print them (phase/step, stack, hand sizes, cleanups)")
     p.add_argument("game")
     p.set_defaults(run=cmd_views)
+    p = verb("export", "write a game's self-describing log file")
+    p.add_argument("game")
+    p.add_argument("-o", "--output", required=True)
+    p.set_defaults(run=cmd_export)
+    p = verb("import", "store a log file as a game, after checking its header and hash chain")
+    p.add_argument("file")
+    p.add_argument("--new-id", action="store_true", help="store it under a new game id")
+    p.set_defaults(run=cmd_import)
+    p = verb("replay", "re-run the recorded decisions and check every derived event and state hash")
+    p.add_argument("source", metavar="FILE|GAME")
+    p.set_defaults(run=cmd_replay)
+    p = verb("audit", "integrity and legality report: the first bad event and the rule it breaks")
+    p.add_argument("source", metavar="FILE|GAME")
+    p.add_argument("--lang", choices=("en", "fr"), default="en")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_audit)
+    p = verb("diff", "the first event where two logs diverge")
+    p.add_argument("a", metavar="A")
+    p.add_argument("b", metavar="B")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_diff)
+    p = verb("branch", "a new game from the first V events of a game, to try another decision")
+    p.add_argument("game")
+    p.add_argument("--at", type=int, required=True, metavar="V")
+    p.set_defaults(run=cmd_branch)
+    p = verb("decide", "take decisions in a stored game (scenario actions as JSON)")
+    p.add_argument("game")
+    p.add_argument("actions", nargs="+", metavar="ACTION_JSON")
+    p.set_defaults(run=cmd_decide)
+    p = verb("step", "event by event: the phase, the stack, priority and what changed")
+    p.add_argument("game")
+    p.add_argument("--from", dest="first", type=int, metavar="V")
+    p.add_argument("--to", dest="last", type=int, metavar="V")
+    p.set_defaults(run=cmd_step)
     return top
 
 
@@ -164,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ledger = Ledger(env=store_env(args.db))
         code: int = args.run(ledger, args)
         return code
-    except (UserError, ScenarioError, RulesError, GameNotFound) as e:
+    except (UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, logfile.UnreadableLog) as e:
         print(f"mtg-ledger: {e}", file=sys.stderr)
         return 2
     except PersistenceError as e:

@@ -175,6 +175,11 @@ def _target(value: Any, names: list[str], at: str) -> Target:
     return _ref(value, at)
 
 
+def parse_action(a: Any, names: list[str], at: str = "action") -> Action:
+    """One scenario action (CONTRACT section 2) for a game with these players."""
+    return _action(a, names, at)
+
+
 def _action(a: Any, names: list[str], at: str) -> Action:
     if not isinstance(a, dict) or not isinstance(a.get("action"), str):
         raise ScenarioError(f"{at}: each action is an object with an \"action\" name")

@@ -1,0 +1,134 @@
+"""The self-describing log file (CONTRACT section 5): a msgpack header, then every event map,
+msgpack-encoded one after another. Reading checks the header and the hash chain before anything
+is trusted; nothing is imported from a file that fails a check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import msgpack
+
+from core.events import SCHEMA_VERSION
+from core.hashing import GENESIS_HASH, chain
+from core.setup import RULES_EDITION
+from replays.schema import SchemaError, check_schema, class_versions
+
+FORMAT = "mtg-ledger"
+Map = dict[str, Any]
+
+
+def engine_version() -> str:
+    try:
+        return metadata.version("mtg-ledger")
+    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
+        return "0.0.0+source"
+
+
+class UnreadableLog(ValueError):
+    """Not a log file this engine can read (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong with a log, at an event version (0: the file as a whole)."""
+
+    version: int
+    kind: str  # integrity | legality | divergence
+    message: str
+    rule: str | None = None
+    recorded: Map | None = None
+    derived: Map | None = None
+    allowed: tuple[str, ...] = ()
+
+
+def header_for(game_id: str, events: list[Map]) -> Map:
+    return {
+        "format": FORMAT,
+        "schema": SCHEMA_VERSION,
+        "rules": events[0].get("rules", RULES_EDITION) if events else RULES_EDITION,
+        "engine": engine_version(),
+        "game": game_id,
+        "events": len(events),
+        "hash": events[-1]["hash"] if events else GENESIS_HASH,
+        "event_versions": class_versions(),
+    }
+
+
+def write(path: str | Path, game_id: str, events: Iterable[Map]) -> Map:
+    """Write the log file; returns its header."""
+    listed = list(events)
+    header = header_for(game_id, listed)
+    packer = msgpack.Packer(use_bin_type=True)
+    with open(path, "wb") as out:
+        out.write(packer.pack(header))
+        for event in listed:
+            out.write(packer.pack(event))
+    return header
+
+
+def read(path: str | Path) -> tuple[Map, list[Map]]:
+    """The header and the events of a log file, as recorded (no checks beyond being readable)."""
+    try:
+        with open(path, "rb") as stream:
+            return _read(stream)
+    except OSError as e:
+        raise UnreadableLog(f"{path}: cannot read the log file: {e.strerror}") from None
+
+
+def _read(stream: BinaryIO) -> tuple[Map, list[Map]]:
+    unpacker = msgpack.Unpacker(stream, raw=False, strict_map_key=False)
+    try:
+        items: Iterator[Any] = iter(unpacker)
+        header = next(items, None)
+        events = list(items)
+    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as e:
+        raise UnreadableLog(f"not a msgpack log file ({e})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise UnreadableLog(f"not an {FORMAT} log file: the header is missing or of another format")
+    try:
+        check_schema(header.get("schema"))
+    except SchemaError as e:
+        raise UnreadableLog(str(e)) from None
+    for i, event in enumerate(events):
+        if not isinstance(event, dict) or "type" not in event or "v" not in event or "hash" not in event:
+            raise UnreadableLog(f"item {i + 1} after the header is not an event map (v, type, hash)")
+    return header, events
+
+
+def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
+    """Hash chain, gaps, duplicates, reordering, truncation and appended events (findings, in order)."""
+    findings: list[Finding] = []
+    previous = GENESIS_HASH
+    expected_version = 1
+    for event in events:
+        v = event.get("v")
+        if v != expected_version:
+            if isinstance(v, int) and v < expected_version:
+                what = "duplicated" if v == expected_version - 1 else "out of order"
+                findings.append(Finding(expected_version, "integrity", f"event {v} appears again here: an event {what}", recorded=event))
+            else:
+                findings.append(Finding(expected_version, "integrity", f"event {expected_version} is missing: the next recorded is {v}", recorded=event))
+            return findings
+        if event["hash"] != chain(previous, event):
+            findings.append(
+                Finding(v, "integrity", f"event {v}'s hash does not match its content and the event before it: it was altered", recorded=event)
+            )
+            return findings
+        previous = event["hash"]
+        expected_version += 1
+    if header is not None:
+        count, final = header.get("events"), header.get("hash")
+        if isinstance(count, int) and count > len(events):
+            findings.append(Finding(len(events) + 1, "integrity", f"the file is truncated: its header promises {count} events, it holds {len(events)}"))
+        elif isinstance(count, int) and count < len(events):
+            findings.append(
+                Finding(count + 1, "integrity", f"event {count + 1} was appended: the header covers {count} events", recorded=events[count])
+            )
+        elif final != previous:
+            findings.append(Finding(len(events), "integrity", "the last event's hash is not the one the header records"))
+    return findings

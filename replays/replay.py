@@ -1,0 +1,217 @@
+"""Deterministic replay: feed only the recorded player decisions to a fresh engine and check that
+every event it derives, the hash chain and the state hashes recorded at each TurnBegan come out
+identical. A decision the rules refuse is a legality finding; an event the engine does not derive
+is a divergence. Shuffles are taken from the log (LibraryShuffled, SchemeDeckShuffled).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.commands import (
+    ActivateAbility,
+    AssignDamage,
+    CastSpell,
+    ChooseDefender,
+    Command,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    OrderTriggers,
+    PassPriority,
+    PlayLand,
+)
+from core.errors import RulesError
+from core.legal import legal_actions
+from core.rules import Decision, pending_decision
+from core.setup import Shuffles
+from core.state import GameState
+from core.table import LocalTable
+from replays.logfile import Finding
+
+Map = dict[str, Any]
+Progress = Callable[[int], None]
+
+
+@dataclass
+class ReplayResult:
+    events: int
+    findings: list[Finding] = field(default_factory=list)
+    state: GameState | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
+def setup_of(started: Map) -> tuple[dict[str, Any], Shuffles]:
+    """The setup a GameStarted event was made from."""
+    players = []
+    for p in started["players"]:
+        entry: dict[str, Any] = {
+            "name": p["name"],
+            "life": p["life"],
+            "library": list(p["library"]),
+            "battlefield": [b["card"] for b in p["battlefield"]],
+        }
+        if not p.get("opening_hand"):
+            entry["hand"] = list(p["hand"])
+        if p.get("schemes"):
+            entry["schemes"] = list(p["schemes"])
+        players.append(entry)
+    setup = {
+        "format": started["format"],
+        "seed": started["seed"],
+        "shuffle": started["shuffle"],
+        "starting_player": started["starting_player"],
+        "players": players,
+    }
+    return setup, {}
+
+
+def recorded_shuffles(events: list[Map]) -> Shuffles:
+    out: Shuffles = {}
+    for e in events:
+        if e["type"] == "LibraryShuffled":
+            out[("library", e["player"])] = list(e["order"])
+        elif e["type"] == "SchemeDeckShuffled":
+            out[("schemes", e["player"])] = list(e["order"])
+        elif e["type"] == "TurnBegan":
+            break
+    return out
+
+
+def decision_at(log: list[Map], i: int, decision: Decision, state: GameState) -> Command | None:
+    """The player decision the log records at index ``i``, where the rules ask for ``decision``."""
+    e = log[i]
+    kind = e["type"]
+    if kind == "PlayerLost" and e.get("rule") == "104.3a":
+        return Concede(e["player"])
+    if kind == "ManaAbilityActivated":
+        j = i
+        while j < len(log) and log[j]["type"] == "ManaAbilityActivated":
+            j += 1
+        after = log[j] if j < len(log) else None
+        paying = len(after.get("paid_with", [])) if after and after["type"] in ("SpellCast", "AbilityActivated", "AttackersDeclared") else 0
+        if j - i > paying:  # a mana ability activated on its own (605.3a)
+            return ActivateAbility(e["player"], e["source"], 0)
+        assert after is not None
+        return decision_at(log, j, decision, state)
+    if kind == "PriorityPassed":
+        return PassPriority(e["player"])
+    if kind == "LandPlayed":
+        return PlayLand(e["player"], e["card"])
+    if kind == "SpellCast":
+        return CastSpell(e["player"], e["card"], targets=tuple(e["targets"]), pay=tuple(e["paid_with"]))
+    if kind == "AbilityActivated":
+        return ActivateAbility(e["player"], e["source"], e["ability"])
+    if kind == "TriggeredAbilitiesStacked":
+        order = [*e["objects"], *e["removed"]]
+        targets = tuple(tuple(e["targets"][str(o)]) if str(o) in e["targets"] else None for o in order)
+        return OrderTriggers(e["player"], tuple(order), targets)
+    if kind == "DefendingPlayerChosen":
+        return ChooseDefender(e["chooser"], e["player"])
+    if kind == "AttackersDeclared":
+        return DeclareAttackers(e["player"], tuple((a["object"], a["defender"]) for a in e["attackers"]), pay=tuple(e["paid_with"]))
+    if kind == "BlockersDeclared":
+        return DeclareBlockers(e["player"], tuple((b["object"], b["attacker"]) for b in e["blockers"]))
+    if kind == "CombatDamageDealt" and decision.kind == "assign_damage":
+        attackers: dict[int, list[tuple[Any, int]]] = {}
+        for a in e["assignments"]:
+            source = state.permanent(a["source"])
+            if source is not None and source.attacking:
+                attackers.setdefault(a["source"], []).append((a["target"], a["amount"]))
+        return AssignDamage(decision.player, tuple((obj, tuple(parts)) for obj, parts in attackers.items()))
+    if kind == "CardsDiscarded":
+        return Discard(e["player"], tuple(e["cards"]))
+    return None
+
+
+def _allowed(state: GameState) -> tuple[str, ...]:
+    return tuple(_say(c) for c in list(legal_actions(state))[:12])
+
+
+def _say(command: Command) -> str:
+    fields = ", ".join(f"{k}={v!r}" for k, v in vars(command).items() if k not in ("player", "index") and v not in ((), None))
+    return f"{command.player}: {type(command).__name__}({fields})"
+
+
+def replay(log: list[Map], progress: Progress | None = None) -> ReplayResult:
+    """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted)."""
+    result = ReplayResult(events=len(log))
+    if not log or log[0].get("type") != "GameStarted":
+        result.findings.append(Finding(1, "divergence", "a log starts with GameStarted", recorded=log[0] if log else None))
+        return result
+    shuffles = recorded_shuffles(log)
+    for (zone, player), order in shuffles.items():
+        given = next(p for p in log[0]["players"] if p["name"] == player)
+        if sorted(order) != sorted(given["library" if zone == "library" else "schemes"]):
+            v = next(e["v"] for e in log if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] == player)
+            result.findings.append(Finding(v, "legality", f"{player}'s shuffled {zone} is not the cards they started with", rule="701.20"))
+            return result
+    setup, _ = setup_of(log[0])
+    try:
+        table = LocalTable.start(setup, shuffles)
+    except RulesError as e:
+        result.findings.append(Finding(1, "legality", str(e), rule=e.rule, recorded=log[0]))
+        return result
+    if not _same(table, log, 0, result):
+        return result
+    while len(table.events) < len(log):
+        n = len(table.events)
+        if progress is not None:
+            progress(n)
+        decision = pending_decision(table.state)
+        if decision is None:
+            result.findings.append(Finding(n + 1, "divergence", "the game is over, but the log goes on", recorded=log[n]))
+            return result
+        command = decision_at(log, n, decision, table.state)
+        if command is None:
+            result.findings.append(
+                Finding(
+                    n + 1,
+                    "divergence",
+                    f"the rules ask for a decision ({decision.describe()}), the log records {log[n]['type']}",
+                    rule=decision.rule_cited,
+                    recorded=log[n],
+                    allowed=_allowed(table.state),
+                )
+            )
+            return result
+        try:
+            table.handle(command)
+        except RulesError as e:
+            version = n + 1 + _paid_first(log, n)
+            result.findings.append(
+                Finding(version, "legality", e.message, rule=e.rule, recorded=log[version - 1], allowed=_allowed(table.state))
+            )
+            return result
+        if not _same(table, log, n, result):
+            return result
+    result.state = table.state
+    return result
+
+
+def _paid_first(log: list[Map], n: int) -> int:
+    """A refused cast is named at its SpellCast, after the mana abilities recorded for it."""
+    j = n
+    while j < len(log) and log[j]["type"] == "ManaAbilityActivated":
+        j += 1
+    return j - n if j < len(log) and log[j]["type"] in ("SpellCast", "AbilityActivated", "AttackersDeclared") else 0
+
+
+def _same(table: LocalTable, log: list[Map], start: int, result: ReplayResult) -> bool:
+    for k in range(start, len(table.events)):
+        derived = table.events[k]
+        recorded = log[k] if k < len(log) else None
+        if recorded != derived:
+            what = "the log ends here" if recorded is None else f"the rules derive {derived['type']}, the log records {recorded['type']}"
+            if recorded is not None and recorded["type"] == derived["type"]:
+                changed = sorted(key for key in {*recorded, *derived} if recorded.get(key) != derived.get(key) and key != "hash")
+                what = f"{derived['type']} differs from what the rules derive in {', '.join(changed) or 'its hash'}"
+            result.findings.append(Finding(k + 1, "divergence", what, recorded=recorded, derived=derived))
+            return False
+    return True
