@@ -22,7 +22,8 @@ readme-example: $(STAMP)
 	$(PY) tests/readme_example.py
 
 bench: $(STAMP)
-	$(PY) benchmarks/run.py
+	$(PY) -m benchmarks.run
+	$(PY) -m benchmarks.timetravel
 
 lint: $(STAMP)
 	$(PY) -m compileall -q core projections replays tests

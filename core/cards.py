@@ -37,17 +37,15 @@ class CardDef:
     back: CardDef | None = None  # the back face of a transforming double-faced card (712)
     colors: tuple[str, ...] = ()  # for tokens, which have no mana cost (111.4)
     mana_cost: ManaCost = field(init=False)
+    final_chapter: int = field(init=False)  # 714.2d: a Saga's final chapter number (0 for anything else)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mana_cost", parse_cost(self.cost))
+        object.__setattr__(self, "final_chapter", max((t.chapter for t in self.triggers if t.event == "chapter"), default=0))
 
     def is_type(self, card_type: str) -> bool:
         return card_type in self.types
 
-    @property
-    def final_chapter(self) -> int:
-        """714.2d: a Saga's final chapter number (0 for anything else)."""
-        return max((t.chapter for t in self.triggers if t.event == "chapter"), default=0)
 
     @property
     def is_permanent_card(self) -> bool:

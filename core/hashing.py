@@ -14,10 +14,15 @@ import msgpack
 GENESIS_HASH = "00" * 32
 
 
+_SCALARS = (str, int, bool, float, bytes, type(None))
+
+
 def _sorted(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _sorted(value[k]) for k in sorted(value)}
     if isinstance(value, (list, tuple)):
+        if all(isinstance(v, _SCALARS) for v in value):
+            return value  # nothing to sort inside (the common case: card names, object ids)
         return [_sorted(v) for v in value]
     return value
 

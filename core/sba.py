@@ -6,9 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from core import characteristics as ch
+from core.cards import CARDS
 from core import events as ev
 from core import teams
 from core.record import Table, emit
+
+
+_DAYBOUND = frozenset(name for name, c in CARDS.items() if c.daybound)
 
 
 def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any], bool]:
@@ -22,18 +26,23 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
             losers.append((name, f"{name} has {p.life} life", "704.5a"))
         elif p.drew_from_empty_library:
             losers.append((name, f"{name} attempted to draw from an empty library", "704.5b"))
-    creatures = [p for p in ch.on_battlefield(s) if ch.is_creature(p)]
-    zero = [p for p in creatures if ch.toughness(s, p) <= 0]
-    lethal = [p for p in creatures if p not in zero and p.damage > 0 and p.damage >= ch.toughness(s, p)]
     busy = {t.source for t in s.pending_triggers} | {o.source for o in s.stack if o.kind == "triggered"}
     scheme_done = s.scheme_in_motion is not None and not any(
         t.source is None and t.card == s.scheme_in_motion for t in [*s.pending_triggers, *(o for o in s.stack if o.kind == "triggered")]
     )
-    sagas = [
-        p
-        for p in ch.on_battlefield(s)
-        if ch.face(p).final_chapter and p.counters.get("lore", 0) >= ch.face(p).final_chapter and p.object not in busy
-    ]
+    zero, lethal, sagas = [], [], []
+    for p in s.battlefield:  # one pass: this runs before every priority
+        if p.phased_out:
+            continue
+        face = ch.face(p)
+        if face.final_chapter and p.counters.get("lore", 0) >= face.final_chapter and p.object not in busy:
+            sagas.append(p)
+        if "Creature" in face.types:
+            toughness = ch.toughness(s, p)
+            if toughness <= 0:
+                zero.append(p)
+            elif p.damage > 0 and p.damage >= toughness:
+                lethal.append(p)
     return losers, zero, lethal, sagas, scheme_done
 
 
@@ -41,7 +50,7 @@ def state_based_actions(table: Table) -> None:
     """704.3: check all at once, perform them simultaneously, repeat until none apply."""
     while True:
         s = table.state
-        if s.day_night is None and any(ch.face(p).daybound for p in ch.on_battlefield(s)):
+        if s.day_night is None and any(p.card in _DAYBOUND and not p.phased_out for p in s.battlefield):
             emit(table, ev.DayNightChanged, to="day", rule="726.2", transformed=[])  # it becomes day
         losers, zero, lethal, sagas, scheme_done = state_based_checks(s)
         if not (losers or zero or lethal or sagas or scheme_done):

@@ -2,7 +2,8 @@
 version, and upcasters that turn older event maps into current ones.
 
 An upcaster is registered for (event type, class version it upgrades from); the library's stored
-events use the same functions through ``class_version``/``upcast_vN_vN+1`` on the event classes.
+events use the same functions: a class that bumps its ``class_version`` declares
+``upcast_v1_v2 = stored_upcaster("TurnBegan", 1)`` and the library's mapper applies it on read.
 The hash chain is always checked on maps as they were recorded, before any upcasting.
 """
 
@@ -42,6 +43,18 @@ def upgrade(event: Map, recorded: dict[str, int]) -> Map:
         event = step(dict(event))
         version += 1
     return event
+
+
+def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
+    """The registered upcaster in the form the library's mapper calls (mutating the stored fields)."""
+
+    def upcast(stored: Map) -> None:
+        upgraded = UPCASTERS[(kind, from_version)]({"type": kind, **stored})
+        upgraded.pop("type", None)
+        stored.clear()
+        stored.update(upgraded)
+
+    return staticmethod(upcast)  # type: ignore[return-value]
 
 
 def check_schema(schema: Any) -> None:

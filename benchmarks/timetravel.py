@@ -1,0 +1,91 @@
+"""Time travel, audit and export on a very long game (issue 5). Measures and prints; never asserts.
+
+- the state after a random version of a ~1,000,000-event game, through snapshots (median, worst),
+  for several snapshot intervals, against rebuilding from the first event;
+- audit time per 10,000 events;
+- export size per event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+from benchmarks.run import long_game_setup, patient_policy
+from core.table import LocalTable
+from replays import logfile
+from replays.app import Ledger
+from replays.audit import audit
+
+
+def long_log(library: int) -> list[dict[str, Any]]:
+    table = LocalTable.start(long_game_setup(library))
+    while (command := patient_policy(table.state)) is not None:
+        table.handle(command)
+    return table.events
+
+
+def time_travel(events: list[dict[str, Any]], interval: int, samples: int, db: Path) -> dict[str, float]:
+    ledger = Ledger(
+        env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db), "MTG_LEDGER_SNAPSHOT_INTERVAL": str(interval)}
+    )
+    began = time.perf_counter()
+    game = ledger.import_events(events, uuid4())
+    imported = time.perf_counter() - began
+    rng = random.Random(interval)
+    times = []
+    for _ in range(samples):
+        version = rng.randint(1, len(events))
+        t = time.perf_counter()
+        state = ledger.at(game, version)
+        times.append(time.perf_counter() - t)
+        assert state.version == version
+    ledger.close()
+    return {"median": statistics.median(times), "worst": max(times), "import": imported, "db": db.stat().st_size}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--library", type=int, default=8700, help="cards in each library (8700 gives about 1,000,000 events)")
+    parser.add_argument("--samples", type=int, default=50)
+    parser.add_argument("--intervals", default="250,1000,4000")
+    args = parser.parse_args()
+    os.environ.setdefault("MTG_LEDGER_LOG_LEVEL", "warning")
+    began = time.perf_counter()
+    events = long_log(args.library)
+    print(f"long game: {len(events):,} events, made in memory in {time.perf_counter() - began:.1f} s")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "long.mtgl"
+        logfile.write(path, "long", events)
+        print(f"export:      {path.stat().st_size / len(events):.1f} bytes/event ({path.stat().st_size / 1e6:.1f} MB)")
+        for interval in (int(i) for i in args.intervals.split(",")):
+            r = time_travel(events, interval, args.samples, Path(tmp) / f"tt{interval}.sqlite")
+            print(
+                f"state --at (snapshot every {interval:>5}): median {r['median'] * 1000:8.1f} ms, worst {r['worst'] * 1000:8.1f} ms"
+                f"   [import {r['import']:.1f} s, store {r['db'] / len(events):.0f} bytes/event]"
+            )
+        sample = events[: min(len(events), 200_000)]
+        t = time.perf_counter()
+        report = audit("long", sample)
+        elapsed = time.perf_counter() - t
+        assert report.clean, report.to_text()
+        print(f"audit:       {elapsed / len(sample) * 10_000 * 1000:.1f} ms per 10,000 events ({len(sample):,} events audited, clean)")
+        t = time.perf_counter()
+        ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(tmp) / "scratch.sqlite")})
+        game = ledger.import_events(sample, uuid4())
+        ledger.snapshots = None  # from the first event, for comparison
+        t = time.perf_counter()
+        ledger.at(game, len(sample))
+        print(f"without snapshots: the state after event {len(sample):,} takes {(time.perf_counter() - t) * 1000:.0f} ms")
+        ledger.close()
+
+
+if __name__ == "__main__":
+    main()
