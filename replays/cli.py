@@ -28,7 +28,7 @@ from replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
 from replays.audit import audit
 from replays.progress import Progress
 from replays.replay import replay
-from replays.schema import SchemaError, upgrade
+from core.schema import SchemaError, upgrade
 from replays.logs import configure_logging
 from replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from replays.scenario import PassUntil, ScenarioError, load, parse_action

@@ -16,7 +16,7 @@ import msgpack
 from core.events import SCHEMA_VERSION
 from core.hashing import GENESIS_HASH, chain
 from core.setup import RULES_EDITION
-from replays.schema import SchemaError, check_schema, class_versions
+from core.schema import SchemaError, check_schema, class_versions
 
 FORMAT = "mtg-ledger"
 Map = dict[str, Any]
