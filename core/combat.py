@@ -137,7 +137,7 @@ def default_assignment(state: GameState, attacker: Permanent, already: dict[int,
     if amount <= 0:
         return []
     if not attacker.blocked:
-        return [{"source": attacker.object, "target": attacker.attacking, "amount": amount}]  # 510.1a
+        return [{"source": attacker.object, "target": attacker.attacking, "amount": amount}]  # 510.1b
     blockers = _blockers(state, attacker)
     trample = ch.has_keyword(state, attacker, "trample")
     if not blockers:  # 510.1c; 702.19e: a trampler with no blockers left hits the player
@@ -161,12 +161,12 @@ def check_assignment(state: GameState, attacker: Permanent, given: list[Assignme
     blockers = _blockers(state, attacker)
     allowed: dict[Any, str] = {b.object: b.card for b in blockers}
     trample = ch.has_keyword(state, attacker, "trample")
-    if trample or not attacker.blocked:  # 702.19b; 510.1a: an unblocked creature's damage goes to the player
+    if trample or not attacker.blocked:  # 702.19b; 510.1b: an unblocked creature's damage goes to the player
         allowed[attacker.attacking] = attacker.attacking or ""
     total = 0
     for a in given:
         if a["target"] not in allowed:
-            rule = "510.1a" if not attacker.blocked else "510.1c"
+            rule = "510.1b" if not attacker.blocked else "510.1c"
             raise IllegalAction(rule, f"{attacker.card} cannot assign combat damage to {a['target']!r}")
         if a["amount"] < 0:
             raise IllegalAction("510.1", f"{attacker.card} cannot assign negative damage")

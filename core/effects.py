@@ -95,12 +95,12 @@ class AdditionalCombatAndMain:
 
 @dataclass(frozen=True)
 class SkipNextCombat:
-    """"Target player skips their next combat phase this turn." (500.11)"""
+    """"Target player skips their next combat phase this turn." (500.10)"""
 
 
 @dataclass(frozen=True)
 class NoMaximumHandSizeUntilYourNextTurn:
-    """"You have no maximum hand size until your next turn." (402.2, 611.2b)"""
+    """"You have no maximum hand size until your next turn." (402.2, 611.2a)"""
 
 
 @dataclass(frozen=True)

@@ -53,8 +53,8 @@ def begin_turn(table: Table) -> None:
     active = s.turn_order[0] if s.active_player is None else next_player(s, s.active_player)  # 805.4
     emit(table, ev.TurnBegan, turn=s.turn + 1, active_player=active, state_hash=s.state_hash())  # 500.1
     ending = [e.id for e in s.effects if e.until == "next_turn" and e.player == active]
-    if ending:  # 611.2b: "until your next turn" ends as that turn begins
-        emit(table, ev.EffectsEnded, effects=ending, rule="611.2b")
+    if ending:  # 611.2a: "until your next turn" ends as that turn begins
+        emit(table, ev.EffectsEnded, effects=ending, rule="611.2a")
     begin_step(table, next_step(table.state))
 
 
@@ -63,7 +63,7 @@ def begin_step(table: Table, step: StepSpec | None) -> None:
         begin_turn(table)
         return
     s = table.state
-    if step.step == FIRST_STEP[step.phase] and step.phase == "combat":  # 500.11: a skipped phase doesn't begin
+    if step.step == FIRST_STEP[step.phase] and step.phase == "combat":  # 500.10: a skipped phase doesn't begin
         skip = next((e for e in s.effects if e.kind == "skip_combat" and e.player == s.active_player), None)
         if skip is not None:
             emit(table, ev.PhaseSkipped, phase="combat", source=skip.source, player=skip.player, effect=skip.id)

@@ -330,7 +330,7 @@ class ExtraPhaseAdded(GameEvent):
 
 
 class PhaseSkipped(GameEvent):
-    """500.11: ``player`` skips ``phase``; the effect that said so (``effect``) is used up."""
+    """500.10: ``player`` skips ``phase``; the effect that said so (``effect``) is used up."""
 
     phase: str
     source: int
@@ -339,7 +339,7 @@ class PhaseSkipped(GameEvent):
 
 
 class EffectsEnded(GameEvent):
-    """611.2b: effects that last "until your next turn" end as that turn begins."""
+    """611.2a: effects that last "until your next turn" end as that turn begins."""
 
     effects: list[int]
     rule: str

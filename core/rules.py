@@ -122,7 +122,7 @@ def check(state: GameState, command: Command) -> Plan:
     if player not in state.players:
         raise IllegalAction("102.1", f"{player!r} is not a player in this game")
     if state.players[player].lost:
-        raise IllegalAction("104.3", f"{player} has already left the game")
+        raise IllegalAction("800.4a", f"{player} has already left the game")
     if isinstance(command, Concede):
         return command  # 104.3a: a player may concede at any time
     decision = pending_decision(state)

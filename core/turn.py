@@ -51,7 +51,7 @@ def next_step(state: GameState) -> StepSpec | None:
     """The step that follows the current one this turn, or None when the turn is over.
 
     Steps follow TURN_PLAN within a phase; phases follow ``state.phase_plan``, which effects edit
-    (500.8 extra phases, 500.11 skipped ones).
+    (500.8 extra phases, 500.10 skipped ones).
     """
     step = state.step
     if step is not None:

@@ -26,6 +26,7 @@ WORDS = {
         "derived": "derived: ",
         "more": "{n} more finding(s)",
         "game": "game {game}",
+        "notice": "notice:",
     },
     "fr": {
         "clean": "conforme : {n} événements, la chaîne de hachage tient et chaque décision est légale",
@@ -39,6 +40,7 @@ WORDS = {
         "derived": "produit :    ",
         "more": "{n} autre(s) constat(s)",
         "game": "partie {game}",
+        "notice": "remarque :",
     },
 }
 
@@ -58,6 +60,7 @@ class AuditReport:
     game: str
     events: int
     findings: list[Finding] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
 
     @property
     def clean(self) -> bool:
@@ -73,6 +76,7 @@ class AuditReport:
             "events": self.events,
             "clean": self.clean,
             "first": None if self.first is None else self.first.version,
+            "notices": list(self.notices),
             "findings": [
                 {**asdict(f), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)} for f in sorted(self.findings, key=lambda f: f.version)
             ],
@@ -82,8 +86,10 @@ class AuditReport:
         w = WORDS[lang]
         lines = [w["game"].format(game=self.game)]
         first = self.first
+        notes = [f"{w['notice']} {n}" for n in self.notices]
         if first is None:
-            return [*lines, w["clean"].format(n=self.events)]
+            return [*lines, w["clean"].format(n=self.events), *notes]
+        lines.extend(notes)
         lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
         lines.append(f"  {first.message}")
         if first.rule:
@@ -115,4 +121,27 @@ def audit(game: str, events: list[Map], header: Map | None = None, progress: Pro
     if usable:
         result = replay(usable, progress)
         report.findings.extend(f for f in result.findings if f.version <= len(usable))
+        report.notices.extend(unseeded_shuffles(usable))
     return report
+
+
+def unseeded_shuffles(events: list[Map]) -> list[str]:
+    """Shuffles whose recorded result is not what the game's seed gives with this engine's generator.
+    Not a breach of the rules (results are recorded so that a replay survives a new generator), but
+    if this engine recorded the game, the library was stacked."""
+    from core.rng import SeededRandom, derive_seed
+
+    started = events[0]
+    if started.get("type") != "GameStarted" or not started.get("shuffle"):
+        return []
+    given = {p["name"]: p for p in started["players"]}
+    out = []
+    for e in events:
+        if e["type"] == "TurnBegan":
+            break
+        if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] in given:
+            zone, label = ("library", "shuffle") if e["type"] == "LibraryShuffled" else ("schemes", "schemes")
+            expected = SeededRandom(derive_seed(started["seed"], label, e["player"])).shuffled(given[e["player"]][zone])
+            if expected != e["order"]:
+                out.append(f"event {e['v']}: {e['player']}'s {zone} order is not what seed {started['seed']} gives with this engine")
+    return out

@@ -150,7 +150,12 @@ def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
 
 
 def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, _ = load_log(ledger, args.source)
+    game, events, header = load_log(ledger, args.source)
+    if header is not None:  # a file: its header and chain first (audit says more)
+        problems = logfile.integrity(events, header)
+        if problems:
+            print(f"replay refused: event {problems[0].version}: {problems[0].message} (run `mtg-ledger audit` for the report)")
+            return 1
     progress = Progress(len(events), "replay")
     result = replay(events, progress)
     progress.close()
@@ -321,7 +326,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("jsonl", "text"), default="jsonl")
     p.add_argument("--from", dest="first", type=int, metavar="V")
     p.add_argument("--to", dest="last", type=int, metavar="V")
-    p.add_argument("--around", type=int, metavar="V", help="the events around version V (marked >)")
+    p.add_argument("--around", type=int, metavar="V", help="the events around version V (marked > in the text format)")
     p.add_argument("--context", type=int, default=5, help="how many events on each side of --around")
     p.set_defaults(run=cmd_events)
     p = verb("state", "print a game's state as JSON")

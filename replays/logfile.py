@@ -5,7 +5,7 @@ is trusted; nothing is imported from a file that fails a check.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -81,13 +81,21 @@ def read(path: str | Path) -> tuple[Map, list[Map]]:
 
 
 def _read(stream: BinaryIO) -> tuple[Map, list[Map]]:
-    unpacker = msgpack.Unpacker(stream, raw=False, strict_map_key=False)
+    data = stream.read()
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1024))
+    unpacker.feed(data)
+    items: list[Any] = []
+    consumed = 0
     try:
-        items: Iterator[Any] = iter(unpacker)
-        header = next(items, None)
-        events = list(items)
+        for item in unpacker:
+            items.append(item)
+            consumed = unpacker.tell()
     except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as e:
         raise UnreadableLog(f"not a msgpack log file ({e})") from None
+    header = items[0] if items else None
+    events = items[1:]
+    if consumed != len(data):
+        raise UnreadableLog(f"the file ends in the middle of item {len(items) + 1}: it was cut ({len(data) - consumed} stray bytes)")
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise UnreadableLog(f"not an {FORMAT} log file: the header is missing or of another format")
     try:
@@ -111,6 +119,10 @@ def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
             if isinstance(v, int) and v < expected_version:
                 what = "duplicated" if v == expected_version - 1 else "out of order"
                 findings.append(Finding(expected_version, "integrity", f"event {v} appears again here: an event {what}", recorded=event))
+            elif any(e.get("v") == expected_version for e in events[expected_version:]):
+                findings.append(
+                    Finding(expected_version, "integrity", f"event {expected_version} is out of order: event {v} comes before it", recorded=event)
+                )
             else:
                 findings.append(Finding(expected_version, "integrity", f"event {expected_version} is missing: the next recorded is {v}", recorded=event))
             return findings

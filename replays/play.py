@@ -47,7 +47,7 @@ def pass_until_step(state: GameState, target: PassUntil) -> Command | None:
             raise ScenarioError(
                 f"pass_until turn {target.turn} {target.step}: no decision was asked for in that step "
                 f"(the game is now at turn {state.turn} {state.step}). A step may be skipped (508.8: no declare "
-                "blockers or combat damage step without attackers; 500.11) or ask for no decision (502.4: untap; "
+                "blockers or combat damage step without attackers; 500.10) or ask for no decision (502.4: untap; "
                 "514.3: cleanup)"
             )
         return None

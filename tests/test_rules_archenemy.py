@@ -55,7 +55,7 @@ def test_a_scheme_is_set_in_motion_as_the_archenemys_precombat_main_phase_begins
     assert table.state.schemes == [BEHOLD, PUNY]
 
 
-def test_no_maximum_hand_size_lasts_until_the_archenemys_next_turn_402_2_611_2b() -> None:
+def test_no_maximum_hand_size_lasts_until_the_archenemys_next_turn_402_2_611_2a() -> None:
     table = start(archenemy([PUNY], eve={"hand": ["Swamp"] * 6}))
     advance_to(table, 2, "upkeep")
     assert table.state.players["eve"].hand.count("Plains") + table.state.players["eve"].hand.count("Swamp") == 11
@@ -63,7 +63,7 @@ def test_no_maximum_hand_size_lasts_until_the_archenemys_next_turn_402_2_611_2b(
     assert table.state.players["eve"].hand and table.state.effects[0].kind == "no_max_hand_size"
     advance_to(table, 3, "upkeep")
     ended = last(table, "EffectsEnded")
-    assert ended["rule"] == "611.2b"
+    assert ended["rule"] == "611.2a"
     assert table.state.effects == []
 
 

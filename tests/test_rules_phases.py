@@ -1,4 +1,4 @@
-"""Changes to the turn's phases (500.8 additional phases, 500.11 skipped phases), which main phase
+"""Changes to the turn's phases (500.8 additional phases, 500.10 skipped phases), which main phase
 is precombat (505.1a), and Sagas (714) on concrete boards."""
 
 from __future__ import annotations
@@ -127,10 +127,10 @@ def test_the_main_phase_after_a_skipped_combat_is_postcombat_505_1a():
     assert len(events_of(table, "LoreCounterAdded")) == 1
 
 
-# --- 500.11: skipping a combat phase -----------------------------------------------------------
+# --- 500.10: skipping a combat phase -----------------------------------------------------------
 
 
-def test_moment_of_silence_makes_its_target_skip_their_next_combat_phase_this_turn_500_11():
+def test_moment_of_silence_makes_its_target_skip_their_next_combat_phase_this_turn_500_10():
     table = start(two_players(alice={"battlefield": ["Plains", "Grizzly Bears"], "hand": ["Moment of Silence"]}))
     table.handle(CastSpell("alice", "Moment of Silence", targets=("alice",)))
     spell = last(table, "SpellCast")["object"]
@@ -149,7 +149,7 @@ def test_moment_of_silence_makes_its_target_skip_their_next_combat_phase_this_tu
     assert events_of(table, "AttackersDeclared") == []
 
 
-def test_moment_of_silence_on_the_nonactive_player_has_no_effect_this_turn_500_11():
+def test_moment_of_silence_on_the_nonactive_player_has_no_effect_this_turn_500_10():
     table = start(
         two_players(alice={"battlefield": ["Plains", "Grizzly Bears"], "hand": ["Moment of Silence"]}, bob={"battlefield": ["Savannah Lions"]})
     )
@@ -166,7 +166,7 @@ def test_moment_of_silence_on_the_nonactive_player_has_no_effect_this_turn_500_1
     assert pending_decision(table.state).kind == "declare_attackers"
 
 
-def test_moment_of_silence_skips_only_the_next_of_two_combat_phases_500_11_500_8():
+def test_moment_of_silence_skips_only_the_next_of_two_combat_phases_500_10_500_8():
     table = assault_board(battlefield=["Grizzly Bears", "Plains"] + ["Mountain"] * 4, hand=["Relentless Assault", "Moment of Silence"])
     advance_to(table, 1, "precombat_main")
     table.handle(CastSpell("alice", "Moment of Silence", targets=("alice",)))

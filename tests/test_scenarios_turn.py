@@ -136,7 +136,7 @@ def test_relentless_assault_scenario_has_the_bears_attack_in_two_combat_phases_5
     assert len(game.of("CombatDamageDealt")) == 2 and game.player("bob")["life"] == 16
 
 
-def test_moment_of_silence_scenario_skips_alices_combat_but_not_bobs_next_turn_500_11(play):
+def test_moment_of_silence_scenario_skips_alices_combat_but_not_bobs_next_turn_500_10(play):
     game = play("turn_moment_of_silence.json")
 
     skipped = game.of("PhaseSkipped")
