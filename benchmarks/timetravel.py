@@ -18,16 +18,34 @@ from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
-from benchmarks.run import long_game_setup, patient_policy
+from benchmarks.run import long_game_setup
+from core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
+from core.rules import pending_decision
+from core.state import GameState
 from core.table import LocalTable
 from replays import logfile
 from replays.app import Ledger
 from replays.audit import audit
 
 
+def waiting_policy(state: GameState) -> Command | None:
+    """Players who only pass and discard down to seven: the battlefield stays empty, so the game is
+    long (until a library runs out) without growing a board no real game has."""
+    decision = pending_decision(state)
+    if decision is None:
+        return None
+    if decision.kind == "discard":
+        return Discard(decision.player, tuple(state.players[decision.player].hand[: decision.count]))
+    if decision.kind == "declare_attackers":
+        return DeclareAttackers(decision.player, ())
+    if decision.kind == "declare_blockers":
+        return DeclareBlockers(decision.player, ())
+    return PassPriority(decision.player)
+
+
 def long_log(library: int) -> list[dict[str, Any]]:
     table = LocalTable.start(long_game_setup(library))
-    while (command := patient_policy(table.state)) is not None:
+    while (command := waiting_policy(table.state)) is not None:
         table.handle(command)
     return table.events
 
@@ -53,7 +71,7 @@ def time_travel(events: list[dict[str, Any]], interval: int, samples: int, db: P
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--library", type=int, default=8700, help="cards in each library (8700 gives about 1,000,000 events)")
+    parser.add_argument("--library", type=int, default=8800, help="cards in each library (8800 gives about 1,000,000 events)")
     parser.add_argument("--samples", type=int, default=50)
     parser.add_argument("--intervals", default="250,1000,4000")
     args = parser.parse_args()

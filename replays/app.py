@@ -7,7 +7,7 @@ PostgreSQL, chosen by the library's environment variables), with our msgpack tra
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
@@ -168,7 +168,7 @@ class Ledger(Application[UUID]):
 
     # --- logs in and out --------------------------------------------------------------------
 
-    def import_events(self, events: list[dict[str, Any]], game_id: UUID) -> UUID:
+    def import_events(self, events: list[dict[str, Any]], game_id: UUID, progress: Callable[[int], None] | None = None) -> UUID:
         """Store checked contract maps as a game, all in one transaction (never half an import)."""
         if self._exists(game_id):
             raise GameExists(game_id)
@@ -184,6 +184,8 @@ class Ledger(Application[UUID]):
             game: Any = None
             for i, domain_event in enumerate(domain, start=1):
                 game = domain_event.mutate(game)
+                if progress is not None and i % 1000 == 0:
+                    progress(i)
                 if i % self.snapshot_interval == 0:
                     self.snapshots.put([Game.Snapshot.take(game)])
         return game_id

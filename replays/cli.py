@@ -144,7 +144,9 @@ def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
     except SchemaError as e:
         raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
     game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
-    ledger.import_events(events, game_id)
+    progress = Progress(len(events), "import")
+    ledger.import_events(events, game_id, progress)
+    progress.close()
     print(game_id)
     return 0
 
