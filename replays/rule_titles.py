@@ -75,7 +75,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "704": ("State-Based Actions", "Actions basées sur un état"),
     "712": ("Double-Faced Cards", "Cartes recto verso"),
     "714": ("Saga Cards", "Cartes Saga"),
-    "726": ("Restarting the Game", "Recommencer la partie"),
+    "726": ("Day and Night", "Jour et nuit"),  # as ../shared/CONTRACT.md numbers it (see the README)
     "730": ("Day and Night", "Jour et nuit"),
     "732": ("Handling Illegal Actions", "Gestion des actions illégales"),
     # 733 is the number "Handling Illegal Actions" has in the editions after 2025-11-14 (the one
@@ -668,8 +668,8 @@ SUMMARIES: dict[str, tuple[str, str]] = {
         "ce joueur",
     ),
     "701.20": (
-        "reveal — to reveal a card is to show it to all players for a brief time",
-        "révéler — révéler une carte, c'est la montrer brièvement à tous les joueurs",
+        "shuffle — to shuffle a library is to randomize its cards so that no player knows their order",
+        "mélanger — mélanger une bibliothèque, c'est en répartir les cartes au hasard pour qu'aucun joueur n'en connaisse l'ordre",
     ),
     "701.21": (
         "sacrifice — to sacrifice a permanent, its controller moves it from the battlefield to its owner's graveyard",
@@ -801,12 +801,20 @@ SUMMARIES: dict[str, tuple[str, str]] = {
         "chapitre sur la pile, est sacrifiée",
     ),
     "726.2": (
-        "every Magic card involved in the restarted game is involved in the new one",
-        "toutes les cartes Magic impliquées dans la partie recommencée sont impliquées dans la nouvelle",
+        "if it's neither day nor night and a daybound permanent is on the battlefield, it becomes day",
+        "s'il ne fait ni jour ni nuit et qu'un permanent diurne est sur le champ de bataille, il fait jour",
+    ),
+    "726.3a": (
+        "if it's day and the previous turn's active player cast no spells during that turn, it becomes night",
+        "s'il fait jour et que le joueur actif du tour précédent n'a lancé aucun sort pendant ce tour, il fait nuit",
+    ),
+    "726.3b": (
+        "if it's night and the previous turn's active player cast two or more spells during that turn, it becomes day",
+        "s'il fait nuit et que le joueur actif du tour précédent a lancé deux sorts ou plus pendant ce tour, il fait jour",
     ),
     "726.3": (
-        "a player with fewer than seven cards in their library loses the new game",
-        "un joueur qui a moins de sept cartes dans sa bibliothèque perd la nouvelle partie",
+        "as the untap step begins, day or night may change depending on the spells the previous turn's active player cast",
+        "au début de l'étape de dégagement, le jour ou la nuit peut changer selon les sorts lancés par le joueur actif du tour précédent",
     ),
     "730.1": (
         "day and night are designations the game itself can have; it starts with neither",
