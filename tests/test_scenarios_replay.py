@@ -9,6 +9,8 @@ import pytest
 
 from core.table import LocalTable
 from replays.app import Ledger
+from replays.audit import audit
+from replays.replay import replay
 from replays.play import ActionFailed, pass_until_step, play_scenario
 from replays.scenario import PassUntil, load
 
@@ -39,6 +41,9 @@ def test_a_scenario_rebuilt_from_the_store_is_the_game_played_in_memory(path: Pa
         else:
             table = play_in_memory(path)
         stored = Ledger.game(ledger, game_id)
+        events = list(ledger.event_maps(game_id))
+        assert replay(events).ok  # every verb of issue 5 works on scenario games too
+        assert audit(str(game_id), events).clean
         if table is not None:
             assert list(ledger.event_maps(game_id)) == table.events
             assert stored.state.state_hash() == table.state.state_hash()
