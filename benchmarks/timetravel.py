@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
-from benchmarks.run import long_game_setup
+from benchmarks.run import WithoutSnapshots, long_game_setup
 from core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
 from core.rules import pending_decision
 from core.state import GameState
@@ -41,12 +41,6 @@ def waiting_policy(state: GameState) -> Command | None:
     if decision.kind == "declare_blockers":
         return DeclareBlockers(decision.player, ())
     return PassPriority(decision.player)
-
-
-class WithoutSnapshots(Ledger):
-    """For comparison: every state rebuilt from the first event."""
-
-    is_snapshotting_enabled = False
 
 
 def long_log(library: int) -> list[dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.cards import TOKENS, CardDef, card, require_known
+from core.cards import CARDS, TOKENS, CardDef, card, require_known
 from core.commands import CardRef, Ref
 from core.errors import IllegalAction, IllegalTarget
 from core.state import GameState, Permanent
@@ -12,6 +12,10 @@ DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 
 def face(perm: Permanent) -> CardDef:
     """The characteristics a permanent has: its token definition (111), or the face it shows (712)."""
+    if not perm.token and not perm.transformed:
+        found = CARDS.get(perm.card)
+        if found is not None:
+            return found
     if perm.token:
         return TOKENS[perm.card]
     definition = card(perm.card)

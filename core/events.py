@@ -12,6 +12,8 @@ from typing import Any, ClassVar
 
 from eventsourcing.domain import Aggregate
 
+from core.apply import apply_event
+
 SCHEMA_VERSION = 1
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
@@ -31,8 +33,6 @@ class GameEvent(Aggregate.Event):
         return out
 
     def apply(self, aggregate: Any) -> None:
-        from core.apply import apply_event
-
         apply_event(aggregate.state, self.to_map())
 
 

@@ -13,6 +13,12 @@ from core.record import Table, emit
 
 
 _DAYBOUND = frozenset(name for name, c in CARDS.items() if c.daybound)
+# cards that are never a creature nor a Saga, on either face: no state-based action looks at them
+_NEVER_CHECKED = frozenset(
+    name
+    for name, c in CARDS.items()
+    if not any(f is not None and ("Creature" in f.types or f.final_chapter) for f in (c, c.back))
+)
 
 
 def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any], bool]:
@@ -32,7 +38,7 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
     )
     zero, lethal, sagas = [], [], []
     for p in s.battlefield:  # one pass: this runs before every priority
-        if p.phased_out:
+        if p.phased_out or (p.card in _NEVER_CHECKED and not p.token):
             continue
         face = ch.face(p)
         if face.final_chapter and p.counters.get("lore", 0) >= face.final_chapter and p.object not in busy:

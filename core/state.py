@@ -9,7 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.hashing import GENESIS_HASH, digest
+import hashlib
+
+import msgpack
+
+from core.hashing import GENESIS_HASH
 
 
 @dataclass
@@ -175,5 +179,48 @@ class GameState:
         return cls(**d)
 
     def state_hash(self) -> str:
-        """A canonical hash of everything in the state (replays compare it)."""
-        return digest(self.to_dict())
+        """A canonical hash of everything in the state (replays compare it; TurnBegan records it, so
+        the encoding is part of the log's schema): msgpack of the state as a map, keys sorted at
+        every level, exactly ``core.hashing.digest(self.to_dict())``, built in one pass."""
+        return hashlib.sha256(msgpack.packb(_canonical(self), use_bin_type=True)).hexdigest()
+
+
+_SORTED_FIELDS: dict[type, tuple[str, ...]] = {}
+_NESTED = {"players", "battlefield", "stack", "effects", "pending_triggers"}
+
+
+def _fields_of(obj: Any) -> tuple[str, ...]:
+    cls = type(obj)
+    names = _SORTED_FIELDS.get(cls)
+    if names is None:
+        names = _SORTED_FIELDS[cls] = tuple(sorted(vars(obj)))
+    return names
+
+
+def _plain(value: Any) -> Any:
+    """Builtins with every map's keys sorted (lists of scalars pass through as they are)."""
+    if isinstance(value, dict):
+        return {k: _plain(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        if all(isinstance(v, (str, int, bool, float, type(None))) for v in value):
+            return value
+        return [_plain(v) for v in value]
+    return value
+
+
+def _record(obj: Any) -> dict[str, Any]:
+    return {k: _plain(getattr(obj, k)) for k in _fields_of(obj)}
+
+
+def _canonical(state: GameState) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k in _fields_of(state):
+        value = getattr(state, k)
+        if k == "players":
+            out[k] = {name: _record(value[name]) for name in sorted(value)}
+        elif k in _NESTED:
+            out[k] = [_record(v) for v in value]
+        else:
+            out[k] = _plain(value)
+    return out
+

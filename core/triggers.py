@@ -17,6 +17,11 @@ from core.effects import TriggeredAbility
 from core.state import GameState, Trigger
 
 Found = dict[str, Any]  # AbilityTriggered fields, without the object id
+# cards (and tokens) one of whose faces has a triggered ability: the others never trigger anything
+_MAY_TRIGGER = frozenset(
+    [name for name, c in CARDS.items() if c.triggers or (c.back is not None and c.back.triggers)]
+    + [name for name, t in TOKENS.items() if t.triggers]
+)
 
 
 def definition_named(name: str) -> CardDef:
@@ -50,6 +55,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     found: list[Found] = []
     if kind == "StepBegan":  # "at the beginning of <step>"
         for perm in ch.on_battlefield(state):
+            if perm.card not in _MAY_TRIGGER:
+                continue
             face = ch.face(perm)
             for i, t in enumerate(face.triggers):
                 if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or teams.is_active(state, perm.controller)):
