@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from core.cards import CARDS, TOKENS, CardDef, card, require_known
-from core.commands import CardRef, Ref
+from typing import Any
+
+from core.commands import CardRef, Ref, Target
 from core.errors import IllegalAction, IllegalTarget
 from core.state import GameState, Permanent
 
@@ -107,6 +109,13 @@ def find_permanent(state: GameState, ref: Ref, *, what: str = "permanent") -> Pe
         have = f"only {len(same)}" if same else "none"
         raise IllegalTarget("400.1", f"no {what} {_label(ref)} on the battlefield ({have} named {ref.card!r})")
     return same[ref.index]
+
+
+def resolve_target(state: GameState, target: Target, what: str = "target") -> Any:
+    """A player name as it is, or the object id of the permanent a card name or reference names."""
+    if isinstance(target, str) and target in state.players:
+        return target
+    return find_permanent(state, CardRef(target) if isinstance(target, str) else target, what=what).object
 
 
 def find_stack_object(state: GameState, ref: Ref) -> int:

@@ -10,7 +10,7 @@ from typing import Any
 
 from core import characteristics as ch
 from core import teams
-from core.commands import AssignDamage, CardRef, ChooseDefender, DeclareAttackers, DeclareBlockers
+from core.commands import AssignDamage, ChooseDefender, DeclareAttackers, DeclareBlockers
 from core.errors import IllegalAction
 from core.mana import ManaCost, Source
 from core.payment import plan_payment
@@ -312,12 +312,5 @@ def check_assign_damage(state: GameState, command: AssignDamage) -> list[Assignm
             raise IllegalAction("510.4", f"{attacker.card} deals no combat damage in this combat damage step")
         if attacker.object in chosen:
             raise IllegalAction("510.1", f"{attacker.card}'s damage is assigned twice")
-        targets = []
-        for target, amount in parts:
-            if isinstance(target, str) and target in state.players:
-                resolved: Any = target
-            else:
-                resolved = ch.find_permanent(state, CardRef(target) if isinstance(target, str) else target, what="creature").object
-            targets.append({"target": resolved, "amount": amount})
-        chosen[attacker.object] = targets
+        chosen[attacker.object] = [{"target": ch.resolve_target(state, t, "creature"), "amount": n} for t, n in parts]
     return combat_assignments(state, chosen)

@@ -360,7 +360,7 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
         else:
             if len(given) != 1:
                 raise IllegalTarget("603.3d", f"the ability of {trigger.card} needs exactly one target")
-            picked = _resolve_target(state, given[0])
+            picked = ch.resolve_target(state, given[0])
             if picked not in options:
                 raise IllegalTarget("115.1", f"{picked!r} is not a legal target for the ability of {trigger.card}")
         order.append(obj)
@@ -371,13 +371,6 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
 def _source_name(state: GameState, obj: int) -> str | None:
     perm = state.permanent(obj)
     return None if perm is None else ch.name(perm)
-
-
-def _resolve_target(state: GameState, target: Target) -> Any:
-    if isinstance(target, str) and target in state.players:
-        return target
-    ref = CardRef(target) if isinstance(target, str) else target
-    return ch.find_permanent(state, ref, what="target").object
 
 
 def is_legal(state: GameState, command: Command) -> bool:

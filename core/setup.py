@@ -69,6 +69,12 @@ def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
 
 
 Shuffles = dict[tuple[str, str], list[str]]  # ("library" | "schemes", player) -> the resulting order
+_LABELS = {"library": "shuffle", "schemes": "schemes"}
+
+
+def seeded_order(seed: int, zone: str, player: str, cards: list[str]) -> list[str]:
+    """What the game's seed gives when ``player`` shuffles ``zone`` ("library" or "schemes")."""
+    return SeededRandom(derive_seed(seed, _LABELS[zone], player)).shuffled(cards)
 
 
 def shuffle_and_draw(table: Table, started: dict[str, Any], recorded: Shuffles | None = None) -> None:
@@ -82,11 +88,11 @@ def shuffle_and_draw(table: Table, started: dict[str, Any], recorded: Shuffles |
     for p in started["players"]:
         if started["shuffle"]:
             key = ("library", p["name"])
-            order = recorded.get(key) or SeededRandom(derive_seed(seed, "shuffle", p["name"])).shuffled(p["library"])
+            order = recorded.get(key) or seeded_order(seed, "library", p["name"], p["library"])
             emit(table, ev.LibraryShuffled, player=p["name"], order=order)
             if p["schemes"]:  # 904.4
                 key = ("schemes", p["name"])
-                schemes = recorded.get(key) or SeededRandom(derive_seed(seed, "schemes", p["name"])).shuffled(p["schemes"])
+                schemes = recorded.get(key) or seeded_order(seed, "schemes", p["name"], p["schemes"])
                 emit(table, ev.SchemeDeckShuffled, player=p["name"], order=schemes)
     for p in started["players"]:
         if p["opening_hand"]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from core.setup import seeded_order
 from replays.logfile import Finding, integrity
 from replays.replay import Progress, replay
 
@@ -129,8 +130,6 @@ def unseeded_shuffles(events: list[Map]) -> list[str]:
     """Shuffles whose recorded result is not what the game's seed gives with this engine's generator.
     Not a breach of the rules (results are recorded so that a replay survives a new generator), but
     if this engine recorded the game, the library was stacked."""
-    from core.rng import SeededRandom, derive_seed
-
     started = events[0]
     if started.get("type") != "GameStarted" or not started.get("shuffle"):
         return []
@@ -140,8 +139,8 @@ def unseeded_shuffles(events: list[Map]) -> list[str]:
         if e["type"] == "TurnBegan":
             break
         if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] in given:
-            zone, label = ("library", "shuffle") if e["type"] == "LibraryShuffled" else ("schemes", "schemes")
-            expected = SeededRandom(derive_seed(started["seed"], label, e["player"])).shuffled(given[e["player"]][zone])
+            zone = "library" if e["type"] == "LibraryShuffled" else "schemes"
+            expected = seeded_order(started["seed"], zone, e["player"], given[e["player"]][zone])
             if expected != e["order"]:
                 out.append(f"event {e['v']}: {e['player']}'s {zone} order is not what seed {started['seed']} gives with this engine")
     return out

@@ -47,7 +47,7 @@ class ReplayResult:
         return not self.findings
 
 
-def setup_of(started: Map) -> tuple[dict[str, Any], Shuffles]:
+def setup_of(started: Map) -> dict[str, Any]:
     """The setup a GameStarted event was made from."""
     players = []
     for p in started["players"]:
@@ -69,7 +69,7 @@ def setup_of(started: Map) -> tuple[dict[str, Any], Shuffles]:
         "starting_player": started["starting_player"],
         "players": players,
     }
-    return setup, {}
+    return setup
 
 
 def recorded_shuffles(events: list[Map]) -> Shuffles:
@@ -152,7 +152,7 @@ def replay(log: list[Map], progress: Progress | None = None) -> ReplayResult:
             v = next(e["v"] for e in log if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] == player)
             result.findings.append(Finding(v, "legality", f"{player}'s shuffled {zone} is not the cards they started with", rule="701.20"))
             return result
-    setup, _ = setup_of(log[0])
+    setup = setup_of(log[0])
     try:
         table = LocalTable.start(setup, shuffles)
     except RulesError as e:
