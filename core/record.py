@@ -16,6 +16,8 @@ class Table(Protocol):
 
 def emit(table: Table, event_class: type[ev.GameEvent], **fields: Any) -> None:
     table.emit(event_class, **fields)
+    if event_class.__name__ not in triggers.TRIGGERING:
+        return
     for found in triggers.detect(table.state, {"type": event_class.__name__, **fields}):
         table.emit(ev.AbilityTriggered, object=table.state.next_object, **found)
 

@@ -49,6 +49,10 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
     }
 
 
+# the event types detect() looks at; every other event is skipped without building its map
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion"})
+
+
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     """The abilities that trigger on event ``e`` (603.2), looking at the state after it."""
     kind = e["type"]

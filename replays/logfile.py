@@ -63,12 +63,17 @@ def write(path: str | Path, game_id: str, events: Iterable[Map]) -> Map:
     """Write the log file; returns its header."""
     listed = list(events)
     header = header_for(game_id, listed)
+    write_items(path, header, listed)
+    return header
+
+
+def write_items(path: str | Path, header: Map, events: Iterable[Map]) -> None:
+    """Exactly this header and these events, msgpack-encoded one after another (no checks)."""
     packer = msgpack.Packer(use_bin_type=True)
     with open(path, "wb") as out:
         out.write(packer.pack(header))
-        for event in listed:
+        for event in events:
             out.write(packer.pack(event))
-    return header
 
 
 def read(path: str | Path) -> tuple[Map, list[Map]]:

@@ -8,7 +8,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import msgpack
 
 from core.apply import apply_event
 from core.decks import demo_setup
@@ -72,11 +71,7 @@ def state_after(events: list[Event], version: int) -> GameState:
 
 def write_raw(path: Path, header: Event, events: list[Event]) -> Path:
     """A log file with exactly this header and these events (no checks, no recomputed header)."""
-    packer = msgpack.Packer(use_bin_type=True)
-    with open(path, "wb") as out:
-        out.write(packer.pack(header))
-        for e in events:
-            out.write(packer.pack(e))
+    logfile.write_items(path, header, events)
     return path
 
 
