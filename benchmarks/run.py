@@ -19,13 +19,13 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
-from core.policy import choose
-from core.rules import pending_decision
-from core.state import GameState
-from core.turn import MAIN_STEPS
-from replays.app import Ledger
-from replays.transcoder import MsgpackTranscoder
+from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
+from mtg_ledger.core.policy import choose
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.turn import MAIN_STEPS
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
 def long_game_setup(library: int) -> dict[str, object]:
@@ -59,7 +59,7 @@ def patient_policy(state: GameState) -> Command | None:
 
 def append_game(db: Path, library: int) -> tuple[UUID, int, int, float]:
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
-    from replays.logs import configure_logging
+    from mtg_ledger.replays.logs import configure_logging
 
     configure_logging()
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})

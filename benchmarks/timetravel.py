@@ -19,13 +19,13 @@ from typing import Any
 from uuid import uuid4
 
 from benchmarks.run import WithoutSnapshots, long_game_setup
-from core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
-from core.rules import pending_decision
-from core.state import GameState
-from core.table import LocalTable
-from replays import logfile
-from replays.app import Ledger
-from replays.audit import audit
+from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.audit import audit
 
 
 def waiting_policy(state: GameState) -> Command | None:

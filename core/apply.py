@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.state import Effect, GameState, Permanent, Player, StackObject
-from core.turn import FIRST_STEP, PHASES
+from mtg_ledger.core.state import Effect, GameState, Permanent, Player, StackObject
+from mtg_ledger.core.turn import FIRST_STEP, PHASES
 
 Event = dict[str, Any]
 APPLIERS: dict[str, Callable[[GameState, Event], None]] = {}
@@ -348,4 +348,4 @@ def _game_ended(s: GameState, e: Event) -> None:
     s.priority = None
 
 
-from core import apply_board  # noqa: E402,F401  (registers the appliers of core.apply_board)
+from mtg_ledger.core import apply_board  # noqa: E402,F401  (registers the appliers of core.apply_board)

@@ -3,8 +3,8 @@ Sagas, schemes and changes to the turn's phases. Like every applier, they only a
 
 from __future__ import annotations
 
-from core.apply import Event, applier, spend
-from core.state import GameState, Permanent, StackObject, Trigger
+from mtg_ledger.core.apply import Event, applier, spend
+from mtg_ledger.core.state import GameState, Permanent, StackObject, Trigger
 
 
 @applier("AbilityActivated")

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.effects import ActivatedAbility, Effect, ManaAbility, TriggeredAbility
-from core.errors import UnknownCard
-from core.mana import ManaCost, parse_cost
+from mtg_ledger.core.effects import ActivatedAbility, Effect, ManaAbility, TriggeredAbility
+from mtg_ledger.core.errors import UnknownCard
+from mtg_ledger.core.mana import ManaCost, parse_cost
 
 
 @dataclass(frozen=True)
@@ -77,6 +77,6 @@ def require_known(name: str) -> None:
         card(name)
 
 
-from core import pool  # noqa: E402  (registers the card pool into CARDS and TOKENS)
+from mtg_ledger.core import pool  # noqa: E402  (registers the card pool into CARDS and TOKENS)
 
 __all__ = ["BACK_FACES", "CARDS", "TOKENS", "CardDef", "Effect", "ManaAbility", "card", "pool", "require_known"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from core.cards import CARDS, TOKENS, CardDef, card, require_known
+from mtg_ledger.core.cards import CARDS, TOKENS, CardDef, card, require_known
 from typing import Any
 
-from core.commands import CardRef, Ref, Target
-from core.errors import IllegalAction, IllegalTarget
-from core.state import GameState, Permanent
+from mtg_ledger.core.commands import CardRef, Ref, Target
+from mtg_ledger.core.errors import IllegalAction, IllegalTarget
+from mtg_ledger.core.state import GameState, Permanent
 
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 

@@ -8,13 +8,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core import characteristics as ch
-from core import teams
-from core.commands import AssignDamage, ChooseDefender, DeclareAttackers, DeclareBlockers
-from core.errors import IllegalAction
-from core.mana import ManaCost, Source
-from core.payment import plan_payment
-from core.state import GameState, Permanent
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import teams
+from mtg_ledger.core.commands import AssignDamage, ChooseDefender, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.errors import IllegalAction
+from mtg_ledger.core.mana import ManaCost, Source
+from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core.state import GameState, Permanent
 
 FIRST_STRIKE = ("first strike", "double strike")
 Assignment = dict[str, Any]  # {"source": object, "target": object or player name, "amount": n}

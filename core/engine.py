@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import characteristics as ch
-from core import combat
-from core import events as ev
-from core import teams, triggers
-from core.commands import (
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import combat
+from mtg_ledger.core import events as ev
+from mtg_ledger.core import teams, triggers
+from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     CastSpell,
@@ -29,12 +29,12 @@ from core.commands import (
     PassPriority,
     PlayLand,
 )
-from core.record import Table, draw, emit
-from core.resolve import resolve_top, resume
-from core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
-from core.sba import check_game_end, state_based_actions, state_based_checks
-from core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
-from core.turn import FIRST_STEP, StepSpec, next_player, next_step, spec
+from mtg_ledger.core.record import Table, draw, emit
+from mtg_ledger.core.resolve import resolve_top, resume
+from mtg_ledger.core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
+from mtg_ledger.core.sba import check_game_end, state_based_actions, state_based_checks
+from mtg_ledger.core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
+from mtg_ledger.core.turn import FIRST_STEP, StepSpec, next_player, next_step, spec
 
 __all__ = ["RULES_EDITION", "begin_game", "handle", "apply_decision", "started_fields"]
 

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from eventsourcing.domain import Aggregate
 
-from core.apply import apply_event
+from mtg_ledger.core.apply import apply_event
 
 SCHEMA_VERSION = 1
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})

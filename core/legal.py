@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import combinations
 
-from core import characteristics as ch
-from core import combat, triggers
-from core.cards import card
-from core.commands import (
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import combat, triggers
+from mtg_ledger.core.cards import card
+from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     ChooseDefender,
@@ -23,8 +23,8 @@ from core.commands import (
     PlayLand,
     Target,
 )
-from core.rules import is_legal, pending_decision
-from core.state import GameState
+from mtg_ledger.core.rules import is_legal, pending_decision
+from mtg_ledger.core.state import GameState
 
 MAX_SUBSETS = 64  # attack and block declarations offered, at most, per decision
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core import characteristics as ch
-from core.commands import Ref
-from core.errors import CannotPay
-from core.mana import ManaCost, Source, format_pool, pay_from_pool, plan_sources
-from core.state import GameState
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import Ref
+from mtg_ledger.core.errors import CannotPay
+from mtg_ledger.core.mana import ManaCost, Source, format_pool, pay_from_pool, plan_sources
+from mtg_ledger.core.state import GameState
 
 
 def plan_payment(

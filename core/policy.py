@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core import characteristics as ch
-from core import combat, teams, triggers
-from core.cards import card
-from core.commands import (
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import combat, teams, triggers
+from mtg_ledger.core.cards import card
+from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     CastSpell,
@@ -25,9 +25,9 @@ from core.commands import (
     PassPriority,
     PlayLand,
 )
-from core.rules import Decision, is_legal, pending_decision
-from core.state import GameState, Permanent
-from core.turn import MAIN_STEPS
+from mtg_ledger.core.rules import Decision, is_legal, pending_decision
+from mtg_ledger.core.state import GameState, Permanent
+from mtg_ledger.core.turn import MAIN_STEPS
 
 
 def choose(state: GameState) -> Command | None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.cards import BACK_FACES, CARDS, TOKENS, CardDef
-from core.effects import (
+from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, CardDef
+from mtg_ledger.core.effects import (
     ActivatedAbility,
     AddCounters,
     AdditionalCombatAndMain,

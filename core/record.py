@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from core import events as ev
-from core import triggers
+from mtg_ledger.core import events as ev
+from mtg_ledger.core import triggers
 
 
 class Table(Protocol):

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import characteristics as ch
-from core import teams
-from core import events as ev
-from core import effects as fx
-from core.cards import card
-from core.record import Table, draw, emit
-from core.rules import target_still_legal
-from core.state import GameState, StackObject
-from core.triggers import ability as triggered_ability
-from core.triggers import definition_named
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import teams
+from mtg_ledger.core import events as ev
+from mtg_ledger.core import effects as fx
+from mtg_ledger.core.cards import card
+from mtg_ledger.core.record import Table, draw, emit
+from mtg_ledger.core.rules import target_still_legal
+from mtg_ledger.core.state import GameState, StackObject
+from mtg_ledger.core.triggers import ability as triggered_ability
+from mtg_ledger.core.triggers import definition_named
 
 
 def instructions(top: StackObject) -> tuple[tuple[fx.Effect, ...], str | None]:

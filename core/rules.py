@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core import characteristics as ch
-from core import combat
-from core.cards import card
-from core import teams, triggers
-from core.commands import (
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import combat
+from mtg_ledger.core.cards import card
+from mtg_ledger.core import teams, triggers
+from mtg_ledger.core.commands import (
     ActivateAbility,
     OrderTriggers,
     AssignDamage,
@@ -28,11 +28,11 @@ from core.commands import (
     PlayLand,
     Target,
 )
-from core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
-from core.mana import parse_cost
-from core.payment import plan_payment
-from core.state import GameState
-from core.turn import MAIN_STEPS
+from mtg_ledger.core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
+from mtg_ledger.core.mana import parse_cost
+from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.turn import MAIN_STEPS
 
 
 @dataclass(frozen=True)

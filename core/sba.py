@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import characteristics as ch
-from core.cards import CARDS
-from core import events as ev
-from core import teams
-from core.record import Table, emit
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.cards import CARDS
+from mtg_ledger.core import events as ev
+from mtg_ledger.core import teams
+from mtg_ledger.core.record import Table, emit
 
 
 _DAYBOUND = frozenset(name for name, c in CARDS.items() if c.daybound)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.events import EVENT_TYPES, SCHEMA_VERSION
+from mtg_ledger.core.events import EVENT_TYPES, SCHEMA_VERSION
 
 Map = dict[str, Any]
 UPCASTERS: dict[tuple[str, int], Callable[[Map], Map]] = {}

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import events as ev
-from core.cards import card
-from core.errors import IllegalAction
-from core.record import Table, draw, emit
-from core.rng import SeededRandom, derive_seed
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.cards import card
+from mtg_ledger.core.errors import IllegalAction
+from mtg_ledger.core.record import Table, draw, emit
+from mtg_ledger.core.rng import SeededRandom, derive_seed
 
 RULES_EDITION = "2025-11-14"
 OPENING_HAND = 7  # 103.5

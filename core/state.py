@@ -13,7 +13,7 @@ import hashlib
 
 import msgpack
 
-from core.hashing import GENESIS_HASH
+from mtg_ledger.core.hashing import GENESIS_HASH
 
 
 @dataclass

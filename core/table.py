@@ -7,13 +7,13 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
-from core import engine
-from core import events as ev
-from core.apply import apply_event
-from core.commands import Command
-from core.hashing import GENESIS_HASH, chain
-from core.setup import Shuffles
-from core.state import GameState
+from mtg_ledger.core import engine
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.commands import Command
+from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.setup import Shuffles
+from mtg_ledger.core.state import GameState
 
 
 def _contract_map(version: int, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> dict[str, Any]:

@@ -6,7 +6,7 @@ choices go active team first (805.6, modifying 101.4's APNAP order).
 
 from __future__ import annotations
 
-from core.state import GameState
+from mtg_ledger.core.state import GameState
 
 
 def teams(state: GameState) -> list[list[str]]:

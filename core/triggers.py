@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import characteristics as ch
-from core import teams
-from core.cards import BACK_FACES, CARDS, TOKENS, CardDef
-from core.effects import TriggeredAbility
-from core.state import GameState, Trigger
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import teams
+from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, CardDef
+from mtg_ledger.core.effects import TriggeredAbility
+from mtg_ledger.core.state import GameState, Trigger
 
 Found = dict[str, Any]  # AbilityTriggered fields, without the object id
 # cards (and tokens) one of whose faces has a triggered ability: the others never trigger anything

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from core.state import GameState
+    from mtg_ledger.core.state import GameState
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,6 @@ def next_step(state: GameState) -> StepSpec | None:
 
 def next_player(state: GameState, after: str) -> str:
     """The next player still in the game after ``after``, in turn order, a team counting as one (101.4, 117.3d, 805.5)."""
-    from core.teams import next_team_player
+    from mtg_ledger.core.teams import next_team_player
 
     return next_team_player(state, after)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import characteristics as ch
-from core.state import GameState
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.state import GameState
 
 
 KEYWORDS = ("flying", "reach", "vigilance", "trample", "first strike", "double strike")

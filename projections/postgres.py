@@ -12,7 +12,7 @@ from typing import Any
 from eventsourcing.postgres import PostgresDatastore, PostgresTrackingRecorder
 from psycopg.sql import SQL, Composed, Identifier
 
-from projections.recorders import (
+from mtg_ledger.projections.recorders import (
     CREATE_TABLES,
     STATEMENTS,
     TABLES,

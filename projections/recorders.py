@@ -30,7 +30,7 @@ from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
-from projections.views import (
+from mtg_ledger.projections.views import (
     Cleanup,
     GameView,
     Row,
@@ -308,7 +308,7 @@ class SQLiteLedgerViews(SQLViews, SQLiteTrackingRecorder):
 def __getattr__(name: str) -> Any:
     # PostgreSQL support is an optional extra (psycopg): imported only when asked for.
     if name == "PostgresLedgerViews":
-        from projections.postgres import PostgresLedgerViews
+        from mtg_ledger.projections.postgres import PostgresLedgerViews
 
         return PostgresLedgerViews
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

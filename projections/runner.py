@@ -16,7 +16,7 @@ from eventsourcing.popo import POPOFactory
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteFactory
 
-from projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict, SQLiteLedgerViews
+from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict, SQLiteLedgerViews
 
 BATCH_SIZE = 500
 
@@ -30,7 +30,7 @@ def make_view(app: Application[Any]) -> LedgerViews:
         return factory.tracking_recorder(POPOLedgerViews)  # type: ignore[return-value]
     from eventsourcing.postgres import PostgresFactory  # an optional extra (psycopg)
 
-    from projections.postgres import PostgresLedgerViews
+    from mtg_ledger.projections.postgres import PostgresLedgerViews
 
     if isinstance(factory, PostgresFactory):
         # Built directly rather than by factory.tracking_recorder(), which would name the tracking

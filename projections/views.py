@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from core.cards import card
-from core.errors import UnknownCard
+from mtg_ledger.core.cards import card
+from mtg_ledger.core.errors import UnknownCard
 
 Event = Mapping[str, Any]
 Row = dict[str, Any]

@@ -17,15 +17,15 @@ from eventsourcing.domain import event as recorded_as
 from eventsourcing.persistence import Transcoder
 from eventsourcing.utils import get_topic
 
-from core import events as ev
-from core.commands import Command
-from core.engine import apply_decision
-from core.apply import apply_event
-from core.rules import check, pending_decision
-from core.state import GameState
-from core.table import Game
-from replays.logs import get_logger
-from replays.transcoder import MsgpackTranscoder
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.commands import Command
+from mtg_ledger.core.engine import apply_decision
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.rules import check, pending_decision
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import Game
+from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
 class GameNotFound(LookupError):

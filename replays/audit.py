@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.setup import seeded_order
-from replays.logfile import Finding, integrity
-from replays.replay import Progress, replay
+from mtg_ledger.core.setup import seeded_order
+from mtg_ledger.replays.logfile import Finding, integrity
+from mtg_ledger.replays.replay import Progress, replay
 
 Map = dict[str, Any]
 
@@ -50,7 +50,7 @@ def rule_title(rule: str | None, lang: str) -> str:
     if not rule:
         return ""
     try:
-        from replays.rule_titles import describe
+        from mtg_ledger.replays.rule_titles import describe
     except ImportError:  # pragma: no cover - the table ships with the package
         return rule
     return describe(rule, lang)

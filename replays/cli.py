@@ -16,24 +16,24 @@ from uuid import UUID, uuid4
 
 from eventsourcing.persistence import PersistenceError
 
-from core.decks import demo_setup
-from core.errors import RulesError
-from core.apply import apply_event
-from core.rules import pending_decision
-from core.state import GameState
-from core.view import state_view
-from projections.runner import catch_up, make_view
-from replays import logfile
-from replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
-from replays.audit import audit
-from replays.progress import Progress
-from replays.replay import replay
-from core.schema import SchemaError, upgrade
-from replays.logs import configure_logging
-from replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
-from replays.scenario import PassUntil, ScenarioError, load, parse_action
-from replays.text import line
-from replays.timetravel import changes
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.view import state_view
+from mtg_ledger.projections.runner import catch_up, make_view
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
+from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.progress import Progress
+from mtg_ledger.replays.replay import replay
+from mtg_ledger.core.schema import SchemaError, upgrade
+from mtg_ledger.replays.logs import configure_logging
+from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from mtg_ledger.replays.scenario import PassUntil, ScenarioError, load, parse_action
+from mtg_ledger.replays.text import line
+from mtg_ledger.replays.timetravel import changes
 
 DEFAULT_DB = "mtg-ledger.sqlite"
 NARRATED = frozenset(

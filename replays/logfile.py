@@ -13,10 +13,10 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from core.events import SCHEMA_VERSION
-from core.hashing import GENESIS_HASH, chain
-from core.setup import RULES_EDITION
-from core.schema import SchemaError, check_schema, class_versions
+from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.setup import RULES_EDITION
+from mtg_ledger.core.schema import SchemaError, check_schema, class_versions
 
 FORMAT = "mtg-ledger"
 Map = dict[str, Any]

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
-from core import policy
-from core.commands import AssignDamage, Command, DeclareAttackers, DeclareBlockers, PassPriority
-from core.errors import IllegalAction
-from core.rules import pending_decision
-from core.state import GameState
-from core.turn import STEP_NAMES, spec
-from replays.app import Ledger
-from replays.scenario import PassUntil, Scenario, ScenarioError
+from mtg_ledger.core import policy
+from mtg_ledger.core.commands import AssignDamage, Command, DeclareAttackers, DeclareBlockers, PassPriority
+from mtg_ledger.core.errors import IllegalAction
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.turn import STEP_NAMES, spec
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.scenario import PassUntil, Scenario, ScenarioError
 
 MAX_DECISIONS = 100_000  # a runaway guard for the demo policy, far above any real game
 

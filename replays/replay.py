@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.commands import (
+from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     CastSpell,
@@ -24,13 +24,13 @@ from core.commands import (
     PassPriority,
     PlayLand,
 )
-from core.errors import RulesError
-from core.legal import legal_actions
-from core.rules import Decision, pending_decision
-from core.setup import Shuffles
-from core.state import GameState
-from core.table import LocalTable
-from replays.logfile import Finding
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.setup import Shuffles
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.logfile import Finding
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from core.cards import CARDS, require_known
-from core.commands import (
+from mtg_ledger.core.cards import CARDS, require_known
+from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     ChooseDefender,
@@ -28,8 +28,8 @@ from core.commands import (
     Ref,
     Target,
 )
-from core.errors import UnknownCard
-from core.turn import STEP_NAMES
+from mtg_ledger.core.errors import UnknownCard
+from mtg_ledger.core.turn import STEP_NAMES
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 SUPPORTED_FORMATS = FORMATS

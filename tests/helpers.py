@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, OrderTriggers, PassPriority, Ref
-from core.errors import IllegalAction
-from core.rules import pending_decision
-from core.state import GameState, Permanent
-from core.table import LocalTable
-from replays.play import pass_until_step
-from replays.scenario import PassUntil
+from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, OrderTriggers, PassPriority, Ref
+from mtg_ledger.core.errors import IllegalAction
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.state import GameState, Permanent
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.play import pass_until_step
+from mtg_ledger.replays.scenario import PassUntil
 
 Event = dict[str, Any]
 

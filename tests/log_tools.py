@@ -9,13 +9,13 @@ from pathlib import Path
 from typing import Any
 
 
-from core.apply import apply_event
-from core.decks import demo_setup
-from core.hashing import GENESIS_HASH, chain
-from core.policy import choose
-from core.state import GameState
-from core.table import LocalTable
-from replays import logfile
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.policy import choose
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays import logfile
 
 Event = dict[str, Any]
 SEED = 3  # a two-player demo game of about 950 events in which Lightning Bolt hits a creature and a player
@@ -81,7 +81,7 @@ def header_of(events: list[Event], game: str = "00000000-0000-0000-0000-00000000
 
 def run(capsys: Any, *argv: str) -> tuple[int, str, str]:
     """The command line as a user runs it: exit status, stdout, stderr."""
-    from replays.cli import main
+    from mtg_ledger.replays.cli import main
 
     code = main(list(argv))
     out, err = capsys.readouterr()

@@ -13,13 +13,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core import characteristics as ch
-from core.commands import CardRef, DeclareAttackers, DeclareBlockers
-from core.errors import RulesError
-from core.legal import legal_actions
-from core.rules import pending_decision
-from core.table import LocalTable
-from replays.app import Ledger
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import CardRef, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.app import Ledger
 from tests.test_random_play import _setup, play_randomly
 
 

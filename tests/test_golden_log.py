@@ -9,11 +9,11 @@ from uuid import UUID
 
 import pytest
 
-from replays import logfile
-from replays.app import Ledger
-from replays.audit import audit
-from replays.replay import replay
-from core.schema import UPCASTERS, SchemaError, upgrade
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.replay import replay
+from mtg_ledger.core.schema import UPCASTERS, SchemaError, upgrade
 
 GOLDEN = Path(__file__).parent / "golden" / "schema1-free-for-all.mtgl"
 

@@ -7,14 +7,14 @@ from typing import Any
 
 import pytest
 
-from core import characteristics as ch
-from core.decks import demo_setup
-from core.policy import choose
-from core.state import GameState
-from core.table import LocalTable
-from projections.runner import catch_up, make_view
-from projections.views import hand_size_rows, new_view, fold, phase_step_row, stack_rows
-from replays.app import Ledger
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.policy import choose
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.projections.runner import catch_up, make_view
+from mtg_ledger.projections.views import hand_size_rows, new_view, fold, phase_step_row, stack_rows
+from mtg_ledger.replays.app import Ledger
 
 
 def expected(state: GameState) -> dict[str, Any]:

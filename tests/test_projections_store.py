@@ -12,12 +12,12 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Tracking, Transcoder
 from eventsourcing.projection import ProjectionRunner
 
-from core import events as ev
-from core.state import GameState
-from projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict
-from projections.runner import LedgerProjection, catch_up, make_view
-from projections.views import cleanup_row, hand_size_rows, phase_step_row, project, stack_rows
-from replays.transcoder import MsgpackTranscoder
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.state import GameState
+from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict
+from mtg_ledger.projections.runner import LedgerProjection, catch_up, make_view
+from mtg_ledger.projections.views import cleanup_row, hand_size_rows, phase_step_row, project, stack_rows
+from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 NO_HASH = "0" * 64
 STORES = ["popo_env", "sqlite_env", pytest.param("postgres_env", marks=pytest.mark.postgres)]

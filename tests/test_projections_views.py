@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from core.apply import apply_event
-from core.state import GameState
-from projections.views import (
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.state import GameState
+from mtg_ledger.projections.views import (
     GameView,
     fold,
     hand_size_rows,

@@ -7,14 +7,14 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.apply import apply_event
-from core.commands import ActivateAbility, Concede, PassPriority
-from core.decks import DECKS
-from core.errors import RulesError
-from core.hashing import GENESIS_HASH, chain
-from core.legal import legal_actions
-from core.state import GameState
-from core.table import LocalTable
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
+from mtg_ledger.core.decks import DECKS
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import LocalTable
 
 
 TABLES = (

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.commands import (
+from mtg_ledger.core.commands import (
     ActivateAbility,
     CardRef,
     CastSpell,
@@ -21,10 +21,10 @@ from core.commands import (
     PassPriority,
     PlayLand,
 )
-from core.decks import DECKS
-from core.errors import RulesError
-from core.legal import candidates
-from replays.app import Ledger
+from mtg_ledger.core.decks import DECKS
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.legal import candidates
+from mtg_ledger.replays.app import Ledger
 
 CARD_NAMES = sorted(set(DECKS["green-white"] + DECKS["red-blue"]))
 

@@ -9,14 +9,14 @@ from uuid import UUID
 
 import pytest
 
-import core.rng
-from core.decks import demo_setup
-from core.events import SCHEMA_VERSION
-from core.policy import choose
-from core.table import LocalTable
-from replays.app import Ledger
-from replays.play import play_demo
-from replays.replay import replay
+import mtg_ledger.core.rng
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.policy import choose
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.play import play_demo
+from mtg_ledger.replays.replay import replay
 from tests.log_tools import SEED, Event, demo_game, demo_log, edited, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -58,11 +58,11 @@ def test_a_stored_demo_game_replays_identically_to_its_final_state_hash(store: s
     assert result.state.version == len(events) and stored.ended
 
 
-def _no_generator(self: core.rng.SeededRandom, items: list[object]) -> list[object]:
+def _no_generator(self: mtg_ledger.core.rng.SeededRandom, items: list[object]) -> list[object]:
     raise AssertionError("a replay must take its shuffles from LibraryShuffled, not from the generator")
 
 
-def _another_generator(self: core.rng.SeededRandom, items: list[object]) -> list[object]:
+def _another_generator(self: mtg_ledger.core.rng.SeededRandom, items: list[object]) -> list[object]:
     return list(reversed(items))
 
 
@@ -71,7 +71,7 @@ def test_replay_takes_shuffles_from_the_log_not_from_the_random_generator(
     generator: object, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = demo_log()
-    monkeypatch.setattr(core.rng.SeededRandom, "shuffled", generator)
+    monkeypatch.setattr(mtg_ledger.core.rng.SeededRandom, "shuffled", generator)
     result = replay(log)
     assert result.ok, result.findings[:1]
 
@@ -85,7 +85,7 @@ def test_a_log_whose_shuffles_the_seed_would_not_give_still_replays(monkeypatch:
         table.handle(command)
     shuffled = {e["player"]: e["order"] for e in table.events if e["type"] == "LibraryShuffled"}
     assert shuffled == decks and shuffled != {e["player"]: e["order"] for e in demo_log() if e["type"] == "LibraryShuffled"}
-    monkeypatch.setattr(core.rng.SeededRandom, "shuffled", _no_generator)
+    monkeypatch.setattr(mtg_ledger.core.rng.SeededRandom, "shuffled", _no_generator)
     assert replay(table.events).ok
 
 

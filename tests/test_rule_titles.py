@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from replays.rule_titles import TITLES, describe, parent, title
+from mtg_ledger.replays.rule_titles import TITLES, describe, parent, title
 
 ROOT = Path(__file__).resolve().parent.parent
 WHOLE = re.compile(r"\d{3}(\.\d+[a-z]?)?")  # a string that is a rule number: "508", "508.1", "508.1a"

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from core.commands import CastSpell, DeclareAttackers, OrderTriggers, PassPriority, PlayLand
-from core.errors import IllegalAction, NotYourPriority
-from core.rules import pending_decision
-from core.table import LocalTable
-from replays.scenario import ScenarioError, parse
+from mtg_ledger.core.commands import CastSpell, DeclareAttackers, OrderTriggers, PassPriority, PlayLand
+from mtg_ledger.core.errors import IllegalAction, NotYourPriority
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.scenario import ScenarioError, parse
 from tests.helpers import advance_to, events_of, last, perm, refused, start
 
 PUNY = "Your Puny Minds Cannot Fathom"

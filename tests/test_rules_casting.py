@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 
-from core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority, PlayLand
-from core.errors import CannotPay, IllegalTarget, NotYourPriority, UnknownCard, WrongTiming
-from core.view import state_view
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority, PlayLand
+from mtg_ledger.core.errors import CannotPay, IllegalTarget, NotYourPriority, UnknownCard, WrongTiming
+from mtg_ledger.core.view import state_view
 from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 
 

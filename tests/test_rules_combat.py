@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.commands import ActivateAbility, AssignDamage, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
-from core.rules import Decision, pending_decision
-from core.table import LocalTable
+from mtg_ledger.core.commands import ActivateAbility, AssignDamage, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
+from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.table import LocalTable
 from tests.helpers import (
     advance_to,
     attack,

@@ -3,10 +3,10 @@ attackers, paid in full by mana abilities activated as part of it, or the whole 
 
 from __future__ import annotations
 
-from core.commands import CardRef, DeclareAttackers
-from core.errors import CannotPay
-from core.rules import Decision, pending_decision
-from core.table import LocalTable
+from mtg_ledger.core.commands import CardRef, DeclareAttackers
+from mtg_ledger.core.errors import CannotPay
+from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, events_of, last, obj, refused, start, three_players, two_players, types_since
 
 BEARS, LIONS = CardRef("Grizzly Bears"), CardRef("Savannah Lions")

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.commands import CardRef, CastSpell, ChooseDefender, Concede, DeclareAttackers, DeclareBlockers
-from core.rules import Decision, pending_decision
-from core.table import LocalTable
+from mtg_ledger.core.commands import CardRef, CastSpell, ChooseDefender, Concede, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, both_pass, dealt, events_of, last, obj, perm, refused, start, three_players, types_since
 
 BEARS, LIONS, GIANT = CardRef("Grizzly Bears"), CardRef("Savannah Lions"), CardRef("Hill Giant")

@@ -3,9 +3,9 @@ is precombat (505.1a), and Sagas (714) on concrete boards."""
 
 from __future__ import annotations
 
-from core import characteristics as ch
-from core.commands import CardRef, CastSpell, DeclareAttackers
-from core.rules import pending_decision
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import CardRef, CastSpell, DeclareAttackers
+from mtg_ledger.core.rules import pending_decision
 from tests.helpers import (
     advance_through,
     advance_to,

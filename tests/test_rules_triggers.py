@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core import characteristics as ch
-from core.commands import CardRef, CastSpell, Discard, OrderTriggers, PassPriority
-from core.rules import pending_decision
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import CardRef, CastSpell, Discard, OrderTriggers, PassPriority
+from mtg_ledger.core.rules import pending_decision
 from tests.helpers import (
     advance_through,
     advance_to,

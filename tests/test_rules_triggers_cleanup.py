@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from core import characteristics as ch
-from core.commands import CardRef, CastSpell, Discard, PassPriority
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import CardRef, CastSpell, Discard, PassPriority
 from tests.helpers import (
     advance_through,
     advance_to,

@@ -3,10 +3,10 @@ untapping and what keeps a permanent tapped (502.3), and haste against summoning
 
 from __future__ import annotations
 
-from core import characteristics as ch
-from core import events as ev
-from core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
-from core.errors import CannotPay, IllegalTarget, WrongTiming
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
+from mtg_ledger.core.errors import CannotPay, IllegalTarget, WrongTiming
 from tests.helpers import (
     advance_through,
     advance_to,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replays.cli import main
+from mtg_ledger.replays.cli import main
 
 SCENARIO = Path(__file__).parent / "scenarios" / "archenemy.json"
 

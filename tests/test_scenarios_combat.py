@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from replays.cli import main
+from mtg_ledger.replays.cli import main
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

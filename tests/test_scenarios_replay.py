@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from core.table import LocalTable
-from replays.app import Ledger
-from replays.audit import audit
-from replays.replay import replay
-from replays.play import ActionFailed, pass_until_step, play_scenario
-from replays.scenario import PassUntil, load
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_scenario
+from mtg_ledger.replays.scenario import PassUntil, load
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
 

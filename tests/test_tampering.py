@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from core.apply import apply_event
-from core.hashing import chain
-from core.state import GameState
-from replays import logfile
-from replays.audit import audit
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.hashing import chain
+from mtg_ledger.core.state import GameState
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.audit import audit
 from tests.log_tools import Event, demo_game, demo_log, edited, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -275,10 +275,10 @@ def test_audit_json_parses_with_the_first_bad_event_and_the_findings(tmp_path: P
 def test_a_stacked_library_audits_clean_but_with_a_notice_for_the_judge() -> None:
     """701.20: shuffle results are recorded, so a replay survives a new generator; a result the seed
     does not give is not a breach of the rules, but the judge is told (the library may be stacked)."""
-    from core.hashing import GENESIS_HASH, chain
-    from core.table import LocalTable
+    from mtg_ledger.core.hashing import GENESIS_HASH, chain
+    from mtg_ledger.core.table import LocalTable
 
-    from core.decks import demo_setup
+    from mtg_ledger.core.decks import demo_setup
 
     setup = demo_setup(3)
     honest = LocalTable.start(setup)

@@ -11,14 +11,14 @@ from uuid import UUID
 
 import pytest
 
-from core.apply import apply_event
-from core.decks import demo_setup
-from core.rules import pending_decision
-from core.state import GameState
-from core.view import state_view
-from replays.app import SNAPSHOT_INTERVAL_ENV, Ledger
-from replays.play import play_demo
-from replays.text import line
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.view import state_view
+from mtg_ledger.replays.app import SNAPSHOT_INTERVAL_ENV, Ledger
+from mtg_ledger.replays.play import play_demo
+from mtg_ledger.replays.text import line
 from tests.log_tools import SEED, Event, demo_game, first, run, state_after
 
 pytestmark = pytest.mark.usefixtures("cli_env")

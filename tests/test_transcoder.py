@@ -13,8 +13,8 @@ from eventsourcing.persistence import Mapper, Transcoding, TranscodingNotRegiste
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.state import Effect, GameState, Permanent, Player, StackObject
-from replays.transcoder import EXT_CODES, MsgpackTranscoder
+from mtg_ledger.core.state import Effect, GameState, Permanent, Player, StackObject
+from mtg_ledger.replays.transcoder import EXT_CODES, MsgpackTranscoder
 
 
 @pytest.fixture
