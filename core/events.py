@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 from eventsourcing.domain import Aggregate
 
 from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.topics import stored_as
 
 SCHEMA_VERSION = 1
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
@@ -22,6 +23,12 @@ class GameEvent(Aggregate.Event):
     hash: str
 
     field_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The stored topic is the event's contract type name; ``core.events:<type>`` is how the
+        # stores written before the mtg_ledger namespace named it.
+        stored_as(cls.__name__, f"core.events:{cls.__name__}")(cls)
 
     def to_map(self) -> dict[str, Any]:
         """The contract map of this event: ``{"v", "type", ...fields, "hash"}``."""

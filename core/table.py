@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.domain import Aggregate
+from eventsourcing.domain import Aggregate, Snapshot
 
 from mtg_ledger.core import engine
 from mtg_ledger.core import events as ev
@@ -14,14 +14,24 @@ from mtg_ledger.core.commands import Command
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.topics import stored_as
 
 
 def _contract_map(version: int, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> dict[str, Any]:
     return {"v": version, "type": event_class.__name__, **fields}
 
 
+@stored_as("GameSnapshot", "eventsourcing.domain:Snapshot")
+class GameSnapshot(Snapshot):
+    """A game's state at one version, stored under the schema's name (it names the aggregate by its
+    stored name too, ``Game``)."""
+
+
+@stored_as("Game", "core.table:Game")
 class Game(Aggregate):
     """The game aggregate: one game is one stream. Its state is rebuilt by the appliers."""
+
+    Snapshot = GameSnapshot
 
     def __init__(self) -> None:
         self.state = GameState()

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import Transcoder
+from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
@@ -24,6 +24,7 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.rules import check, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
+from mtg_ledger.core.topics import STORED, canonical, stored_as
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
@@ -47,6 +48,7 @@ SNAPSHOT_INTERVAL = 1000  # events between snapshots: chosen from `make bench` (
 LINEAGE = UUID("6f1d0c52-8d0b-4c39-9c2e-3b5f4b7e1a10")
 
 
+@stored_as("Lineage", "replays.app:Lineage")
 class Lineage(Aggregate):
     """Where a branched game came from (its log is the first ``at_version`` events of ``branched_from``)."""
 
@@ -59,6 +61,25 @@ class Lineage(Aggregate):
     @staticmethod
     def create_id(game: str, branched_from: str, at_version: int) -> UUID:
         return uuid5(LINEAGE, game)
+
+
+stored_as("Branched", "replays.app:Lineage.Branched")(Lineage.Branched)
+
+
+class SchemaMapper(Mapper[UUID]):
+    """The library's mapper, reading only the stored names of the log's schema (core.topics): a row
+    with any other topic is refused, and no stored byte ever makes Python import a module."""
+
+    def to_domain_event(self, stored_event: StoredEvent) -> Any:
+        name = canonical(stored_event.topic)
+        if name != stored_event.topic:
+            stored_event = StoredEvent(stored_event.originator_id, stored_event.originator_version, name, stored_event.state)
+        domain_event = super().to_domain_event(stored_event)
+        fields = vars(domain_event)
+        for inner in ("originator_topic", "topic"):  # the aggregate a created event or a snapshot names
+            if isinstance(fields.get(inner), str):
+                fields[inner] = canonical(fields[inner])
+        return domain_event
 
 
 class Ledger(Application[UUID]):
@@ -75,6 +96,9 @@ class Ledger(Application[UUID]):
 
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()
+
+    def construct_mapper(self) -> Mapper[UUID]:
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=SchemaMapper)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -220,7 +244,7 @@ class Ledger(Application[UUID]):
         ids: list[UUID] = []
         start = 1
         while True:
-            batch = self.recorder.select_notifications(start=start, limit=1000, topics=[_STARTED_TOPIC])
+            batch = self.recorder.select_notifications(start=start, limit=1000, topics=_STARTED_TOPICS)
             if not batch:
                 return ids
             ids.extend(n.originator_id for n in batch)  # type: ignore[misc]
@@ -234,7 +258,7 @@ def project_game(game: Game | None, events: Iterable[Any]) -> Game | None:
     return game
 
 
-_STARTED_TOPIC = f"{ev.GameStarted.__module__}:{ev.GameStarted.__qualname__}"
+_STARTED_TOPICS = [name for name, cls in STORED.items() if cls is ev.GameStarted]  # today's name and its aliases
 
 
 def last_decision_point(events: list[dict[str, Any]]) -> int:
