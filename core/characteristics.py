@@ -72,22 +72,27 @@ def sick(state: GameState, perm: Permanent) -> bool:
 
 def max_hand_size(state: GameState, player: str) -> int | None:
     """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
-    for perm in state.battlefield:
-        if perm.controller == player and not perm.phased_out and face(perm).no_maximum_hand_size:
-            return None
-    if any(e.kind == "no_max_hand_size" and e.player == player for e in state.effects):
-        return None
-    return DEFAULT_MAX_HAND_SIZE
+    lifted = any(
+        perm.controller == player and not perm.phased_out and face(perm).no_maximum_hand_size for perm in state.battlefield
+    ) or any(e.kind == "no_max_hand_size" and e.player == player for e in state.effects)
+    return maximum_hand_size(lifted)
+
+
+def maximum_hand_size(lifted: bool) -> int | None:
+    """402.2: seven, or no maximum (None) while an effect lifts it (the read models ask this too)."""
+    return None if lifted else DEFAULT_MAX_HAND_SIZE
+
+
+def cards_over_maximum(hand_size: int, maximum: int | None) -> int:
+    """514.1: how many cards a hand of ``hand_size`` discards down to ``maximum``."""
+    return 0 if maximum is None else max(0, hand_size - maximum)
 
 
 def cards_to_discard(state: GameState, player: str) -> int:
     """514.1: how many cards the player must discard in cleanup."""
     if state.players[player].lost:
         return 0
-    limit = max_hand_size(state, player)
-    if limit is None:
-        return 0
-    return max(0, len(state.players[player].hand) - limit)
+    return cards_over_maximum(len(state.players[player].hand), max_hand_size(state, player))
 
 
 def on_battlefield(state: GameState) -> list[Permanent]:

@@ -72,10 +72,6 @@ def defenders_to_declare(state: GameState) -> list[str]:
     return [p for p in teams.apnap(state) if p in attacked and p not in state.blockers_declared_by]
 
 
-def apnap(state: GameState) -> list[str]:
-    return teams.apnap(state)
-
-
 def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """508.1d, 508.1g: costs to attack (Ghostly Prison: {2} for each creature attacking its controller)."""
     costs = []

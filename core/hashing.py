@@ -17,20 +17,21 @@ GENESIS_HASH = "00" * 32
 _SCALARS = (str, int, bool, float, bytes, type(None))
 
 
-def _sorted(value: Any) -> Any:
+def sort_keys(value: Any) -> Any:
+    """``value`` with every map's keys sorted, at every level (lists of scalars pass through as they are)."""
     if isinstance(value, dict):
-        return {k: _sorted(value[k]) for k in sorted(value)}
+        return {k: sort_keys(value[k]) for k in sorted(value)}
     if isinstance(value, (list, tuple)):
         if all(isinstance(v, _SCALARS) for v in value):
             return value  # nothing to sort inside (the common case: card names, object ids)
-        return [_sorted(v) for v in value]
+        return [sort_keys(v) for v in value]
     return value
 
 
 def canonical(mapping: dict[str, Any]) -> bytes:
     """msgpack bytes of ``mapping`` without its ``hash`` key, keys sorted at every level."""
     body = {k: v for k, v in mapping.items() if k != "hash"}
-    return msgpack.packb(_sorted(body), use_bin_type=True)
+    return msgpack.packb(sort_keys(body), use_bin_type=True)
 
 
 def chain(previous_hex: str, mapping: dict[str, Any]) -> str:
@@ -38,6 +39,6 @@ def chain(previous_hex: str, mapping: dict[str, Any]) -> str:
     return hashlib.sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()
 
 
-def digest(value: Any) -> str:
-    """A canonical sha256 of any msgpack-able value (used for state hashes)."""
-    return hashlib.sha256(msgpack.packb(_sorted(value), use_bin_type=True)).hexdigest()
+def digest(sorted_value: Any) -> str:
+    """The sha256 of a value whose maps' keys are already sorted (``sort_keys``), as msgpack."""
+    return hashlib.sha256(msgpack.packb(sorted_value, use_bin_type=True)).hexdigest()

@@ -9,11 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import hashlib
-
-import msgpack
-
-from mtg_ledger.core.hashing import GENESIS_HASH
+from mtg_ledger.core.hashing import GENESIS_HASH, digest, sort_keys
 
 
 @dataclass
@@ -181,8 +177,8 @@ class GameState:
     def state_hash(self) -> str:
         """A canonical hash of everything in the state (replays compare it; TurnBegan records it, so
         the encoding is part of the log's schema): msgpack of the state as a map, keys sorted at
-        every level, exactly ``core.hashing.digest(self.to_dict())``, built in one pass."""
-        return hashlib.sha256(msgpack.packb(_canonical(self), use_bin_type=True)).hexdigest()
+        every level (``core.hashing.sort_keys``), built in one pass from the dataclasses."""
+        return digest(_canonical(self))
 
 
 _SORTED_FIELDS: dict[type, tuple[str, ...]] = {}
@@ -197,19 +193,8 @@ def _fields_of(obj: Any) -> tuple[str, ...]:
     return names
 
 
-def _plain(value: Any) -> Any:
-    """Builtins with every map's keys sorted (lists of scalars pass through as they are)."""
-    if isinstance(value, dict):
-        return {k: _plain(value[k]) for k in sorted(value)}
-    if isinstance(value, list):
-        if all(isinstance(v, (str, int, bool, float, type(None))) for v in value):
-            return value
-        return [_plain(v) for v in value]
-    return value
-
-
 def _record(obj: Any) -> dict[str, Any]:
-    return {k: _plain(getattr(obj, k)) for k in _fields_of(obj)}
+    return {k: sort_keys(getattr(obj, k)) for k in _fields_of(obj)}
 
 
 def _canonical(state: GameState) -> dict[str, Any]:
@@ -221,6 +206,6 @@ def _canonical(state: GameState) -> dict[str, Any]:
         elif k in _NESTED:
             out[k] = [_record(v) for v in value]
         else:
-            out[k] = _plain(value)
+            out[k] = sort_keys(value)
     return out
 

@@ -304,11 +304,3 @@ class SQLiteLedgerViews(SQLViews, SQLiteTrackingRecorder):
         statements.extend(t.format(**TABLES) for t in CREATE_TABLES)
         return statements
 
-
-def __getattr__(name: str) -> Any:
-    # PostgreSQL support is an optional extra (psycopg): imported only when asked for.
-    if name == "PostgresLedgerViews":
-        from mtg_ledger.projections.postgres import PostgresLedgerViews
-
-        return PostgresLedgerViews
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,12 +19,13 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from mtg_ledger.core.cards import card
+from mtg_ledger.core.characteristics import cards_over_maximum as cards_to_discard
+from mtg_ledger.core.characteristics import maximum_hand_size
 from mtg_ledger.core.errors import UnknownCard
 
 Event = Mapping[str, Any]
 Row = dict[str, Any]
 
-DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 VIEW_SCHEMA = 2  # the layout of GameView.to_dict(); a change means rebuilding stored views
 
 
@@ -97,19 +98,13 @@ def _lifts_maximum(card_name: str) -> bool:
 
 
 def max_hand_size(view: GameView, player: str) -> int | None:
-    """402.2: seven, unless an effect says otherwise: a permanent the player controls (Spellbook), or
-    an effect lasting until their next turn (a scheme)."""
-    for perm in view.permanents:
-        if perm["controller"] == player and perm["object"] not in view.phased_out and _lifts_maximum(perm["card"]):
-            return None
-    if view.no_maximum.get(player):
-        return None
-    return DEFAULT_MAX_HAND_SIZE
-
-
-def cards_to_discard(hand_size: int, maximum: int | None) -> int:
-    """514.1: discard down to the maximum hand size; nothing when there is no maximum."""
-    return 0 if maximum is None else max(0, hand_size - maximum)
+    """402.2 (core.characteristics.maximum_hand_size), from what the events said: a permanent the
+    player controls lifts it (Spellbook), or an effect lasting until their next turn (a scheme)."""
+    lifted = any(
+        perm["controller"] == player and perm["object"] not in view.phased_out and _lifts_maximum(perm["card"])
+        for perm in view.permanents
+    ) or bool(view.no_maximum.get(player))
+    return maximum_hand_size(lifted)
 
 
 # --- the fold ----------------------------------------------------------------------------

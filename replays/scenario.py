@@ -32,7 +32,6 @@ from mtg_ledger.core.errors import UnknownCard
 from mtg_ledger.core.turn import STEP_NAMES
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
-SUPPORTED_FORMATS = FORMATS
 ACTIONS = (
     "pass", "pass_until", "play_land", "cast", "activate", "declare_attackers", "declare_blockers",
     "assign_damage", "choose_defender", "discard", "order_triggers", "concede",
@@ -76,8 +75,6 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
     fmt = data.get("format", "two-player")
     if fmt not in FORMATS:
         raise ScenarioError(f"{where}: format {fmt!r} is not one of {', '.join(FORMATS)}")
-    if fmt not in SUPPORTED_FORMATS:
-        raise ScenarioError(f"{where}: format {fmt!r} is not supported yet by this engine version")
     players = data.get("players")
     if fmt == "two-player" and (not isinstance(players, list) or len(players) != 2):
         raise ScenarioError(f"{where}: players must be a list of two players in the two-player format (rule 100.1a)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from mtg_ledger.core.mana import format_pool
+
 
 def _target(t: Any) -> str:
     return t if isinstance(t, str) else f"#{t}"
@@ -16,7 +18,7 @@ def _step(step: str) -> str:
 
 
 def _mana(pool: dict[str, int]) -> str:
-    return "".join(f"{{{c}}}" * n for c, n in sorted(pool.items())) or "{0}"
+    return format_pool(pool, empty="{0}")
 
 
 def describe(e: dict[str, Any]) -> str:
