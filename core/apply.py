@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mtg_ledger.core import teams
 from mtg_ledger.core.state import Effect, GameState, Permanent, Player, StackObject
 from mtg_ledger.core.turn import FIRST_STEP, PHASES
 
@@ -87,6 +88,8 @@ def _schemes_shuffled(s: GameState, e: Event) -> None:
 
 @applier("TurnBegan")
 def _turn_began(s: GameState, e: Event) -> None:
+    """500.1. With shared team turns the team's turn is each of its players' turn (805.4): every
+    player of the new active team starts their turn (302.6)."""
     previous = s.active_player
     s.turn = e["turn"]
     s.active_player = e["active_player"]
@@ -97,8 +100,9 @@ def _turn_began(s: GameState, e: Event) -> None:
     s.phase_plan = list(PHASES)
     for player in s.players.values():
         player.lands_played = 0
+    team = teams.team_of(s, e["active_player"])
     for perm in s.battlefield:  # 302.6: continuously controlled since this turn began
-        if perm.controller == e["active_player"]:
+        if perm.controller in team:
             perm.fresh = False
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,3 +34,36 @@ def test_an_archenemy_scenario_sets_schemes_in_motion_and_the_team_shares_its_tu
     assert state["players"]["eve"]["life"] == 40 - 2  # the Grizzly Bears attacked her
     assert state["players"]["eve"]["max_hand_size"] is None  # until her next turn (Your Puny Minds Cannot Fathom)
     assert (state["turn"], state["step"], state["active_player"]) == (3, "precombat_main", "eve")
+
+
+def play(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """A scenario of tests/scenarios played through the CLI: its events and the judge's view of its state."""
+    db = str(tmp_path / "team.sqlite")
+    assert main(["play", str(SCENARIO.parent / name), "--db", db]) == 0, capsys.readouterr().err
+    game = capsys.readouterr().out.strip()
+    assert main(["events", game, "--db", db]) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["state", game, "--db", db]) == 0
+    return events, json.loads(capsys.readouterr().out)
+
+
+def in_turn(events: list[dict[str, Any]], turn: int, kind: str) -> list[dict[str, Any]]:
+    """The events of type ``kind`` recorded during ``turn``."""
+    out, current = [], 0
+    for e in events:
+        current = e["turn"] if e["type"] == "TurnBegan" else current
+        if current == turn and e["type"] == kind:
+            out.append(e)
+    return out
+
+
+def test_302_6_805_4_a_teammates_creatures_are_ready_on_the_teams_next_turn_from_a_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events, state = play("archenemy_teammate_summoning_sickness.json", tmp_path, capsys)
+    elves = next(p["object"] for p in state["battlefield"] if p["card"] == "Llanowar Elves")
+    assert [e["source"] for e in in_turn(events, 4, "ManaAbilityActivated")] == [elves]  # Giant Growth paid with the Elves
+    attacked = in_turn(events, 4, "AttackersDeclared")
+    assert [(e["player"], [a["card"] for a in e["attackers"]]) for e in attacked] == [("bob", ["Grizzly Bears"])]
+    assert state["players"]["eve"]["life"] == 40 - 5
+    assert not any(p["summoning_sick"] for p in state["battlefield"])
