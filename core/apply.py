@@ -88,13 +88,14 @@ def _schemes_shuffled(s: GameState, e: Event) -> None:
 
 @applier("TurnBegan")
 def _turn_began(s: GameState, e: Event) -> None:
-    """500.1. With shared team turns the team's turn is each of its players' turn (805.4): every
-    player of the new active team starts their turn (302.6)."""
+    """500.1. With shared team turns the team's turn is each of its players' turn (805.4): "the
+    previous turn's active player" (726.3) is every player of the previous active team, so their
+    spells count together, and every player of the new active team starts their turn (302.6)."""
     previous = s.active_player
     s.turn = e["turn"]
     s.active_player = e["active_player"]
     s.phase = s.step = None
-    s.spells_cast_last_turn = s.spells_cast_this_turn.get(previous, 0) if previous else 0
+    s.spells_cast_last_turn = sum(s.spells_cast_this_turn.get(p, 0) for p in teams.team_of(s, previous)) if previous else 0
     s.spells_cast_this_turn = {}
     s.attacked_this_turn = []
     s.phase_plan = list(PHASES)

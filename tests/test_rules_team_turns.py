@@ -8,6 +8,7 @@ from __future__ import annotations
 from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, PassPriority
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, archenemy, last, obj, perm, refused, start
 
 PUNY = "Your Puny Minds Cannot Fathom"
@@ -43,3 +44,45 @@ def test_805_7_any_player_of_the_active_team_may_send_the_teams_declaration_of_a
     declared = last(table, "AttackersDeclared")
     assert declared["player"] == "bob"  # the event records who sent it
     assert [a["card"] for a in declared["attackers"]] == ["Grizzly Bears", "Hill Giant"]
+
+
+
+def untap_changes(table: LocalTable) -> list[tuple[int, str]]:
+    """(turn, day or night) for each change of day and night made as an untap step began (502.2)."""
+    out, turn = [], 0
+    for e in table.events:
+        turn = e["turn"] if e["type"] == "TurnBegan" else turn
+        if e["type"] == "DayNightChanged" and e["rule"] == "502.2":
+            out.append((turn, e["to"]))
+    return out
+
+
+def bolt(table: LocalTable, player: str, target: str) -> None:
+    """``player`` casts Lightning Bolt at ``target``, and it resolves."""
+    table.handle(CastSpell(player, "Lightning Bolt", targets=(target,)))
+    table.handle(PassPriority(player))
+    table.handle(PassPriority("alice" if player == "eve" else "eve"))  # the other team passes
+
+
+def test_726_3a_805_4_a_spell_cast_by_a_teammate_who_is_not_the_primary_player_keeps_it_day() -> None:
+    bolts = {"hand": ["Lightning Bolt"], "battlefield": ["Mountain"]}
+    table = start(archenemy([PUNY] * 2, bob=bolts, eve={**bolts, "battlefield": ["Village Watch", "Mountain"]}))
+    advance_to(table, 1, "upkeep")
+    assert table.state.day_night == "day"  # 726.2: a daybound permanent
+    bolt(table, "eve", "alice")  # so that it stays day into the team's turn
+    advance_to(table, 2, "upkeep")
+    bolt(table, "bob", "eve")  # the team's only spell, cast by bob
+    advance_to(table, 4, "upkeep")
+    assert untap_changes(table) == [(4, "night")]  # not at turn 3: bob is "the previous turn's active player" too
+    assert table.state.day_night == "night"  # eve cast nothing in turn 3
+
+
+def test_726_3b_805_4_spells_cast_by_every_player_of_the_previous_active_team_count_together() -> None:
+    bolts = {"hand": ["Lightning Bolt"], "battlefield": ["Mountain"]}
+    table = start(archenemy([PUNY] * 2, alice=bolts, bob=bolts, eve={"battlefield": ["Village Watch"]}))
+    advance_to(table, 2, "upkeep")
+    assert untap_changes(table) == [(2, "night")]  # eve cast no spell in turn 1 (726.3a)
+    bolt(table, "alice", "eve")
+    bolt(table, "bob", "eve")
+    advance_to(table, 3, "upkeep")
+    assert untap_changes(table) == [(2, "night"), (3, "day")]  # two spells from the team's turn

@@ -67,3 +67,14 @@ def test_302_6_805_4_a_teammates_creatures_are_ready_on_the_teams_next_turn_from
     assert [(e["player"], [a["card"] for a in e["attackers"]]) for e in attacked] == [("bob", ["Grizzly Bears"])]
     assert state["players"]["eve"]["life"] == 40 - 5
     assert not any(p["summoning_sick"] for p in state["battlefield"])
+
+
+def test_726_3_805_4_day_and_night_count_the_spells_of_every_player_of_the_active_team_from_a_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events, state = play("archenemy_day_night_team_spells.json", tmp_path, capsys)
+    changes = [(turn, [e["to"] for e in in_turn(events, turn, "DayNightChanged")]) for turn in range(1, 6)]
+    # turn 2: eve cast a spell; turn 3: bob, the team's teammate, did; turn 4: eve cast none;
+    # turn 5: alice and bob cast one each, two for the team
+    assert changes == [(1, ["day"]), (2, []), (3, []), (4, ["night"]), (5, ["day"])]
+    assert state["day_night"] == "day" and state["players"]["eve"]["life"] == 40 - 9
