@@ -64,7 +64,9 @@ def begin_step(table: Table, step: StepSpec | None) -> None:
         return
     s = table.state
     if step.step == FIRST_STEP[step.phase] and step.phase == "combat":  # 500.10: a skipped phase doesn't begin
-        skip = next((e for e in s.effects if e.kind == "skip_combat" and e.player == s.active_player), None)
+        # 805.10: an effect that makes a player of the active team skip a phase makes the team skip it
+        team = teams.active_team(s)
+        skip = next((e for e in s.effects if e.kind == "skip_combat" and e.player in team), None)
         if skip is not None:
             emit(table, ev.PhaseSkipped, phase="combat", source=skip.source, player=skip.player, effect=skip.id)
             begin_step(table, next_step(table.state))

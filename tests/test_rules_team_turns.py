@@ -86,3 +86,23 @@ def test_726_3b_805_4_spells_cast_by_every_player_of_the_previous_active_team_co
     bolt(table, "bob", "eve")
     advance_to(table, 3, "upkeep")
     assert untap_changes(table) == [(2, "night"), (3, "day")]  # two spells from the team's turn
+
+
+def test_500_10_805_10_a_teammate_skipping_their_next_combat_phase_makes_the_whole_team_skip_it() -> None:
+    table = start(
+        archenemy(
+            [PUNY],
+            alice={"battlefield": ["Grizzly Bears"]},
+            eve={"hand": ["Moment of Silence"], "battlefield": ["Plains"]},
+        )
+    )
+    advance_to(table, 2, "upkeep")
+    table.handle(PassPriority("alice"))
+    table.handle(CastSpell("eve", "Moment of Silence", targets=("bob",)))
+    table.handle(PassPriority("eve"))
+    table.handle(PassPriority("alice"))
+    advance_to(table, 2, "end")
+    skipped = last(table, "PhaseSkipped")
+    assert (skipped["phase"], skipped["player"]) == ("combat", "bob")
+    steps = [e["step"] for e in table.events if e["type"] == "StepBegan" and e["turn"] == 2]
+    assert steps == ["untap", "upkeep", "draw", "precombat_main", "postcombat_main", "end"]  # alice's Bears never got to attack

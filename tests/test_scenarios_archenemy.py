@@ -78,3 +78,13 @@ def test_726_3_805_4_day_and_night_count_the_spells_of_every_player_of_the_activ
     # turn 5: alice and bob cast one each, two for the team
     assert changes == [(1, ["day"]), (2, []), (3, []), (4, ["night"]), (5, ["day"])]
     assert state["day_night"] == "day" and state["players"]["eve"]["life"] == 40 - 9
+
+
+def test_500_10_805_10_moment_of_silence_on_a_teammate_skips_the_teams_combat_from_a_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events, state = play("archenemy_skip_team_combat.json", tmp_path, capsys)
+    assert [(e["phase"], e["player"]) for e in in_turn(events, 2, "PhaseSkipped")] == [("combat", "bob")]
+    assert [e["phase"] for e in in_turn(events, 2, "StepBegan") if e["phase"] == "combat"] == []
+    assert state["players"]["eve"]["life"] == 40  # alice's Grizzly Bears never attacked
+    assert [e["kind"] for e in state["effects"]] == ["no_max_hand_size"]  # the skip was used up (eve's scheme remains)
