@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, triggers
+from mtg_ledger.core import combat, teams, triggers
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.commands import (
     ActivateAbility,
@@ -75,9 +75,10 @@ def candidates(state: GameState) -> Iterator[Command]:
             if combat.needs_assignment(state, attacker):
                 blockers = [b for b in attacker.blocked_by if state.permanent(b) is not None]
                 yield AssignDamage(player, ((attacker.object, ((blockers[-1], ch.power(state, attacker)),)),))
-    elif decision.kind == "declare_blockers":
-        attackers = [p.object for p in ch.on_battlefield(state) if p.attacking == player]
-        blockers = [p.object for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p) and not p.tapped]
+    elif decision.kind == "declare_blockers":  # 805.8: with shared team turns, the whole team's
+        team = teams.team_of(state, player)
+        attackers = [p.object for p in ch.on_battlefield(state) if p.attacking in team]
+        blockers = [p.object for p in ch.on_battlefield(state) if p.controller in team and ch.is_creature(p) and not p.tapped]
         yield DeclareBlockers(player, ())
         count = 0
         for b in blockers:

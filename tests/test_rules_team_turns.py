@@ -5,7 +5,7 @@ teammate who is not the primary player."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, PassPriority
+from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.table import LocalTable
@@ -106,3 +106,38 @@ def test_500_10_805_10_a_teammate_skipping_their_next_combat_phase_makes_the_who
     assert (skipped["phase"], skipped["player"]) == ("combat", "bob")
     steps = [e["step"] for e in table.events if e["type"] == "StepBegan" and e["turn"] == 2]
     assert steps == ["untap", "upkeep", "draw", "precombat_main", "postcombat_main", "end"]  # alice's Bears never got to attack
+
+
+def test_509_1a_805_9_a_teammates_creature_may_block_a_creature_attacking_the_primary_player() -> None:
+    table = start(archenemy([PUNY], bob={"battlefield": ["Hill Giant"]}, eve={"battlefield": ["Grizzly Bears"]}))
+    advance_to(table, 1, "declare_attackers")
+    table.handle(DeclareAttackers("eve", ((obj(table, "Grizzly Bears"), "alice"),)))
+    advance_to(table, 1, "declare_blockers")
+    decision = pending_decision(table.state)
+    assert (decision.kind, decision.player) == ("declare_blockers", "alice")  # asked, though alice has no creature
+    table.handle(DeclareBlockers("bob", ((obj(table, "Hill Giant"), obj(table, "Grizzly Bears")),)))
+    assert last(table, "BlockersDeclared")["player"] == "bob"
+    advance_to(table, 1, "end")
+    assert [p.card for p in table.state.battlefield] == ["Hill Giant"]  # 3 damage killed the Bears
+    assert table.state.players["alice"].life == 20
+
+
+def test_805_8_the_defending_team_declares_its_blockers_together_once_for_creatures_attacking_any_of_its_players() -> None:
+    table = start(
+        archenemy(
+            [PUNY],
+            alice={"battlefield": ["Grizzly Bears"]},
+            bob={"battlefield": ["Hill Giant"]},
+            eve={"battlefield": ["Savannah Lions", "Serra Angel"]},
+        )
+    )
+    advance_to(table, 1, "declare_attackers")
+    lions, angel = obj(table, "Savannah Lions"), obj(table, "Serra Angel")
+    table.handle(DeclareAttackers("eve", ((lions, "alice"), (angel, "bob"))))
+    advance_to(table, 1, "declare_blockers")
+    refused(table, DeclareBlockers("eve", ()), "509.1")  # not the archenemy's to send
+    refused(table, DeclareBlockers("bob", ((obj(table, "Hill Giant"), angel),)), "702.9b")  # restrictions still apply
+    table.handle(DeclareBlockers("alice", ((obj(table, "Hill Giant"), lions),)))  # bob's creature, alice's declaration
+    declared = [e for e in table.events if e["type"] == "BlockersDeclared"]
+    assert [(e["player"], [b["card"] for b in e["blockers"]]) for e in declared] == [("alice", ["Hill Giant"])]
+    assert pending_decision(table.state).kind == "priority"  # the team declared once, for both its players

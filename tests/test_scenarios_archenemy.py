@@ -88,3 +88,15 @@ def test_500_10_805_10_moment_of_silence_on_a_teammate_skips_the_teams_combat_fr
     assert [e["phase"] for e in in_turn(events, 2, "StepBegan") if e["phase"] == "combat"] == []
     assert state["players"]["eve"]["life"] == 40  # alice's Grizzly Bears never attacked
     assert [e["kind"] for e in state["effects"]] == ["no_max_hand_size"]  # the skip was used up (eve's scheme remains)
+
+
+def test_509_1a_805_9_a_teammate_blocks_for_the_attacked_primary_player_from_a_scenario(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    events, state = play("archenemy_team_blocks.json", tmp_path, capsys)
+    blocks = [(e["player"], [(b["card"], b["attacker"]) for b in e["blockers"]]) for e in in_turn(events, 1, "BlockersDeclared")]
+    attacker = in_turn(events, 1, "AttackersDeclared")[0]["attackers"][0]
+    assert (attacker["card"], attacker["defender"]) == ("Grizzly Bears", "alice")
+    assert blocks == [("bob", [("Hill Giant", attacker["object"])])]
+    assert state["players"]["alice"]["life"] == 20
+    assert [p["card"] for p in state["battlefield"]] == ["Hill Giant"]
