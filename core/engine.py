@@ -52,7 +52,8 @@ def begin_turn(table: Table) -> None:
     s = table.state
     active = s.turn_order[0] if s.active_player is None else next_player(s, s.active_player)  # 805.4
     emit(table, ev.TurnBegan, turn=s.turn + 1, active_player=active, state_hash=s.state_hash())  # 500.1
-    ending = [e.id for e in s.effects if e.until == "next_turn" and e.player == active]
+    team = teams.active_team(s)  # 805.4: the team's turn is each of its players' turn
+    ending = [e.id for e in s.effects if e.until == "next_turn" and e.player in team]
     if ending:  # 611.2a: "until your next turn" ends as that turn begins
         emit(table, ev.EffectsEnded, effects=ending, rule="611.2a")
     begin_step(table, next_step(table.state))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import events as ev
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, archenemy, last, obj, perm, refused, start
@@ -141,3 +142,19 @@ def test_805_8_the_defending_team_declares_its_blockers_together_once_for_creatu
     declared = [e for e in table.events if e["type"] == "BlockersDeclared"]
     assert [(e["player"], [b["card"] for b in e["blockers"]]) for e in declared] == [("alice", ["Hill Giant"])]
     assert pending_decision(table.state).kind == "priority"  # the team declared once, for both its players
+
+
+def test_611_2a_805_4_until_a_teammates_next_turn_ends_as_the_teams_next_turn_begins() -> None:
+    table = start(archenemy([PUNY], bob={"hand": ["Mountain"] * 9}))
+    advance_to(table, 1, "upkeep")
+    # the board: bob has no maximum hand size until his next turn (as a scheme like Your Puny
+    # Minds Cannot Fathom says for its controller), an effect that began in eve's turn
+    effect = {"id": 90, "kind": "no_max_hand_size", "object": 0, "power": 0, "toughness": 0, "keywords": [],
+              "until": "next_turn", "player": "bob", "source": 0}
+    table.emit(ev.EffectCreated, effect=effect)
+    assert ch.max_hand_size(table.state, "bob") is None
+    advance_to(table, 2, "upkeep")
+    ended = last(table, "EffectsEnded")
+    assert (ended["effects"], ended["rule"]) == ([90], "611.2a")
+    assert ended["v"] == last(table, "TurnBegan")["v"] + 1  # as the team's turn began
+    assert ch.max_hand_size(table.state, "bob") == 7
