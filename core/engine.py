@@ -132,7 +132,6 @@ def untap_step(table: Table) -> None:
     With shared team turns, for every player of the active team (805.4)."""
     s = table.state
     team = teams.active_team(s)
-    active = s.active_player
     going = [p.object for p in s.battlefield if p.controller in team and not p.phased_out and "phasing" in ch.face(p).keywords]
     coming = [p.object for p in s.battlefield if p.controller in team and p.phased_out]
     if going or coming:
@@ -144,13 +143,14 @@ def untap_step(table: Table) -> None:
         to = "day"  # 726.3b
     if to is not None:
         emit(table, ev.DayNightChanged, to=to, rule="502.2", transformed=transforming(s, to))
-    untapping = [
-        p.object
-        for p in s.battlefield
-        if p.controller in team and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
-    ]
-    if untapping:
-        emit(table, ev.PermanentsUntapped, player=active, permanents=untapping)
+    for player in team:  # 502.3, 805.4: each player of the active team untaps their permanents
+        untapping = [
+            p.object
+            for p in s.battlefield
+            if p.controller == player and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
+        ]
+        if untapping:
+            emit(table, ev.PermanentsUntapped, player=player, permanents=untapping)
 
 
 def transforming(s: Any, to: str) -> list[int]:

@@ -158,3 +158,15 @@ def test_611_2a_805_4_until_a_teammates_next_turn_ends_as_the_teams_next_turn_be
     assert (ended["effects"], ended["rule"]) == ([90], "611.2a")
     assert ended["v"] == last(table, "TurnBegan")["v"] + 1  # as the team's turn began
     assert ch.max_hand_size(table.state, "bob") == 7
+
+
+def test_502_3_805_4_each_player_of_the_active_team_untaps_their_own_permanents() -> None:
+    table = start(archenemy([PUNY] * 2, alice={"battlefield": ["Forest"]}, bob={"battlefield": ["Mountain"]}))
+    advance_to(table, 2, "upkeep")
+    forest, mountain = obj(table, "Forest"), obj(table, "Mountain")
+    table.handle(ActivateAbility("alice", forest))
+    table.handle(ActivateAbility("bob", mountain))  # 805.5a: while the team has priority
+    advance_to(table, 4, "upkeep")
+    untapped = [e for e in table.events if e["type"] == "PermanentsUntapped"][-2:]
+    assert [(e["player"], e["permanents"]) for e in untapped] == [("alice", [forest]), ("bob", [mountain])]
+    assert not any(p.tapped for p in table.state.battlefield)
