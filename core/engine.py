@@ -222,8 +222,9 @@ def give_priority(table: Table, player: str) -> None:
                 return
             order, targets, removed = triggers.default_stacking(s, mine)
             emit(table, ev.TriggeredAbilitiesStacked, player=controller, objects=order, targets=targets, removed=removed)
-    if s.players[player].lost:
-        player = next_player(s, player)
+    if s.players[player].lost:  # 805.5: the team has priority; it passes on only if none of it is left
+        left = teams.live_members(s, teams.team_of(s, player))
+        player = left[0] if left else next_player(s, player)
     emit(table, ev.PriorityGiven, player=player)
 
 

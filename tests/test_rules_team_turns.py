@@ -170,3 +170,13 @@ def test_502_3_805_4_each_player_of_the_active_team_untaps_their_own_permanents(
     untapped = [e for e in table.events if e["type"] == "PermanentsUntapped"][-2:]
     assert [(e["player"], e["permanents"]) for e in untapped] == [("alice", [forest]), ("bob", [mountain])]
     assert not any(p.tapped for p in table.state.battlefield)
+
+
+def test_117_3b_805_5_when_the_primary_player_leaves_the_game_the_rest_of_the_team_keeps_priority() -> None:
+    table = start(archenemy([PUNY], alice={"life": 1, "battlefield": ["Phyrexian Arena"]}))
+    advance_to(table, 2, "upkeep")
+    assert [o.card for o in table.state.stack] == ["Phyrexian Arena"]
+    table.handle(PassPriority("alice"))
+    table.handle(PassPriority("eve"))  # the Arena's trigger resolves: alice loses her last life (704.5a)
+    assert table.state.players["alice"].lost and not table.state.ended
+    assert last(table, "PriorityGiven")["player"] == "bob"  # the active team still has priority (117.3b)
