@@ -5,7 +5,7 @@ teammate who is not the primary player."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
+from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.rules import pending_decision
@@ -180,3 +180,25 @@ def test_117_3b_805_5_when_the_primary_player_leaves_the_game_the_rest_of_the_te
     table.handle(PassPriority("eve"))  # the Arena's trigger resolves: alice loses her last life (704.5a)
     assert table.state.players["alice"].lost and not table.state.ended
     assert last(table, "PriorityGiven")["player"] == "bob"  # the active team still has priority (117.3b)
+
+
+def test_603_2_805_4_a_teammates_at_the_beginning_of_your_upkeep_ability_triggers_in_the_teams_upkeep() -> None:
+    table = start(archenemy([PUNY], bob={"battlefield": ["Phyrexian Arena"]}, eve={"battlefield": ["Phyrexian Arena"]}))
+    advance_to(table, 2, "draw")
+    triggered = [(e["player"], e["card"]) for e in table.events if e["type"] == "AbilityTriggered" and e["card"] != PUNY]
+    assert triggered == [("eve", "Phyrexian Arena"), ("bob", "Phyrexian Arena")]  # eve's in turn 1, bob's in the team's turn 2
+    assert table.state.players["bob"].life == 19
+
+
+def test_514_1_805_4_each_player_of_the_active_team_discards_to_their_maximum_hand_size_in_cleanup() -> None:
+    table = start(archenemy([PUNY], alice={"hand": ["Plains"] * 8}, bob={"hand": ["Plains"] * 9}))
+    advance_to(table, 2, "end")
+    table.handle(PassPriority("alice"))
+    table.handle(PassPriority("eve"))
+    asked = []
+    while (decision := pending_decision(table.state)).kind == "discard":
+        asked.append((decision.player, decision.count))
+        refused(table, Discard("eve", ("Plains",) * decision.count), "514.1")  # not eve's turn, not her hand
+        table.handle(Discard(decision.player, ("Plains",) * decision.count))
+    assert asked == [("alice", 2), ("bob", 3)]  # each drew a card in the team's draw step (805.4b)
+    assert [len(table.state.players[p].hand) for p in ("alice", "bob")] == [7, 7]
