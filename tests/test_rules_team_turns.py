@@ -5,7 +5,8 @@ teammate who is not the primary player."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority
+from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority, PlayLand
+from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.rules import pending_decision
@@ -202,3 +203,13 @@ def test_514_1_805_4_each_player_of_the_active_team_discards_to_their_maximum_ha
         table.handle(Discard(decision.player, ("Plains",) * decision.count))
     assert asked == [("alice", 2), ("bob", 3)]  # each drew a card in the team's draw step (805.4b)
     assert [len(table.state.players[p].hand) for p in ("alice", "bob")] == [7, 7]
+
+
+def test_805_5a_the_legal_actions_of_a_team_holding_priority_are_those_of_each_of_its_players() -> None:
+    table = start(archenemy([PUNY], alice={"hand": ["Forest"]}, bob={"hand": ["Mountain", "Lightning Bolt"], "battlefield": ["Mountain"]}))
+    advance_to(table, 2, "precombat_main")
+    offered = list(legal_actions(table.state))
+    assert PlayLand("alice", "Forest") in offered and PlayLand("bob", "Mountain") in offered
+    assert CastSpell("bob", "Lightning Bolt", targets=("eve",)) in offered
+    assert ActivateAbility("bob", obj(table, "Mountain")) in offered  # a mana ability (605.3a)
+    assert {c.player for c in offered} == {"alice", "bob"}
