@@ -5,7 +5,7 @@ teammate who is not the primary player."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.commands import ActivateAbility, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority, PlayLand
+from mtg_ledger.core.commands import ActivateAbility, AssignDamage, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority, PlayLand
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import events as ev
@@ -213,3 +213,17 @@ def test_805_5a_the_legal_actions_of_a_team_holding_priority_are_those_of_each_o
     assert CastSpell("bob", "Lightning Bolt", targets=("eve",)) in offered
     assert ActivateAbility("bob", obj(table, "Mountain")) in offered  # a mana ability (605.3a)
     assert {c.player for c in offered} == {"alice", "bob"}
+
+
+def test_510_1c_805_7_a_teammate_divides_the_combat_damage_of_the_teams_attacker() -> None:
+    table = start(archenemy([PUNY], bob={"battlefield": ["Colossal Dreadmaw"]}, eve={"battlefield": ["Grizzly Bears"]}))
+    advance_to(table, 2, "declare_attackers")
+    dreadmaw, bears = obj(table, "Colossal Dreadmaw"), obj(table, "Grizzly Bears")
+    table.handle(DeclareAttackers("bob", ((dreadmaw, None),)))
+    advance_to(table, 2, "declare_blockers")
+    table.handle(DeclareBlockers("eve", ((bears, dreadmaw),)))
+    advance_to(table, 2, "combat_damage")
+    assert pending_decision(table.state).kind == "assign_damage"  # trample (702.19b): a real choice
+    refused(table, AssignDamage("eve", ()), "510.1")
+    table.handle(AssignDamage("bob", ((dreadmaw, ((bears, 3), ("eve", 3))),)))
+    assert table.state.players["eve"].life == 40 - 3
