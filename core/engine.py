@@ -29,6 +29,7 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
+from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.resolve import resolve_top, resume
 from mtg_ledger.core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
@@ -353,7 +354,7 @@ def _concede(table: Table, player: str) -> None:
     waiting = pending_decision(s)
     ordering, paused = s.ordering, s.paused
     emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
-    if check_game_end(table) or waiting is None or waiting.player != player:
+    if check_game_end(table, Reason.CONCESSION) or waiting is None or waiting.player != player:
         return
     if waiting.kind == "priority":
         _after_pass(table, player)

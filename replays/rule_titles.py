@@ -163,6 +163,7 @@ SUMMARIES: dict[str, tuple[str, str]] = {
         "a player can concede the game at any time; a player who concedes leaves the game immediately and loses it",
         "un joueur peut concéder la partie à tout moment ; un joueur qui concède quitte immédiatement la partie et la perd",
     ),
+    "104.4": ("the ways the game can end in a draw", "les façons dont la partie peut se terminer par un match nul"),
     "104.4a": (
         "if all the players remaining in a game lose simultaneously, the game is a draw",
         "si tous les joueurs restant dans la partie perdent simultanément, la partie est nulle",
