@@ -200,7 +200,7 @@ class Ledger(Application[UUID]):
         engine_versions = class_versions()
         now = ev.GameEvent.create_timestamp()
         domain, stored = [], []
-        for recorded, e in zip(events, current):
+        for recorded, e in zip(events, current, strict=True):
             cls = ev.EVENT_TYPES[e["type"]]
             fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
             extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}
