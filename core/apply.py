@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from mtg_ledger.core import teams
 from mtg_ledger.core.state import Effect, GameState, Permanent, Player, StackObject
 from mtg_ledger.core.turn import FIRST_STEP, PHASES
 
@@ -87,18 +88,22 @@ def _schemes_shuffled(s: GameState, e: Event) -> None:
 
 @applier("TurnBegan")
 def _turn_began(s: GameState, e: Event) -> None:
+    """500.1. With shared team turns the team's turn is each of its players' turn (805.4): "the
+    previous turn's active player" (726.3) is every player of the previous active team, so their
+    spells count together, and every player of the new active team starts their turn (302.6)."""
     previous = s.active_player
     s.turn = e["turn"]
     s.active_player = e["active_player"]
     s.phase = s.step = None
-    s.spells_cast_last_turn = s.spells_cast_this_turn.get(previous, 0) if previous else 0
+    s.spells_cast_last_turn = sum(s.spells_cast_this_turn.get(p, 0) for p in teams.team_of(s, previous)) if previous else 0
     s.spells_cast_this_turn = {}
     s.attacked_this_turn = []
     s.phase_plan = list(PHASES)
     for player in s.players.values():
         player.lands_played = 0
+    team = teams.team_of(s, e["active_player"])
     for perm in s.battlefield:  # 302.6: continuously controlled since this turn began
-        if perm.controller == e["active_player"]:
+        if perm.controller in team:
             perm.fresh = False
 
 

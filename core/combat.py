@@ -51,8 +51,12 @@ def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent)
         return ("509.1a", f"{blocker.card} is not a creature and cannot block")
     if blocker.tapped:
         return ("509.1a", f"{blocker.card} is tapped and cannot block")
-    if attacker.attacking != blocker.controller:
-        return ("802.4", f"{blocker.card} can block only creatures attacking {blocker.controller}; {attacker.card} is not")
+    if not teams.teammates(state, blocker.controller, attacker.attacking or ""):
+        defending = teams.team_of(state, blocker.controller)
+        if len(defending) == 1:
+            return ("802.4", f"{blocker.card} can block only creatures attacking {blocker.controller}; {attacker.card} is not")
+        # 805.9: a creature of the defending team blocks creatures attacking any player of that team
+        return ("805.9", f"{blocker.card} can block only creatures attacking {' or '.join(defending)}; {attacker.card} is not")
     if ch.has_keyword(state, attacker, "flying") and not (
         ch.has_keyword(state, blocker, "flying") or ch.has_keyword(state, blocker, "reach")
     ):
@@ -61,15 +65,26 @@ def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent)
 
 
 def can_block_anything(state: GameState, defender: str) -> bool:
-    attackers = [p for p in ch.on_battlefield(state) if p.attacking == defender]
-    blockers = [p for p in ch.on_battlefield(state) if p.controller == defender]
+    """Whether the defending player's team (805.8: it blocks as one) has a creature that can block
+    a creature attacking it."""
+    team = teams.team_of(state, defender)
+    attackers = [p for p in ch.on_battlefield(state) if p.attacking in team]
+    blockers = [p for p in ch.on_battlefield(state) if p.controller in team]
     return any(block_restriction(state, b, a) is None for b in blockers for a in attackers)
 
 
 def defenders_to_declare(state: GameState) -> list[str]:
-    """509.1, 101.4: defending players still to declare blockers, in APNAP order."""
+    """509.1, 101.4: defending players still to declare blockers, in APNAP order. 805.8: a team
+    declares its blockers together, once, asked of its primary player (any of its players may send it)."""
     attacked = {p.attacking for p in ch.on_battlefield(state) if p.attacking}
-    return [p for p in teams.apnap(state) if p in attacked and p not in state.blockers_declared_by]
+    out: list[str] = []
+    for player in teams.apnap(state):
+        team = teams.team_of(state, player)
+        if any(p in attacked for p in team) and not any(p in state.blockers_declared_by for p in team):
+            first = teams.live_members(state, team)[0]
+            if first not in out:
+                out.append(first)
+    return out
 
 
 def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -277,7 +292,9 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
 
 def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
     """509.1a-c: the defending player's untapped creatures, each blocking one creature attacking
-    that player, within the restrictions (flying and reach, 702.9b, 702.17b)."""
+    that player, within the restrictions (flying and reach, 702.9b, 702.17b). 805.8-805.9: a
+    defending team's declaration names creatures of any of its players, each blocking a creature
+    attacking any player of the team."""
     chosen: list[dict[str, Any]] = []
     seen: list[int] = []
     for ref, attacker_ref in command.blockers:
@@ -286,8 +303,9 @@ def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
         if blocker.object in seen:
             raise IllegalAction("509.1a", f"{blocker.card} (object {blocker.object}) can block only one attacker")
         seen.append(blocker.object)
-        if blocker.controller != command.player:
-            raise IllegalAction("509.1a", f"{blocker.card} is not a creature {command.player} controls")
+        if not teams.teammates(state, command.player, blocker.controller):
+            whose = f"{command.player}'s team" if len(teams.team_of(state, command.player)) > 1 else command.player
+            raise IllegalAction("509.1a", f"{blocker.card} is not a creature {whose} controls")
         if not attacker.attacking:
             raise IllegalAction("509.1a", f"{attacker.card} is not attacking")
         why = block_restriction(state, blocker, attacker)

@@ -29,6 +29,7 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
+from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.resolve import resolve_top, resume
 from mtg_ledger.core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
@@ -52,7 +53,8 @@ def begin_turn(table: Table) -> None:
     s = table.state
     active = s.turn_order[0] if s.active_player is None else next_player(s, s.active_player)  # 805.4
     emit(table, ev.TurnBegan, turn=s.turn + 1, active_player=active, state_hash=s.state_hash())  # 500.1
-    ending = [e.id for e in s.effects if e.until == "next_turn" and e.player == active]
+    team = teams.active_team(s)  # 805.4: the team's turn is each of its players' turn
+    ending = [e.id for e in s.effects if e.until == "next_turn" and e.player in team]
     if ending:  # 611.2a: "until your next turn" ends as that turn begins
         emit(table, ev.EffectsEnded, effects=ending, rule="611.2a")
     begin_step(table, next_step(table.state))
@@ -64,7 +66,9 @@ def begin_step(table: Table, step: StepSpec | None) -> None:
         return
     s = table.state
     if step.step == FIRST_STEP[step.phase] and step.phase == "combat":  # 500.10: a skipped phase doesn't begin
-        skip = next((e for e in s.effects if e.kind == "skip_combat" and e.player == s.active_player), None)
+        # 805.10: an effect that makes a player of the active team skip a phase makes the team skip it
+        team = teams.active_team(s)
+        skip = next((e for e in s.effects if e.kind == "skip_combat" and e.player in team), None)
         if skip is not None:
             emit(table, ev.PhaseSkipped, phase="combat", source=skip.source, player=skip.player, effect=skip.id)
             begin_step(table, next_step(table.state))
@@ -129,7 +133,6 @@ def untap_step(table: Table) -> None:
     With shared team turns, for every player of the active team (805.4)."""
     s = table.state
     team = teams.active_team(s)
-    active = s.active_player
     going = [p.object for p in s.battlefield if p.controller in team and not p.phased_out and "phasing" in ch.face(p).keywords]
     coming = [p.object for p in s.battlefield if p.controller in team and p.phased_out]
     if going or coming:
@@ -141,13 +144,14 @@ def untap_step(table: Table) -> None:
         to = "day"  # 726.3b
     if to is not None:
         emit(table, ev.DayNightChanged, to=to, rule="502.2", transformed=transforming(s, to))
-    untapping = [
-        p.object
-        for p in s.battlefield
-        if p.controller in team and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
-    ]
-    if untapping:
-        emit(table, ev.PermanentsUntapped, player=active, permanents=untapping)
+    for player in team:  # 502.3, 805.4: each player of the active team untaps their permanents
+        untapping = [
+            p.object
+            for p in s.battlefield
+            if p.controller == player and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
+        ]
+        if untapping:
+            emit(table, ev.PermanentsUntapped, player=player, permanents=untapping)
 
 
 def transforming(s: Any, to: str) -> list[int]:
@@ -219,8 +223,9 @@ def give_priority(table: Table, player: str) -> None:
                 return
             order, targets, removed = triggers.default_stacking(s, mine)
             emit(table, ev.TriggeredAbilitiesStacked, player=controller, objects=order, targets=targets, removed=removed)
-    if s.players[player].lost:
-        player = next_player(s, player)
+    if s.players[player].lost:  # 805.5: the team has priority; it passes on only if none of it is left
+        left = teams.live_members(s, teams.team_of(s, player))
+        player = left[0] if left else next_player(s, player)
     emit(table, ev.PriorityGiven, player=player)
 
 
@@ -349,7 +354,7 @@ def _concede(table: Table, player: str) -> None:
     waiting = pending_decision(s)
     ordering, paused = s.ordering, s.paused
     emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
-    if check_game_end(table) or waiting is None or waiting.player != player:
+    if check_game_end(table, Reason.CONCESSION) or waiting is None or waiting.player != player:
         return
     if waiting.kind == "priority":
         _after_pass(table, player)

@@ -1,4 +1,4 @@
-"""Every event of the log, declared once, here (CONTRACT section 3, schema version 1).
+"""Every event of the log, declared once, here (CONTRACT section 3, schema version 2).
 
 Events are frozen facts named in the past tense. Each carries ``hash``, the chain hash over its
 contract map (``core.hashing``). Their ``apply`` is the applier: it hands the contract map to
@@ -14,8 +14,9 @@ from eventsourcing.domain import Aggregate
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.topics import stored_as
+from mtg_ledger.core.schema import stored_upcaster
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: GameEnded.reason is a code, winners the whole winning team (core.schema upcasts 1)
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
 
@@ -441,7 +442,12 @@ class PlayerLost(GameEvent):
 
 
 class GameEnded(GameEvent):
-    """104.2: ``winner`` is null for a draw; ``winners`` is the winning team (one player without teams)."""
+    """104.2, 104.4: the game's outcome (core.outcome.Outcome). ``winner`` is null for a draw;
+    ``winners`` names every winning player, a whole team with shared team turns (805); ``reason`` is
+    an ``outcome.Reason`` code. Class version 2 (schema 2): version 1's ``reason`` was free text."""
+
+    class_version = 2
+    upcast_v1_v2 = stored_upcaster("GameEnded", 1)
 
     winner: str | None
     winners: list[str]

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from itertools import combinations
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, triggers
+from mtg_ledger.core import combat, teams, triggers
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.commands import (
     ActivateAbility,
@@ -37,21 +37,9 @@ def candidates(state: GameState) -> Iterator[Command]:
     player = decision.player
     if decision.kind == "priority":
         yield PassPriority(player)
-        hand = state.players[player].hand
-        for name in dict.fromkeys(hand):
-            definition = card(name)
-            if definition.is_type("Land"):
-                yield PlayLand(player, name)
-                continue
-            for targets in _target_choices(state, definition.target):
-                yield CastSpell(player, name, targets=targets)
-        for obj, _, _ in ch.mana_sources(state, player):
-            yield ActivateAbility(player, obj)
-        for perm in ch.on_battlefield(state):  # abilities that use the stack (602)
-            face = ch.face(perm)
-            for i in range(len(face.activated)):
-                if perm.controller == player:
-                    yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
+        # 805.5a: while a team has priority, each of its players may cast, activate and play a land
+        for member in [player, *(m for m in teams.live_members(state, teams.team_of(state, player)) if m != player)]:
+            yield from _acts(state, member)
     elif decision.kind == "order_triggers":
         mine = [t.object for t in state.pending_triggers if t.player == player]
         yield OrderTriggers(player, tuple(mine))
@@ -75,9 +63,10 @@ def candidates(state: GameState) -> Iterator[Command]:
             if combat.needs_assignment(state, attacker):
                 blockers = [b for b in attacker.blocked_by if state.permanent(b) is not None]
                 yield AssignDamage(player, ((attacker.object, ((blockers[-1], ch.power(state, attacker)),)),))
-    elif decision.kind == "declare_blockers":
-        attackers = [p.object for p in ch.on_battlefield(state) if p.attacking == player]
-        blockers = [p.object for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p) and not p.tapped]
+    elif decision.kind == "declare_blockers":  # 805.8: with shared team turns, the whole team's
+        team = teams.team_of(state, player)
+        attackers = [p.object for p in ch.on_battlefield(state) if p.attacking in team]
+        blockers = [p.object for p in ch.on_battlefield(state) if p.controller in team and ch.is_creature(p) and not p.tapped]
         yield DeclareBlockers(player, ())
         count = 0
         for b in blockers:
@@ -91,6 +80,25 @@ def candidates(state: GameState) -> Iterator[Command]:
         yield Discard(player, tuple(hand[: decision.count]))
         yield Discard(player, tuple(hand[-decision.count :]))
     yield Concede(player)
+
+
+def _acts(state: GameState, player: str) -> Iterator[Command]:
+    """What a player holding priority (or whose team holds it) might do besides passing."""
+    hand = state.players[player].hand
+    for name in dict.fromkeys(hand):
+        definition = card(name)
+        if definition.is_type("Land"):
+            yield PlayLand(player, name)
+            continue
+        for targets in _target_choices(state, definition.target):
+            yield CastSpell(player, name, targets=targets)
+    for obj, _, _ in ch.mana_sources(state, player):
+        yield ActivateAbility(player, obj)
+    for perm in ch.on_battlefield(state):  # abilities that use the stack (602)
+        face = ch.face(perm)
+        for i in range(len(face.activated)):
+            if perm.controller == player:
+                yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
 
 
 def _target_choices(state: GameState, spec: str | None) -> Iterator[tuple[Target, ...]]:

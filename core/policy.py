@@ -241,12 +241,14 @@ def _could_block(state: GameState, blocker: Permanent, attacker: Permanent) -> b
 
 
 def _block(state: GameState, player: str) -> DeclareBlockers:
+    """For the player's whole team, which blocks as one (805.8)."""
+    team = teams.team_of(state, player)
     attackers = sorted(
-        (p for p in ch.on_battlefield(state) if p.attacking == player), key=lambda p: (-ch.power(state, p), p.object)
+        (p for p in ch.on_battlefield(state) if p.attacking in team), key=lambda p: (-ch.power(state, p), p.object)
     )
-    free = [b for b in _creatures(state, player) if not b.tapped]
+    free = [b for member in team for b in _creatures(state, member) if not b.tapped]
     incoming = sum(ch.power(state, a) for a in attackers)
-    life = state.players[player].life
+    life = min(state.players[member].life for member in team)
     chosen: list[tuple[int, int]] = []
     for attacker in attackers:
         able = [b for b in free if combat.block_restriction(state, b, attacker) is None]

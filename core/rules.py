@@ -129,22 +129,22 @@ def check(state: GameState, command: Command) -> Plan:
     if decision is None:
         raise WrongTiming("117.1", "no player decision is pending")
     if isinstance(command, ChooseDefender):
-        _expect(decision, "choose_defender", player)
+        _expect(state, decision, "choose_defender", player)
         return combat.check_choose_defender(state, command)
     if isinstance(command, DeclareAttackers):
-        _expect(decision, "declare_attackers", player)
+        _expect(state, decision, "declare_attackers", player)
         return combat.check_attackers(state, command)
     if isinstance(command, DeclareBlockers):
-        _expect(decision, "declare_blockers", player)
+        _expect(state, decision, "declare_blockers", player)
         return combat.check_blockers(state, command)
     if isinstance(command, AssignDamage):
-        _expect(decision, "assign_damage", player)
+        _expect(state, decision, "assign_damage", player)
         return combat.check_assign_damage(state, command)
     if isinstance(command, Discard):
-        _expect(decision, "discard", player)
+        _expect(state, decision, "discard", player)
         return check_discard(state, command, decision.count, decision.rule_cited)
     if isinstance(command, OrderTriggers):
-        _expect(decision, "order_triggers", player)
+        _expect(state, decision, "order_triggers", player)
         return check_order(state, command)
     if decision.kind != "priority":
         raise WrongTiming(decision.rule_cited, f"{decision.describe()}, not for a {_verb(command)}")
@@ -178,12 +178,18 @@ def _verb(command: Command) -> str:
     }.get(type(command), type(command).__name__)
 
 
-def _expect(decision: Decision, kind: str, player: str) -> None:
+# 805.7-805.8: a team's combat declarations are the team's, sent by any of its players
+TEAM_DECISIONS = frozenset({"declare_attackers", "declare_blockers", "assign_damage"})
+
+
+def _expect(state: GameState, decision: Decision, kind: str, player: str) -> None:
     rule = decision.rule_cited if decision.kind == kind else RULE_OF_DECISION[kind]
     if decision.kind != kind:
         raise WrongTiming(rule, f"{decision.describe()}; it is not the time to {kind.replace('_', ' ')}")
-    if decision.player != player:
-        raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {decision.player}'s to do")
+    if decision.player == player or (kind in TEAM_DECISIONS and teams.teammates(state, decision.player, player)):
+        return
+    whose = f"{decision.player}'s team's" if len(teams.team_of(state, decision.player)) > 1 else f"{decision.player}'s"
+    raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {whose} to do")
 
 
 def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:

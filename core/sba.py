@@ -9,6 +9,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.cards import CARDS
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
+from mtg_ledger.core.outcome import Outcome, Reason
 from mtg_ledger.core.record import Table, emit
 
 
@@ -73,21 +74,18 @@ def state_based_actions(table: Table) -> None:
             return
 
 
-def check_game_end(table: Table) -> bool:
+def check_game_end(table: Table, reason: Reason = Reason.LAST_PLAYER_STANDING) -> bool:
     """104.2a: the last player in the game wins; 104.2c (808, 904): a team wins when every opposing
-    player has left the game; 104.4a: if all lost at once, it's a draw."""
+    player has left the game, and the whole team is named; 104.4a: if all lost at once, it's a draw.
+    ``reason`` is why the last opponent left: a state-based loss, or a concession (104.3a)."""
     s = table.state
     left = teams.live_teams(s)
     if len(left) > 1 or s.ended:
         return s.ended
     if not left:
-        emit(table, ev.GameEnded, winner=None, winners=[], reason="all players lost simultaneously")
-        return True
-    team = left[0]
-    winner = teams.live_members(s, team)[0]
-    if len(team) == 1:
-        reason = f"{winner} is the only player left in the game"
+        outcome = Outcome(Reason.ALL_PLAYERS_LOST)
     else:
-        reason = f"every opponent of the team of {', '.join(team)} has left the game"
-    emit(table, ev.GameEnded, winner=winner, winners=list(team), reason=reason)
+        team = left[0]
+        outcome = Outcome(reason, teams.live_members(s, team)[0], tuple(team))
+    emit(table, ev.GameEnded, **outcome.fields())
     return True

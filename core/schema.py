@@ -3,8 +3,13 @@ version, and upcasters that turn older event maps into current ones.
 
 An upcaster is registered for (event type, class version it upgrades from); the library's stored
 events use the same functions: a class that bumps its ``class_version`` declares
-``upcast_v1_v2 = stored_upcaster("TurnBegan", 1)`` and the library's mapper applies it on read.
+``upcast_v1_v2 = stored_upcaster("GameEnded", 1)`` and the library's mapper applies it on read.
 The hash chain is always checked on maps as they were recorded, before any upcasting.
+
+Schema history: 1, the first; 2, ``GameEnded.reason`` is a code (``core.outcome.Reason``) and
+``winners`` always names the whole winning team (``GameEnded`` class version 2).
+
+This module does not import ``core.events`` at load time (``core.events`` needs ``stored_upcaster``).
 """
 
 from __future__ import annotations
@@ -12,15 +17,21 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from mtg_ledger.core.events import EVENT_TYPES, SCHEMA_VERSION
+from mtg_ledger.core.outcome import Reason
 
 Map = dict[str, Any]
 UPCASTERS: dict[tuple[str, int], Callable[[Map], Map]] = {}
 
 
+def _events() -> Any:
+    from mtg_ledger.core import events
+
+    return events
+
+
 def class_versions() -> dict[str, int]:
     """The class version of every event type the engine writes."""
-    return {name: getattr(cls, "class_version", 1) for name, cls in EVENT_TYPES.items()}
+    return {name: getattr(cls, "class_version", 1) for name, cls in _events().EVENT_TYPES.items()}
 
 
 class SchemaError(ValueError):
@@ -30,7 +41,7 @@ class SchemaError(ValueError):
 def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     """The current form of an event map recorded with the class versions ``recorded``."""
     kind = event.get("type")
-    if kind not in EVENT_TYPES:
+    if kind not in _events().EVENT_TYPES:
         raise SchemaError(f"event {event.get('v')}: unknown event type {kind!r}")
     current = class_versions()[kind]
     version = recorded.get(kind, 1)
@@ -45,6 +56,24 @@ def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     return event
 
 
+def upgrade_log(events: list[Map], recorded: dict[str, int]) -> list[Map]:
+    """The current form of every event of a log recorded with the class versions ``recorded``."""
+    return [upgrade(event, recorded) for event in events]
+
+
+def agrees_with_older_form(upcast: Map, derived: Map) -> bool:
+    """Whether ``derived``, an event the engine derives, is the event a log recorded in an older
+    form says, once upcast (``upcast``): the same, except where that older form could not tell.
+    A ``GameEnded`` of class version 1 said the last player or team was left standing even when
+    the last opponent left by conceding: it upcasts to ``last_player_standing``, which a derived
+    ``concession`` agrees with."""
+    if {**upcast, "hash": None} == {**derived, "hash": None}:
+        return True
+    if upcast.get("type") != "GameEnded" or upcast.get("reason") != Reason.LAST_PLAYER_STANDING.value:
+        return False
+    return derived.get("reason") == Reason.CONCESSION.value and {**upcast, "hash": None, "reason": None} == {**derived, "hash": None, "reason": None}
+
+
 def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
     """The registered upcaster in the form the library's mapper calls (mutating the stored fields)."""
 
@@ -57,8 +86,57 @@ def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
     return staticmethod(upcast)  # type: ignore[return-value]
 
 
+SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types whose class version is not 1
+    1: {},
+    2: {"GameEnded": 2},
+}
+
+
+def schema_of(versions: dict[str, int]) -> int:
+    """The schema version whose class versions these are (this engine's when none matches exactly)."""
+    for schema, changed in SCHEMAS.items():
+        if all(versions.get(kind, 1) == changed.get(kind, 1) for kind in {*versions, *changed}):
+            return schema
+    return int(_events().SCHEMA_VERSION)
+
+
 def check_schema(schema: Any) -> None:
+    current = _events().SCHEMA_VERSION
     if not isinstance(schema, int) or schema < 1:
         raise SchemaError(f"schema {schema!r} is not a schema version")
-    if schema > SCHEMA_VERSION:
-        raise SchemaError(f"schema {schema} is newer than this engine's schema {SCHEMA_VERSION}: upgrade mtg-ledger")
+    if schema > current:
+        raise SchemaError(f"schema {schema} is newer than this engine's schema {current}: upgrade mtg-ledger")
+
+
+# --- the upcasters ------------------------------------------------------------------------------
+
+V1_REASONS = (  # the free texts schema 1 wrote, in core.sba of that version
+    ("all players lost simultaneously", Reason.ALL_PLAYERS_LOST),
+    (" is the only player left in the game", Reason.LAST_PLAYER_STANDING),
+    ("every opponent of the team of ", Reason.LAST_PLAYER_STANDING),
+)
+
+
+def reason_of_v1(text: Any, winner: Any) -> Reason:
+    """The code for a schema-1 ``GameEnded.reason`` text; a text no version wrote reads as a draw
+    when nobody won, otherwise as the last player (or team) standing."""
+    if isinstance(text, str):
+        if text in {r.value for r in Reason}:  # already a code: upcasting twice changes nothing
+            return Reason(text)
+        for words, reason in V1_REASONS:
+            if words in text:
+                return reason
+    return Reason.DRAW if winner is None else Reason.LAST_PLAYER_STANDING
+
+
+def _game_ended_v1_v2(event: Map) -> Map:
+    """GameEnded 1 -> 2: ``reason`` from free text to a code; ``winners`` from ``winner`` where a
+    log lacks it (one winner, or nobody in a draw)."""
+    winner = event.get("winner")
+    winners = event.get("winners")
+    if winners is None:
+        winners = [] if winner is None else [winner]
+    return {**event, "winners": list(winners), "reason": reason_of_v1(event.get("reason"), winner).value}
+
+
+UPCASTERS[("GameEnded", 1)] = _game_ended_v1_v2

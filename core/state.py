@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mtg_ledger.core.hashing import GENESIS_HASH, digest, sort_keys
+from mtg_ledger.core.outcome import Outcome, Reason
 
 
 @dataclass
@@ -126,7 +127,7 @@ class GameState:
     winner: str | None = None
     winners: list[str] = field(default_factory=list)
     ended: bool = False
-    end_reason: str | None = None
+    end_reason: str | None = None  # an outcome.Reason code (schema 2)
     version: int = 0
     last_hash: str = GENESIS_HASH
 
@@ -148,6 +149,13 @@ class GameState:
             if s.object == obj:
                 return s
         return None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended (104), once it has: a value, not free text."""
+        if not self.ended or self.end_reason is None:
+            return None
+        return Outcome(Reason(self.end_reason), self.winner, tuple(self.winners))
 
     def live_players(self) -> list[str]:
         """Players still in the game, in turn order (800.4a: a player who left is gone)."""

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+from eventsourcing.persistence import Mapper, Transcoder
 from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
@@ -22,10 +22,12 @@ from mtg_ledger.core.commands import Command
 from mtg_ledger.core.engine import apply_decision
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.rules import check, pending_decision
+from mtg_ledger.core.schema import class_versions, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
-from mtg_ledger.core.topics import STORED, canonical, stored_as
+from mtg_ledger.core.topics import STORED, stored_as
 from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.recorded import RecordedFormMapper, in_recorded_form, read_recorded
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
@@ -66,22 +68,6 @@ class Lineage(Aggregate):
 stored_as("Branched", "replays.app:Lineage.Branched")(Lineage.Branched)
 
 
-class SchemaMapper(Mapper[UUID]):
-    """The library's mapper, reading only the stored names of the log's schema (core.topics): a row
-    with any other topic is refused, and no stored byte ever makes Python import a module."""
-
-    def to_domain_event(self, stored_event: StoredEvent) -> Any:
-        name = canonical(stored_event.topic)
-        if name != stored_event.topic:
-            stored_event = StoredEvent(stored_event.originator_id, stored_event.originator_version, name, stored_event.state)
-        domain_event = super().to_domain_event(stored_event)
-        fields = vars(domain_event)
-        for inner in ("originator_topic", "topic"):  # the aggregate a created event or a snapshot names
-            if isinstance(fields.get(inner), str):
-                fields[inner] = canonical(fields[inner])
-        return domain_event
-
-
 class Ledger(Application[UUID]):
     """Stores every game as one stream of contract events, with snapshots for time travel."""
 
@@ -98,7 +84,7 @@ class Ledger(Application[UUID]):
         return MsgpackTranscoder()
 
     def construct_mapper(self) -> Mapper[UUID]:
-        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=SchemaMapper)
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=RecordedFormMapper)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -186,24 +172,50 @@ class Ledger(Application[UUID]):
         if not found and first is None and last is None:
             raise GameNotFound(game_id)
 
+    def recorded_log(self, game_id: UUID, last: int | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        """The game's event maps as recorded (before any upcasting), and the class versions they
+        were recorded in: what audit, replay, export and branch work on."""
+        maps, versions = read_recorded(self.mapper, self.recorder, game_id, last)
+        if not maps:
+            raise GameNotFound(game_id)
+        return maps, versions
+
     def at(self, game_id: UUID, version: int) -> GameState:
         """Time travel: the state right after event ``version``, from the nearest snapshot (CONTRACT section 1, ``--at``)."""
         return self.state(game_id, version)
 
     # --- logs in and out --------------------------------------------------------------------
 
-    def import_events(self, events: list[dict[str, Any]], game_id: UUID, progress: Callable[[int], None] | None = None) -> UUID:
-        """Store checked contract maps as a game, all in one transaction (never half an import)."""
+    def import_events(
+        self,
+        events: list[dict[str, Any]],
+        game_id: UUID,
+        progress: Callable[[int], None] | None = None,
+        versions: dict[str, int] | None = None,
+    ) -> UUID:
+        """Store checked contract maps as a game, all in one transaction (never half an import).
+
+        ``versions``: the class versions the maps were recorded in (a log file's ``event_versions``);
+        None: this engine's. An event recorded in an older form is stored in that form, under its
+        class version, so that its hash keeps covering what is stored; reading it upcasts it.
+        """
         if self._exists(game_id):
             raise GameExists(game_id)
+        current = events if versions is None else upgrade_log(events, versions)  # SchemaError: nothing stored
+        engine_versions = class_versions()
         now = ev.GameEvent.create_timestamp()
-        domain = []
-        for e in events:
+        domain, stored = [], []
+        for recorded, e in zip(events, current, strict=True):
             cls = ev.EVENT_TYPES[e["type"]]
             fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
             extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}
             domain.append(cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra))
-        self.events.put(domain)
+            version = engine_versions[e["type"]] if versions is None else versions.get(e["type"], 1)
+            if version != engine_versions[e["type"]]:
+                stored.append(in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra))
+            else:
+                stored.append(domain[-1])
+        self.events.put(stored)
         if self.snapshots is not None:  # an optimisation for time travel, after the import itself
             game: Any = None
             for i, domain_event in enumerate(domain, start=1):
@@ -216,7 +228,8 @@ class Ledger(Application[UUID]):
 
     def branch(self, game_id: UUID, at: int) -> UUID:
         """A new game whose log is the first ``at`` events of ``game_id``; its lineage is recorded."""
-        events = list(self.event_maps(game_id, last=at))
+        recorded, versions = self.recorded_log(game_id, last=at) if at >= 1 else ([], {})
+        events = upgrade_log(recorded, versions)
         if len(events) != at or at < 1:
             raise NotADecisionPoint(f"--at {at}: game {game_id} has events 1 to {self.game(game_id).version}")
         state = self.at(game_id, at)
@@ -225,7 +238,7 @@ class Ledger(Application[UUID]):
             hint = f"branch at {earlier}, the last decision point before it" if earlier else "no decision was asked for yet"
             raise NotADecisionPoint(f"--at {at}: after event {at} the engine is still at work (nobody is asked for a decision); {hint}")
         new_id = uuid4()
-        self.import_events(events, new_id)
+        self.import_events(recorded, new_id, versions=versions)
         self.save(Lineage(game=str(new_id), branched_from=str(game_id), at_version=at))
         return new_id
 

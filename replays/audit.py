@@ -111,16 +111,22 @@ def _brief(event: Map) -> str:
     return ", ".join(f"{k}={v!r}" for k, v in event.items() if k != "hash")
 
 
-def audit(game: str, events: list[Map], header: Map | None = None, progress: Progress | None = None) -> AuditReport:
-    """Integrity first; legality by replay, even when the chain holds (a log may have been rewritten
-    and re-hashed whole). Replay runs over the events as recorded up to the first integrity fault."""
+def audit(
+    game: str, events: list[Map], header: Map | None = None, progress: Progress | None = None, versions: dict[str, int] | None = None
+) -> AuditReport:
+    """Integrity first, on the maps as recorded; legality by replay, even when the chain holds (a
+    log may have been rewritten and re-hashed whole). Replay runs over the events as recorded up to
+    the first integrity fault, in their current form: ``versions`` are the class versions they were
+    recorded with (by default the header's ``event_versions``; without a header, this engine's)."""
     report = AuditReport(game=game, events=len(events))
     report.findings.extend(integrity(events, header))
+    if versions is None and header is not None:
+        versions = header.get("event_versions") or {}  # a header without them is schema 1's first form
     usable = events
     if report.findings:
         usable = events[: max(0, min(f.version for f in report.findings) - 1)]
     if usable:
-        result = replay(usable, progress)
+        result = replay(usable, progress, versions)
         report.findings.extend(f for f in result.findings if f.version <= len(usable))
         report.notices.extend(unseeded_shuffles(usable))
     return report

@@ -28,11 +28,11 @@ from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisio
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.progress import Progress
 from mtg_ledger.replays.replay import replay
-from mtg_ledger.core.schema import SchemaError, upgrade
+from mtg_ledger.core.schema import SchemaError, upgrade_log
 from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, load, parse_action
-from mtg_ledger.replays.text import line
+from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.timetravel import changes
 
 DEFAULT_DB = "mtg-ledger.sqlite"
@@ -81,7 +81,7 @@ def cmd_demo(ledger: Ledger, args: argparse.Namespace) -> int:
     print(f"turns    {state.turn}")
     print(f"events   {len(events)}")
     print(f"winner   {state.winner or 'none (a draw)'}")
-    print(f"reason   {state.end_reason}")
+    print(f"reason   {REASONS.get(state.end_reason or '', state.end_reason)}")
     return 0
 
 
@@ -115,20 +115,22 @@ def cmd_events(ledger: Ledger, args: argparse.Namespace) -> int:
     return 0
 
 
-def load_log(ledger: Ledger, source: str) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None]:
-    """A log from a file (with its header) or from the store (a game id)."""
+def load_log(ledger: Ledger, source: str) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None, dict[str, int]]:
+    """A log from a file (with its header) or from the store (a game id): its events as recorded,
+    and the class versions they were recorded in."""
     if Path(source).exists():
         header, events = logfile.read(source)
-        return str(header.get("game")), events, header
+        return str(header.get("game")), events, header, logfile.recorded_versions(header)
     game_id = _game_id(source)
-    ledger.game(game_id)  # raises GameNotFound
-    return str(game_id), list(ledger.event_maps(game_id)), None
+    events, versions = ledger.recorded_log(game_id)  # raises GameNotFound
+    return str(game_id), events, None, versions
 
 
 def cmd_export(ledger: Ledger, args: argparse.Namespace) -> int:
     game_id = _game_id(args.game)
     ledger.game(game_id)
-    header = logfile.write(args.output, str(game_id), list(ledger.event_maps(game_id)))
+    events, versions = ledger.recorded_log(game_id)  # as recorded: the chain holds over what is written
+    header = logfile.write(args.output, str(game_id), events, versions)
     print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
     return 0
 
@@ -139,28 +141,28 @@ def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
     if problems:
         first = problems[0]
         raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: event {first.version}: {first.message}")
-    recorded = header.get("event_versions", {})
+    recorded = logfile.recorded_versions(header)
     try:
-        events = [upgrade(e, recorded) for e in events]
+        upgrade_log(events, recorded)  # every event can be upcast, or nothing is imported
     except SchemaError as e:
         raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
     game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
     progress = Progress(len(events), "import")
-    ledger.import_events(events, game_id, progress)
+    ledger.import_events(events, game_id, progress, versions=recorded)
     progress.close()
     print(game_id)
     return 0
 
 
 def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, header = load_log(ledger, args.source)
+    game, events, header, versions = load_log(ledger, args.source)
     if header is not None:  # a file: its header and chain first (audit says more)
         problems = logfile.integrity(events, header)
         if problems:
             print(f"replay refused: event {problems[0].version}: {problems[0].message} (run `mtg-ledger audit` for the report)")
             return 1
     progress = Progress(len(events), "replay")
-    result = replay(events, progress)
+    result = replay(events, progress, versions)
     progress.close()
     if result.ok:
         assert result.state is not None
@@ -177,9 +179,9 @@ def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
 
 
 def cmd_audit(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, header = load_log(ledger, args.source)
+    game, events, header, versions = load_log(ledger, args.source)
     progress = Progress(len(events), "audit")
-    report = audit(game, events, header, progress)
+    report = audit(game, events, header, progress, versions)
     progress.close()
     if args.json:
         print(json.dumps(report.to_json(args.lang), ensure_ascii=False, indent=2))
@@ -189,8 +191,9 @@ def cmd_audit(ledger: Ledger, args: argparse.Namespace) -> int:
 
 
 def cmd_diff(ledger: Ledger, args: argparse.Namespace) -> int:
-    _, a, _ = load_log(ledger, args.a)
-    _, b, _ = load_log(ledger, args.b)
+    _, a, _, versions_a = load_log(ledger, args.a)
+    _, b, _, versions_b = load_log(ledger, args.b)
+    a, b = upgrade_log(a, versions_a), upgrade_log(b, versions_b)  # compared in the current form
     for i in range(max(len(a), len(b))):
         left, right = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
         if left != right:

@@ -13,10 +13,9 @@ from typing import Any, BinaryIO
 
 import msgpack
 
-from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.core.schema import SchemaError, check_schema, class_versions
+from mtg_ledger.core.schema import SchemaError, check_schema, class_versions, schema_of
 
 FORMAT = "mtg-ledger"
 Map = dict[str, Any]
@@ -46,23 +45,31 @@ class Finding:
     allowed: tuple[str, ...] = ()
 
 
-def header_for(game_id: str, events: list[Map]) -> Map:
+def header_for(game_id: str, events: list[Map], versions: dict[str, int] | None = None) -> Map:
+    """The header of a log of ``events`` recorded in the class ``versions`` (default: this engine's)."""
+    event_versions = {**class_versions(), **(versions or {})}
     return {
         "format": FORMAT,
-        "schema": SCHEMA_VERSION,
+        "schema": schema_of(event_versions),
         "rules": events[0].get("rules", RULES_EDITION) if events else RULES_EDITION,
         "engine": engine_version(),
         "game": game_id,
         "events": len(events),
         "hash": events[-1]["hash"] if events else GENESIS_HASH,
-        "event_versions": class_versions(),
+        "event_versions": event_versions,
     }
 
 
-def write(path: str | Path, game_id: str, events: Iterable[Map]) -> Map:
-    """Write the log file; returns its header."""
+def recorded_versions(header: Map) -> dict[str, int]:
+    """The class versions a log file's events were recorded in (a header without them: schema 1)."""
+    versions = header.get("event_versions")
+    return dict(versions) if isinstance(versions, dict) else {}
+
+
+def write(path: str | Path, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
+    """Write the log file, the events as recorded in the class ``versions``; returns its header."""
     listed = list(events)
-    header = header_for(game_id, listed)
+    header = header_for(game_id, listed, versions)
     write_items(path, header, listed)
     return header
 

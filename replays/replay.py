@@ -25,8 +25,13 @@ from mtg_ledger.core.commands import (
     PlayLand,
 )
 from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core import engine
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_form, upgrade_log
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
@@ -34,6 +39,7 @@ from mtg_ledger.replays.logfile import Finding
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
+UPCAST_TYPES = frozenset(kind for kind, _ in UPCASTERS)  # event types some older schema recorded in another form
 
 
 @dataclass
@@ -139,9 +145,22 @@ def _say(command: Command) -> str:
     return f"{command.player}: {type(command).__name__}({fields})"
 
 
-def replay(log: list[Map], progress: Progress | None = None) -> ReplayResult:
-    """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted)."""
+def replay(log: list[Map], progress: Progress | None = None, versions: dict[str, int] | None = None) -> ReplayResult:
+    """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted).
+
+    ``log`` holds the maps as recorded and ``versions`` the class versions they were recorded with
+    (a log file's ``event_versions``; None: this engine's own). The engine derives events in the
+    current schema, so each recorded event is compared in its current form (core.schema.upgrade_log).
+    Hashes are compared too; an event recorded in an older form keeps the hash of that form (see
+    ``ReplayTable``), which is checked on the maps as recorded (``logfile.integrity``, which audit,
+    replay of a file and import run first).
+    """
     result = ReplayResult(events=len(log))
+    try:
+        log = log if versions is None else upgrade_log(log, versions)
+    except SchemaError as e:
+        result.findings.append(Finding(0, "divergence", f"this engine cannot read the log: {e}"))
+        return result
     if not log or log[0].get("type") != "GameStarted":
         result.findings.append(Finding(1, "divergence", "a log starts with GameStarted", recorded=log[0] if log else None))
         return result
@@ -154,7 +173,7 @@ def replay(log: list[Map], progress: Progress | None = None) -> ReplayResult:
             return result
     setup = setup_of(log[0])
     try:
-        table = LocalTable.start(setup, shuffles)
+        table = ReplayTable.replaying(log, setup, shuffles)
     except RulesError as e:
         result.findings.append(Finding(1, "legality", str(e), rule=e.rule, recorded=log[0]))
         return result
@@ -215,3 +234,41 @@ def _same(table: LocalTable, log: list[Map], start: int, result: ReplayResult) -
             result.findings.append(Finding(k + 1, "divergence", what, recorded=recorded, derived=derived))
             return False
     return True
+
+
+class ReplayTable(LocalTable):
+    """The engine in memory, deriving the events of a recorded log. Where the log recorded an event
+    in an older form than the engine writes (an upcast type whose recorded hash does not cover its
+    current form), and the engine derives what that form says (``core.schema.agrees_with_older_form``),
+    the recorded event stands: its hash covers the form it was recorded in and is checked on it
+    (``logfile.integrity``), and the chain goes on from it as it does in the log."""
+
+    def __init__(self, log: list[Map]) -> None:
+        super().__init__()
+        self.log = log
+
+    @classmethod
+    def replaying(cls, log: list[Map], setup: dict[str, Any], shuffles: Shuffles) -> ReplayTable:
+        table = cls(log)
+        fields = engine.started_fields(setup)
+        table.emit(ev.GameStarted, **fields)
+        engine.begin_game(table, fields, shuffles)
+        return table
+
+    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
+        k = len(self.events)
+        mapping = {"v": k + 1, "type": event_class.__name__, **fields}
+        mapping["hash"] = chain(self.state.last_hash, mapping)
+        recorded = self.log[k] if k < len(self.log) else None
+        if recorded is not None and recorded["hash"] != mapping["hash"] and self._older_form(k):
+            if agrees_with_older_form(recorded, mapping):
+                mapping = dict(recorded)
+        self.events.append(mapping)
+        apply_event(self.state, mapping)
+
+    def _older_form(self, k: int) -> bool:
+        """Whether the log's event ``k`` is in another form than the one its hash covers."""
+        recorded = self.log[k]
+        if recorded["type"] not in UPCAST_TYPES:
+            return False
+        return chain(self.log[k - 1]["hash"] if k else GENESIS_HASH, recorded) != recorded["hash"]

@@ -163,6 +163,7 @@ SUMMARIES: dict[str, tuple[str, str]] = {
         "a player can concede the game at any time; a player who concedes leaves the game immediately and loses it",
         "un joueur peut concéder la partie à tout moment ; un joueur qui concède quitte immédiatement la partie et la perd",
     ),
+    "104.4": ("the ways the game can end in a draw", "les façons dont la partie peut se terminer par un match nul"),
     "104.4a": (
         "if all the players remaining in a game lose simultaneously, the game is a draw",
         "si tous les joueurs restant dans la partie perdent simultanément, la partie est nulle",
@@ -887,6 +888,10 @@ SUMMARIES: dict[str, tuple[str, str]] = {
         "each player on a team draws a card during that team's draw step",
         "chaque joueur d'une équipe pioche une carte pendant l'étape de pioche de cette équipe",
     ),
+    "805.4c": (
+        "each player on the active team may play a land during the team's turn",
+        "chaque joueur de l'équipe active peut jouer un terrain pendant le tour de son équipe",
+    ),
     "805.5": (
         "teams have priority, not individual players",
         "ce sont les équipes qui ont la priorité, et non les joueurs individuellement",
@@ -898,6 +903,27 @@ SUMMARIES: dict[str, tuple[str, str]] = {
     "805.6": (
         "in APNAP order, the active team goes first, then each nonactive team in turn order",
         "dans l'ordre JA-JNA, l'équipe active passe d'abord, puis chaque équipe non active dans l'ordre du tour",
+    ),
+    "805.7": (
+        "the active team attacks as one: a single declaration of attackers, made by any of its players, with the "
+        "creatures of every player of the team",
+        "l'équipe active attaque d'un seul bloc : une seule déclaration d'attaquants, faite par n'importe lequel de ses "
+        "joueurs, avec les créatures de chaque joueur de l'équipe",
+    ),
+    "805.8": (
+        "the defending team declares its blockers together, in one declaration any of its players may make",
+        "l'équipe défenseure déclare ses bloqueurs ensemble, en une seule déclaration que n'importe lequel de ses "
+        "joueurs peut faire",
+    ),
+    "805.9": (
+        "a creature of the defending team may block any creature attacking that team or one of its players",
+        "une créature de l'équipe défenseure peut bloquer toute créature qui attaque cette équipe ou l'un de ses joueurs",
+    ),
+    "805.10": (
+        "an effect that speaks of a player's turn, or makes a player skip a step or phase, applies to that player's "
+        "team's turn",
+        "un effet qui parle du tour d'un joueur, ou qui fait passer une étape ou une phase à un joueur, s'applique au "
+        "tour de l'équipe de ce joueur",
     ),
     # 900-905: casual variants
     "904.2": (

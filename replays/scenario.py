@@ -154,16 +154,25 @@ def _known(name: Any, at: str) -> str:
     return name
 
 
+REF_FORMS = '"NAME", {"card": NAME, "index": I} or {"object": ID}'
+
+
 def _ref(value: Any, at: str) -> Ref:
+    """A permanent, or an object on the stack, named by card name (and index), or by its object id
+    (CONTRACT section 2: ``{"object": N}``, the ``object`` of the state and the events)."""
     if isinstance(value, str):
         return CardRef(_known(value, at))
+    if isinstance(value, dict) and "card" in value and "object" in value:
+        raise ScenarioError(f"{at}: give either \"card\" or \"object\", not both")
     if isinstance(value, dict) and "card" in value:
+        if not isinstance(value["card"], str):
+            raise ScenarioError(f"{at}.card: expected a card name, got {value['card']!r}; an object id is written {{\"object\": {value['card']!r}}}")
         return CardRef(_known(value["card"], at), _int(value.get("index", 0), f"{at}.index"))
     if isinstance(value, dict) and "object" in value:
         return _int(value["object"], f"{at}.object")
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise ScenarioError(f"{at}: expected a card name, {{\"card\": NAME, \"index\": I}} or an object id")
+    raise ScenarioError(f"{at}: expected {REF_FORMS}")
 
 
 def _target(value: Any, names: list[str], at: str) -> Target:
@@ -215,6 +224,8 @@ def _action(a: Any, names: list[str], at: str) -> Action:
         source = a.get("card")
         if isinstance(source, str):
             source = {"card": source, "index": a.get("index", 0)}
+        elif source is None and "object" in a:
+            source = {"object": a["object"]}  # {"action": "activate", "object": N}
         return ActivateAbility(player, _ref(source, f"{at}.card"), _int(a.get("ability", 0), f"{at}.ability"))
     if kind == "order_triggers":
         refs = []
@@ -265,8 +276,23 @@ def _action(a: Any, names: list[str], at: str) -> Action:
             out.append((_ref(x, f"{at}.blockers[{j}]"), _ref(x["attacker"], f"{at}.blockers[{j}].attacker")))
         return DeclareBlockers(player, tuple(out))
     if kind == "discard":
-        return Discard(player, tuple(_cards(a.get("cards", []), f"{at}.cards")))
+        return Discard(player, tuple(_in_hand(c, f"{at}.cards[{j}]") for j, c in enumerate(_list(a.get("cards", []), f"{at}.cards"))))
     raise ScenarioError(f"{at}: the action {kind!r} is not supported yet by this engine version")
+
+
+def _in_hand(value: Any, at: str) -> str:
+    """A card in a hand, by name ("Forest" or {"card": "Forest"}). A card in a hand has no object
+    id (the state lists a hand by name), so {"object": N} cannot name one."""
+    if isinstance(value, dict) and set(value) == {"object"}:
+        raise ScenarioError(
+            f"{at}: a card in a hand has no object id (the state lists a hand by card name); name it: \"NAME\" or {{\"card\": NAME}}"
+        )
+    if isinstance(value, dict) and set(value) == {"card"}:
+        value = value["card"]
+    _known(value, at)
+    if value not in CARDS:
+        raise ScenarioError(f"{at}: {value!r} is not a card that can be in a hand (a token or a back face)")
+    return str(value)
 
 
 def _list(value: Any, at: str) -> list[Any]:

@@ -21,6 +21,25 @@ def _mana(pool: dict[str, int]) -> str:
     return format_pool(pool, empty="{0}")
 
 
+REASONS = {  # core.outcome.Reason codes in words
+    "last_player_standing": "every opponent has left the game (rule 104.2a)",
+    "concession": "the last opponent conceded (rule 104.3a)",
+    "all_players_lost": "every player still in the game lost at once (rule 104.4a)",
+    "draw": "the game is a draw (rule 104.4)",
+}
+
+
+def outcome_words(reason: str, winner: str | None, winners: list[str]) -> str:
+    """``GameEnded`` in words: who won and why ("alice and bob win: ..."); a reason that is not one
+    of the codes (a log of schema 1 read as recorded) is shown as it was written."""
+    why = REASONS.get(reason, reason)
+    team = list(winners) or ([winner] if winner else [])
+    if not team:
+        return f"a draw: {why}"
+    who = team[0] if len(team) == 1 else ", ".join(team[:-1]) + f" and {team[-1]}"
+    return f"{who} win{'s' if len(team) == 1 else ''}: {why}"
+
+
 def describe(e: dict[str, Any]) -> str:
     t = e["type"]
     if t == "GameStarted":
@@ -141,7 +160,7 @@ def describe(e: dict[str, Any]) -> str:
     if t == "PlayerLost":
         return f"{e['player']} loses: {e['reason']} (rule {e['rule']})"
     if t == "GameEnded":
-        return f"game over: {e['winner'] or 'a draw'} ({e['reason']})"
+        return f"game over: {outcome_words(e['reason'], e['winner'], e['winners'])}"
     fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
     return f"    {t} {fields}"
 

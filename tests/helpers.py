@@ -118,6 +118,18 @@ def refused(table: LocalTable, command: Command, rule: str, error: type[IllegalA
     return refusal
 
 
+def archenemy(schemes: list[str], **zones: dict[str, Any]) -> dict[str, Any]:
+    """eve, the archenemy (904), against the team of alice and bob, who share their turns (805)."""
+    players = []
+    for name in ("alice", "bob", "eve"):
+        entry = {"name": name, "library": ["Plains"] * 20, "hand": []}
+        entry.update(zones.get(name, {}))
+        if name == "eve":
+            entry["schemes"] = schemes
+        players.append(entry)
+    return {"format": "archenemy", "players": players}
+
+
 # --- combat ---------------------------------------------------------------------------------
 
 

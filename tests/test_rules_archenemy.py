@@ -11,22 +11,10 @@ from mtg_ledger.core.errors import IllegalAction, NotYourPriority
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario import ScenarioError, parse
-from tests.helpers import advance_to, events_of, last, perm, refused, start
+from tests.helpers import advance_to, archenemy, events_of, last, perm, refused, start
 
 PUNY = "Your Puny Minds Cannot Fathom"
 BEHOLD = "Behold the Power of Destruction"
-
-
-def archenemy(schemes: list[str], **zones: dict[str, Any]) -> dict[str, Any]:
-    """eve, the archenemy, against the team of alice and bob."""
-    players = []
-    for name in ("alice", "bob", "eve"):
-        entry = {"name": name, "library": ["Plains"] * 20, "hand": []}
-        entry.update(zones.get(name, {}))
-        if name == "eve":
-            entry["schemes"] = schemes
-        players.append(entry)
-    return {"format": "archenemy", "players": players}
 
 
 def test_the_archenemy_starts_at_40_life_and_takes_the_first_turn_904_5_904_6() -> None:

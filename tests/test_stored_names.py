@@ -40,9 +40,13 @@ def old_store(tmp_path: Path) -> Ledger:
 
 
 def _subset(old: object, new: object) -> bool:
-    """Everything the old code showed is shown the same today (later versions may show more)."""
+    """Everything the old code showed is shown the same today (later versions may show more).
+
+    Not ``state_hash`` of the whole state: schema 2 records the outcome as a code (GameEnded), so a
+    finished game's state hashes differently; the hashes the log records (TurnBegan) are proven by
+    the replay below."""
     if isinstance(old, dict):
-        return isinstance(new, dict) and all(k in new and _subset(v, new[k]) for k, v in old.items())
+        return isinstance(new, dict) and all(k in new and _subset(v, new[k]) for k, v in old.items() if k != "state_hash")
     return old == new
 
 
@@ -58,8 +62,9 @@ def test_a_store_written_before_the_stored_names_rebuilds_replays_and_audits_eac
     assert _subset(expected["state"], state_view(old_store.state(UUID(game))))
     assert _subset(expected["state_at"], state_view(old_store.at(UUID(game), expected["at"])))
     assert old_store.lineage(UUID(game)) == expected["lineage"]
-    assert replay(events).ok
-    assert audit(game, events).clean
+    recorded, versions = old_store.recorded_log(UUID(game))  # the chain holds over what was written
+    assert replay(recorded, versions=versions).ok
+    assert audit(game, recorded, versions=versions).clean
 
 
 def test_a_store_written_before_the_stored_names_takes_new_decisions_on_a_branch(old_store: Ledger) -> None:
