@@ -11,7 +11,7 @@ Tables (all keyed by ``game_id``, the game's aggregate id as text)::
     mtgl_stack          (game_id, position) PK, object, card, controller     -- position 0 is the bottom
     mtgl_hand_sizes     (game_id, player) PK, seat, hand_size, max_hand_size (NULL: no maximum),
                         cards_to_discard
-    mtgl_cleanups       (game_id, version) PK, turn, player, hand_size, max_hand_size, required,
+    mtgl_cleanup_players (game_id, version, player) PK, turn, player, hand_size, max_hand_size, required,
                         discarded (JSON list of card names)
     mtgl_views_tracking application_name PK, notification_id                -- the library's layout
 
@@ -47,7 +47,7 @@ TABLES: dict[str, str] = {
     "phase_step": "mtgl_phase_step",
     "stack": "mtgl_stack",
     "hand_sizes": "mtgl_hand_sizes",
-    "cleanups": "mtgl_cleanups",
+    "cleanups": "mtgl_cleanup_players",  # one row per player and cleanup step (VIEW_SCHEMA 3)
 }
 GameEvents = Sequence[tuple[str, Mapping[str, Any]]]
 
@@ -88,10 +88,10 @@ def _conflict(tracking: Tracking, after: int | None, found: int | None) -> Proje
 
 
 def _latest_cleanups(changed: list[tuple[str, Cleanup]]) -> list[tuple[str, Cleanup]]:
-    latest: dict[tuple[str, int], Cleanup] = {}
+    latest: dict[tuple[str, int, str], Cleanup] = {}
     for game_id, c in changed:
-        latest[(game_id, c.version)] = c
-    return [(game_id, c) for (game_id, _), c in latest.items()]
+        latest[(game_id, c.version, c.player)] = c
+    return [(game_id, c) for (game_id, _, _), c in latest.items()]
 
 
 # --- in memory ---------------------------------------------------------------------------
@@ -103,7 +103,7 @@ class POPOLedgerViews(POPOTrackingRecorder, LedgerViews):
     def __init__(self) -> None:
         super().__init__()
         self._games: dict[str, dict[str, Any]] = {}
-        self._cleanups: dict[str, dict[int, Row]] = {}
+        self._cleanups: dict[str, dict[tuple[int, str], Row]] = {}
 
     def project(self, events: GameEvents, tracking: Tracking, *, after: int | None) -> None:
         with self._database_lock:
@@ -115,7 +115,7 @@ class POPOLedgerViews(POPOTrackingRecorder, LedgerViews):
             for game_id, view in views.items():
                 self._games[game_id] = view.to_dict()
             for game_id, c in _latest_cleanups(changed):
-                self._cleanups.setdefault(game_id, {})[c.version] = cleanup_row(game_id, c)
+                self._cleanups.setdefault(game_id, {})[(c.version, c.player)] = cleanup_row(game_id, c)
             self._insert_tracking(tracking)
 
     def _load(self, game_id: str) -> GameView | None:
@@ -141,7 +141,7 @@ class POPOLedgerViews(POPOTrackingRecorder, LedgerViews):
     def cleanups(self, game_id: object) -> list[Row]:
         with self._database_lock:
             rows = self._cleanups.get(str(game_id), {})
-            return [dict(rows[v], discarded=list(rows[v]["discarded"])) for v in sorted(rows)]
+            return [dict(rows[k], discarded=list(rows[k]["discarded"])) for k in sorted(rows)]
 
 
 # --- SQL (SQLite and PostgreSQL) ----------------------------------------------------------
@@ -161,7 +161,7 @@ CREATE_TABLES = [
     "CREATE TABLE IF NOT EXISTS {cleanups} ("
     "game_id TEXT NOT NULL, version INTEGER NOT NULL, turn INTEGER NOT NULL, player TEXT NOT NULL, "
     "hand_size INTEGER NOT NULL, max_hand_size INTEGER, required INTEGER NOT NULL, "
-    "discarded TEXT NOT NULL, PRIMARY KEY (game_id, version))",
+    "discarded TEXT NOT NULL, PRIMARY KEY (game_id, version, player))",
 ]
 
 STATEMENTS = {
@@ -190,7 +190,7 @@ STATEMENTS = {
     "upsert_cleanup": "INSERT INTO {cleanups} "
     "(game_id, version, turn, player, hand_size, max_hand_size, required, discarded) "
     "VALUES (:game_id, :version, :turn, :player, :hand_size, :max_hand_size, :required, :discarded) "
-    "ON CONFLICT (game_id, version) DO UPDATE SET turn = excluded.turn, player = excluded.player, "
+    "ON CONFLICT (game_id, version, player) DO UPDATE SET turn = excluded.turn, "
     "hand_size = excluded.hand_size, max_hand_size = excluded.max_hand_size, "
     "required = excluded.required, discarded = excluded.discarded",
     "select_phase_step": "SELECT game_id, turn, phase, step, active_player, priority, version "
@@ -200,7 +200,7 @@ STATEMENTS = {
     "select_hand_sizes": "SELECT game_id, seat, player, hand_size, max_hand_size, cards_to_discard "
     "FROM {hand_sizes} WHERE game_id = :game_id ORDER BY seat",
     "select_cleanups": "SELECT game_id, version, turn, player, hand_size, max_hand_size, required, discarded "
-    "FROM {cleanups} WHERE game_id = :game_id ORDER BY version",
+    "FROM {cleanups} WHERE game_id = :game_id ORDER BY version, player",
 }
 
 

@@ -26,12 +26,13 @@ from mtg_ledger.core.errors import UnknownCard
 Event = Mapping[str, Any]
 Row = dict[str, Any]
 
-VIEW_SCHEMA = 2  # the layout of GameView.to_dict(); a change means rebuilding stored views
+VIEW_SCHEMA = 3  # the layout of GameView.to_dict(); a change means rebuilding stored views (3: a cleanup per team player)
 
 
 @dataclass(frozen=True)
 class Cleanup:
-    """One cleanup step (514): the active player's hand as it began, and what they discarded (514.1)."""
+    """One player's part of a cleanup step (514): their hand as it began, and what they discarded
+    (514.1). With shared team turns every player of the active team has one (805.4)."""
 
     version: int  # of the StepBegan event that began this cleanup step
     turn: int
@@ -60,12 +61,13 @@ class GameView:
     waiting: list[Row] = field(default_factory=list)  # triggered abilities not yet on the stack (603.3)
     phased_out: list[int] = field(default_factory=list)  # treated as though they don't exist (702.26b)
     no_maximum: dict[str, list[int]] = field(default_factory=dict)  # player -> effects lifting the maximum
-    cleanup: Cleanup | None = None  # the latest cleanup step, replaced (never mutated) on change
+    lost: list[str] = field(default_factory=list)  # players who left the game (800.4a)
+    teams: list[list[str]] = field(default_factory=list)  # 805: players sharing their turns (empty: none)
+    cleanups: tuple[Cleanup, ...] = ()  # the latest cleanup step, one per player of the active team; replaced on change
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
-        if self.cleanup is not None:
-            out["cleanup"]["discarded"] = list(self.cleanup.discarded)
+        out["cleanups"] = [{**dataclasses.asdict(c), "discarded": list(c.discarded)} for c in self.cleanups]
         out["schema"] = VIEW_SCHEMA
         return out
 
@@ -75,10 +77,9 @@ class GameView:
         schema = d.pop("schema", None)
         if schema != VIEW_SCHEMA:
             raise ValueError(f"stored game view has schema {schema!r}, expected {VIEW_SCHEMA}: rebuild the views")
-        c = d.pop("cleanup")
+        cleanups = d.pop("cleanups")
         view = cls(**d)
-        if c is not None:
-            view.cleanup = Cleanup(**{**c, "discarded": tuple(c["discarded"])})
+        view.cleanups = tuple(Cleanup(**{**c, "discarded": tuple(c["discarded"])}) for c in cleanups)
         return view
 
 
@@ -147,19 +148,19 @@ def fold_many(
         if view is None:
             view = load(game_id) or new_view(game_id)
             views[game_id] = view
-        before = view.cleanup
+        before = view.cleanups
         fold(view, event)
-        if view.cleanup is not before and view.cleanup is not None:
-            changed.append((game_id, view.cleanup))
+        if view.cleanups is not before:
+            changed.extend((game_id, c) for c in view.cleanups if not any(c is b for b in before))
     return views, changed
 
 
 def project(game_id: str, events: Iterable[Event]) -> Projected:
     """The read models of one game from its whole log (tests, tools)."""
     views, changed = fold_many(((game_id, e) for e in events), lambda _: None)
-    latest: dict[int, Cleanup] = {}
+    latest: dict[tuple[int, str], Cleanup] = {}  # ordered as the stores order them: version, then player
     for _, c in changed:
-        latest[c.version] = c
+        latest[(c.version, c.player)] = c
     view = views.get(game_id) or new_view(game_id)
     return Projected(view, [latest[v] for v in sorted(latest)])
 
@@ -167,6 +168,7 @@ def project(game_id: str, events: Iterable[Event]) -> Projected:
 @folder("GameStarted")
 def _game_started(v: GameView, e: Event) -> None:
     v.players = [p["name"] for p in e["players"]]
+    v.teams = [list(t) for t in e.get("teams", [])]
     v.hands = {p["name"]: len(p.get("hand", [])) for p in e["players"]}
     v.permanents = [
         {"object": perm["object"], "card": perm["card"], "controller": p["name"]}
@@ -188,17 +190,19 @@ def _step_began(v: GameView, e: Event) -> None:
     v.phase = e["phase"]
     v.step = e["step"]
     v.priority = None
-    if e["step"] == "cleanup" and v.active_player is not None:
-        player = v.active_player
-        hand = v.hands.get(player, 0)
-        maximum = max_hand_size(v, player)
-        v.cleanup = Cleanup(
-            version=e["v"],
-            turn=e["turn"],
-            player=player,
-            hand_size=hand,
-            max_hand_size=maximum,
-            required=cards_to_discard(hand, maximum),
+    if e["step"] == "cleanup" and v.active_player is not None:  # 514.1; 805.4: each player of the active team
+        team = next((t for t in v.teams if v.active_player in t), [v.active_player])
+        v.cleanups = tuple(
+            Cleanup(
+                version=e["v"],
+                turn=e["turn"],
+                player=player,
+                hand_size=v.hands.get(player, 0),
+                max_hand_size=max_hand_size(v, player),
+                required=cards_to_discard(v.hands.get(player, 0), max_hand_size(v, player)),
+            )
+            for player in team
+            if player not in v.lost
         )
 
 
@@ -250,9 +254,11 @@ def _to_graveyard(v: GameView, e: Event) -> None:
 @folder("CardsDiscarded")
 def _discarded(v: GameView, e: Event) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - len(e["cards"])
-    c = v.cleanup
-    if e.get("rule", "514.1") == "514.1" and v.step == "cleanup" and c is not None and c.turn == v.turn and c.player == e["player"]:
-        v.cleanup = dataclasses.replace(c, discarded=c.discarded + tuple(e["cards"]))  # 514.1
+    if e.get("rule", "514.1") == "514.1" and v.step == "cleanup":  # 514.1: the discarding player's row
+        v.cleanups = tuple(
+            dataclasses.replace(c, discarded=c.discarded + tuple(e["cards"])) if c.turn == v.turn and c.player == e["player"] else c
+            for c in v.cleanups
+        )
 
 
 @folder("AbilityActivated")
@@ -308,6 +314,7 @@ def _cleanup_performed(v: GameView, e: Event) -> None:
 @folder("PlayerLost")
 def _player_lost(v: GameView, e: Event) -> None:
     player = e["player"]
+    v.lost.append(player)
     if v.priority == player:
         v.priority = None
     # 800.4a: the objects of a player who leaves the game leave with them

@@ -36,6 +36,7 @@ class Log:
         hands: dict[str, list[str]],
         battlefield: dict[str, list[dict[str, Any]]] | None = None,
         library: list[str] | None = None,
+        teams: list[list[str]] | None = None,
     ) -> Log:
         players = [
             {
@@ -50,12 +51,12 @@ class Log:
         return self.add(
             "GameStarted",
             players=players,
-            format="two-player",
+            format="archenemy" if teams else "two-player",
             seed=1,
             starting_player=next(iter(hands)),
             rules="2025-11-14",
             shuffle=False,
-            teams=[],
+            teams=teams or [],
             archenemy=None,
         )
 
@@ -159,6 +160,22 @@ def test_cleanup_with_nine_cards_in_hand_requires_two_discards_514_1() -> None:
     assert (row.required, row.discarded) == (2, ("Hill Giant", "Forest"))
     assert hand_of(projected.view, "alice")["hand_size"] == 7
     assert hand_of(projected.view, "alice")["cards_to_discard"] == 0
+
+
+def test_514_1_805_4_every_player_of_the_active_team_has_a_cleanup_row_with_their_own_discards() -> None:
+    log = (
+        Log()
+        .start({"archie": [], "alice": nine_cards()[:8], "bob": nine_cards()[:8]}, teams=[["archie"], ["alice", "bob"]])
+        .add("TurnBegan", turn=2, active_player="alice")
+        .cleanup(2)
+        .add("CardsDiscarded", player="alice", cards=["Forest"], max_hand_size=7, rule="514.1")
+        .add("CardsDiscarded", player="bob", cards=["Hill Giant"], max_hand_size=7, rule="514.1")
+    )
+    rows = project(GAME, log.events).cleanups
+    assert [(r.player, r.hand_size, r.required, r.discarded) for r in rows] == [
+        ("alice", 8, 1, ("Forest",)),
+        ("bob", 8, 1, ("Hill Giant",)),
+    ]
 
 
 def test_spellbook_means_no_maximum_hand_size_and_no_discard_402_2() -> None:
