@@ -120,7 +120,7 @@ class POPOLedgerViews(POPOTrackingRecorder, LedgerViews):
 
     def _load(self, game_id: str) -> GameView | None:
         data = self._games.get(game_id)
-        return None if data is None else GameView.from_dict(data)
+        return None if data is None else GameView.stored(data)
 
     def _view(self, game_id: object) -> GameView | None:
         with self._database_lock:
@@ -243,7 +243,7 @@ class SQLViews(LedgerViews):
     def _load(self, c: Any, game_id: str) -> GameView | None:
         c.execute(self._sql["select_view"], {"game_id": game_id})
         row = c.fetchone()
-        return None if row is None else GameView.from_dict(json.loads(row["state"]))
+        return None if row is None else GameView.stored(json.loads(row["state"]))
 
     def _write(self, c: Any, view: GameView) -> None:
         key = {"game_id": view.game_id}

@@ -16,6 +16,7 @@ from eventsourcing.popo import POPOFactory
 from eventsourcing.projection import Projection
 from eventsourcing.sqlite import SQLiteFactory
 
+from mtg_ledger.projections.views import VIEW_SCHEMA
 from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict, SQLiteLedgerViews
 
 BATCH_SIZE = 500
@@ -47,6 +48,12 @@ def _contract_map(domain_event: object) -> dict[str, Any] | None:
     return to_map() if callable(to_map) else None
 
 
+def tracking_name(app: Application[Any]) -> str:
+    """The views' position is tracked per layout (VIEW_SCHEMA): views of an older layout are folded
+    again from the first notification, not read."""
+    return f"{app.name}-views{VIEW_SCHEMA}"
+
+
 def catch_up(app: Application[Any], view: LedgerViews, *, batch_size: int = BATCH_SIZE) -> int:
     """Fold every event ``app`` recorded after the view's position; returns how many were folded.
 
@@ -56,7 +63,7 @@ def catch_up(app: Application[Any], view: LedgerViews, *, batch_size: int = BATC
     """
     processed = 0
     while True:
-        after = view.max_tracking_id(app.name)
+        after = view.max_tracking_id(tracking_name(app))
         notifications = app.recorder.select_notifications(start=after, limit=batch_size, inclusive_of_start=False)
         if not notifications:
             return processed
@@ -67,7 +74,7 @@ def catch_up(app: Application[Any], view: LedgerViews, *, batch_size: int = BATC
             if event is not None:
                 events.append((str(domain_event.originator_id), event))
         try:
-            view.project(events, Tracking(app.name, notifications[-1].id), after=after)
+            view.project(events, Tracking(tracking_name(app), notifications[-1].id), after=after)
         except ProjectionConflict:
             continue
         processed += len(events)

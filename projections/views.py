@@ -72,6 +72,11 @@ class GameView:
         return out
 
     @classmethod
+    def stored(cls, data: Mapping[str, Any]) -> GameView | None:
+        """A stored view, or None when it has an older layout (the views are then folded again)."""
+        return cls.from_dict(data) if data.get("schema") == VIEW_SCHEMA else None
+
+    @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameView:
         d = dict(data)
         schema = d.pop("schema", None)

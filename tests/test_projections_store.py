@@ -15,7 +15,9 @@ from eventsourcing.projection import ProjectionRunner
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.state import GameState
 from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict
-from mtg_ledger.projections.runner import LedgerProjection, catch_up, make_view
+from mtg_ledger.projections import runner as runner_module
+from mtg_ledger.projections import views as views_module
+from mtg_ledger.projections.runner import LedgerProjection, catch_up, make_view, tracking_name
 from mtg_ledger.projections.views import cleanup_row, hand_size_rows, phase_step_row, project, stack_rows
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
@@ -163,7 +165,7 @@ def test_catching_up_folds_each_stored_event_once(app: LedgerApp) -> None:
         ("bob", 7, 7),
     ]
     assert catch_up(app, view) == 0
-    assert view.max_tracking_id(app.name) == app.recorder.max_notification_id()
+    assert view.max_tracking_id(tracking_name(app)) == app.recorder.max_notification_id()
 
     resolved_and_into_cleanup(game)
     discarded(game)
@@ -195,6 +197,22 @@ def test_games_caught_up_in_small_batches_come_out_as_in_one(app: LedgerApp) -> 
     assert_views_match_the_log(view, one, two)
 
 
+def test_views_of_an_older_layout_are_folded_again_from_the_first_event(
+    persistent_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app = LedgerApp(env=persistent_env)
+    game = Game(app, UUID(int=8))
+    main_phase_with_a_bolt_on_the_stack(game)
+    assert catch_up(app, make_view(app)) == 12
+    monkeypatch.setattr(views_module, "VIEW_SCHEMA", views_module.VIEW_SCHEMA + 1)
+    monkeypatch.setattr(runner_module, "VIEW_SCHEMA", views_module.VIEW_SCHEMA)
+    view = make_view(app)
+    assert view.max_tracking_id(tracking_name(app)) is None
+    assert catch_up(app, view) == 12  # the stored views of the older layout are not read, but rebuilt
+    assert_views_match_the_log(view, game)
+    app.close()
+
+
 def test_views_continue_where_they_stopped_after_a_restart(persistent_env: dict[str, str]) -> None:
     game_id = UUID(int=7)
     app = LedgerApp(env=persistent_env)
@@ -208,7 +226,7 @@ def test_views_continue_where_they_stopped_after_a_restart(persistent_env: dict[
         game.app, game.table = app, app.repository.get(game_id)
         step(game)
         view = make_view(app)
-        assert view.max_tracking_id(app.name) == position
+        assert view.max_tracking_id(tracking_name(app)) == position
         assert catch_up(app, view, batch_size=1) == new_events
         assert catch_up(app, make_view(app)) == 0
         assert_views_match_the_log(view, game)
@@ -223,9 +241,9 @@ def test_a_batch_that_fails_leaves_neither_rows_nor_tracking(app: LedgerApp) -> 
     broken = {"v": 2, "type": "SpellCast", "player": "alice", "hash": NO_HASH}  # no card, no object
 
     with pytest.raises(KeyError):
-        view.project([(game.id, started), (game.id, broken)], Tracking(app.name, 2), after=None)
+        view.project([(game.id, started), (game.id, broken)], Tracking(tracking_name(app), 2), after=None)
 
-    assert view.max_tracking_id(app.name) is None
+    assert view.max_tracking_id(tracking_name(app)) is None
     assert view.phase_step(game.id) is None
     assert view.hand_sizes(game.id) == []
     assert catch_up(app, view) == 1
@@ -240,8 +258,8 @@ def test_a_batch_read_after_a_stale_position_is_refused_whole(app: LedgerApp) ->
 
     for after in (None, 5):
         with pytest.raises(ProjectionConflict):
-            view.project([(game.id, game.maps[-1])], Tracking(app.name, 99), after=after)
-    assert view.max_tracking_id(app.name) == 12
+            view.project([(game.id, game.maps[-1])], Tracking(tracking_name(app), 99), after=after)
+    assert view.max_tracking_id(tracking_name(app)) == 12
     assert_views_match_the_log(view, game)
 
 
@@ -293,6 +311,6 @@ def test_the_views_answer_the_library_tracking_api_from_their_own_table(app: Led
     view = make_view(app)
     view.insert_tracking(Tracking("Elsewhere", 3))
     assert view.max_tracking_id("Elsewhere") == 3
-    assert view.max_tracking_id(app.name) is None
+    assert view.max_tracking_id(tracking_name(app)) is None
     with pytest.raises(IntegrityError):
         view.insert_tracking(Tracking("Elsewhere", 3))
