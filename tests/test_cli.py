@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from mtg_ledger.replays.cli import main
+from mtg_ledger.replays import examples
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = examples.directory()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

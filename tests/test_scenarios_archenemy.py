@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from mtg_ledger.replays.cli import main
+from mtg_ledger.replays import examples
 
-SCENARIO = Path(__file__).parent / "scenarios" / "archenemy.json"
+SCENARIO = examples.path("archenemy")
 
 
 pytestmark = pytest.mark.usefixtures("cli_env")
