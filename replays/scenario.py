@@ -30,6 +30,7 @@ from mtg_ledger.core.commands import (
 )
 from mtg_ledger.core.errors import UnknownCard
 from mtg_ledger.core.turn import STEP_NAMES
+from mtg_ledger.replays.scenario_schema import SchemaViolation, check_action, check_scenario
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 SUPPORTED_FORMATS = FORMATS
@@ -71,6 +72,10 @@ def load(path: str | Path) -> Scenario:
 
 
 def parse(data: Any, where: str = "scenario") -> Scenario:
+    try:
+        check_scenario(data)  # the shape first: unknown keys and wrong types, named by their path
+    except SchemaViolation as e:
+        raise ScenarioError(f"{where}: {e}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: the scenario must be a JSON object")
     fmt = data.get("format", "two-player")
@@ -177,6 +182,10 @@ def _target(value: Any, names: list[str], at: str) -> Target:
 
 def parse_action(a: Any, names: list[str], at: str = "action") -> Action:
     """One scenario action (CONTRACT section 2) for a game with these players."""
+    try:
+        check_action(a, at)
+    except SchemaViolation as e:
+        raise ScenarioError(str(e)) from None
     return _action(a, names, at)
 
 

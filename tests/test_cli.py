@@ -91,7 +91,7 @@ def test_an_illegal_action_exits_2_with_the_rule_and_keeps_what_came_before(tmp_
     ("change", "message"),
     [
         ({"players": []}, "players must be a list of two players"),
-        ({"format": "chaos"}, "format 'chaos' is not one of"),
+        ({"format": "chaos"}, "format: 'chaos' is not one of"),
         ({"actions": [{"player": "carol", "action": "pass"}]}, "actions[0]: pass needs \"player\""),
         ({"actions": [{"player": "alice", "action": "cast", "card": "Black Lotus"}]}, "unknown card 'Black Lotus'"),
         ({"actions": [{"action": "dance"}]}, "unknown action 'dance'"),
