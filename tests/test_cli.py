@@ -117,9 +117,9 @@ def test_unknown_games_and_versions_are_one_line_errors(tmp_path: Path, capsys: 
     db = str(tmp_path / "s.sqlite")
     code, _, err = run(capsys, "state", "not-a-uuid", "--db", db)
     assert code == 2 and "is not a game id" in err
+    _, out, _ = run(capsys, "play", str(SCENARIOS / "contract_example.json"), "--db", db)
     code, _, err = run(capsys, "events", "00000000-0000-0000-0000-000000000001", "--db", db)
     assert code == 2 and "no game" in err
-    _, out, _ = run(capsys, "play", str(SCENARIOS / "contract_example.json"), "--db", db)
     code, _, err = run(capsys, "state", out.strip(), "--db", db, "--at", "100000")
     assert code == 2 and "has events 1 to" in err
 

@@ -92,6 +92,18 @@ def test_decide_refuses_an_action_with_an_unknown_key(tmp_path: Path, capsys: py
     assert code == 2 and "action 1.expected: unknown key" in err
 
 
+def test_schema_prints_a_json_schema_editors_can_use_that_forbids_unknown_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    schema = json.loads(capsys.readouterr().out)
+    assert schema["$schema"].endswith("/draft/2020-12/schema") and schema["title"] == "mtg-ledger scenario"
+    assert schema["additionalProperties"] is False and "$schema" in schema["properties"]
+    actions = schema["properties"]["actions"]["items"]
+    assert set(actions["discriminator"]["mapping"]) == set(ACTION_NAMES)
+    assert all(d.get("additionalProperties") is False for d in schema["$defs"].values() if d.get("type") == "object")
+    assert main(["schema", "-o", str(tmp_path / "scenario.schema.json")]) == 0
+    assert json.loads((tmp_path / "scenario.schema.json").read_text()) == schema
+
+
 def test_the_steps_an_editor_offers_are_the_engines_steps() -> None:
     assert get_args(Step) == tuple(STEP_NAMES)
 
