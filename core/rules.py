@@ -191,7 +191,7 @@ def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None
     if not teams.is_active(state, player):
         raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
     if state.step not in MAIN_STEPS:
-        raise WrongTiming(rule, f"{what} only in a main phase, not in the {state.step.replace('_', ' ')} step")
+        raise WrongTiming(rule, f"{what} only in a main phase, not in the {str(state.step).replace('_', ' ')} step")
     if state.stack:
         raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
 

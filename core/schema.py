@@ -54,7 +54,7 @@ def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
         stored.clear()
         stored.update(upgraded)
 
-    return staticmethod(upcast)  # type: ignore[return-value]
+    return staticmethod(upcast)
 
 
 def check_schema(schema: Any) -> None:

@@ -45,10 +45,10 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
 
 
-def _common() -> argparse.ArgumentParser:
+def _common() -> Parser:
     """The options every verb takes, before or after the verb (SUPPRESS: one given after the verb
     doesn't reset one given before)."""
-    common = argparse.ArgumentParser(add_help=False)
+    common = Parser(add_help=False)
     group = common.add_argument_group("options of every verb")
     group.add_argument(
         "--db", metavar="PATH", default=argparse.SUPPRESS,

@@ -98,7 +98,7 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
             raise ScenarioError(f"{where}: the archenemy, {schemers[0]}, takes the first turn (rule 904.6)")
     names: list[str] = []
     setup_players = []
-    for i, p in enumerate(players):
+    for i, p in enumerate(players or []):
         at = f"{where}: players[{i}]"
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"]:
             raise ScenarioError(f"{at}: each player needs a non-empty string name")

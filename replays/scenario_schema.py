@@ -14,14 +14,25 @@ from __future__ import annotations
 import difflib
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
-from pydantic_core import ErrorDetails
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
+from pydantic.json_schema import SkipJsonSchema
+from pydantic_core import ErrorDetails, PydanticCustomError
 
 Step = Literal[
     "untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers", "declare_blockers",
     "combat_damage", "end_of_combat", "postcombat_main", "end", "cleanup",
 ]
 Format = Literal["two-player", "free-for-all", "single-defender", "archenemy"]
+
+
+def _not_null(value: Any) -> Any:
+    if value is None:
+        raise PydanticCustomError("null", "null is no value here: leave the key out for the default")
+    return value
+
+
+# A key whose absence means "the engine decides": it may be left out, but null is not one of its values.
+Absent = Annotated[SkipJsonSchema[None], BeforeValidator(_not_null)]
 
 
 class Strict(BaseModel):
@@ -240,12 +251,11 @@ ACTION_NAMES: tuple[str, ...] = (
 
 class PlayerSetup(Strict):
     name: str = Field(min_length=1)
-    # Fields whose absence means "the engine decides" default to None, which is no value a file may give.
-    life: int = Field(None, description="starting life; left out, the format decides (20; the archenemy 40)")
+    life: int | Absent = Field(None, description="starting life; left out, the format decides (20; the archenemy 40)")
     library: list[str] = Field([], description="top card first")
-    hand: list[str] = Field(None, description="the opening hand as given; left out, seven cards are drawn")
+    hand: list[str] | Absent = Field(None, description="the opening hand as given; left out, seven cards are drawn")
     battlefield: list[str] = []
-    schemes: list[str] = Field(None, description="the archenemy's scheme deck, top first")
+    schemes: list[str] | Absent = Field(None, description="the archenemy's scheme deck, top first")
 
 
 class Setup(Strict):
@@ -255,7 +265,7 @@ class Setup(Strict):
     format: Format = "two-player"
     seed: int = 0
     shuffle: bool = False
-    starting_player: str = Field(None, description="left out: the first player listed (the archenemy in that format)")
+    starting_player: str | Absent = Field(None, description="left out: the first player listed (the archenemy in that format)")
     players: list[PlayerSetup]
 
 
@@ -269,7 +279,6 @@ class Scenario(Setup):
 
 SCENARIO: TypeAdapter[Scenario] = TypeAdapter(Scenario)
 ACTION: TypeAdapter[Any] = TypeAdapter(Action)
-_TAGS = frozenset({"by-name", "by-id", "by-card", "by-object", *ACTION_NAMES})
 
 
 class SchemaViolation(ValueError):
@@ -304,26 +313,20 @@ def _first(error: ValidationError) -> ErrorDetails:
     return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
 
 
-def _path(loc: tuple[int | str, ...], data: Any, where: str) -> tuple[str, Any, Any]:
-    """The error's place as ``actions[3].targets[0]`` (union tags left out), with the value there
-    and the object that holds it."""
-    out, here, parent = where, data, None
-    for step in loc:
-        if isinstance(step, str) and step in _TAGS and not (isinstance(here, dict) and step in here):
-            continue  # the name of a union's member, not a key of the file
-        if isinstance(step, int):
-            out += f"[{step}]"
+def _path(loc: tuple[int | str, ...], data: Any, where: str) -> tuple[str, Any]:
+    """The error's place as ``actions[3].targets[0]``, with the value there. A union's member names
+    (``by-card``, ``cast``, ``list[str]``) are in pydantic's path too: a name that is no key of the
+    object at that place, other than a missing key at the end, is one of those and left out."""
+    out, here = where, data
+    for i, step in enumerate(loc):
+        if isinstance(step, str) and not (isinstance(here, dict) and (step in here or i == len(loc) - 1)):
+            continue
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else step)
+        if isinstance(here, dict):
+            here = here.get(step)
         else:
-            out += f".{step}" if out else step
-        parent = here
-        here = here[step] if isinstance(here, (dict, list)) and _has(here, step) else None
-    return out, here, parent
-
-
-def _has(container: dict[Any, Any] | list[Any], key: int | str) -> bool:
-    if isinstance(container, dict):
-        return key in container
-    return isinstance(key, int) and 0 <= key < len(container)
+            here = here[step] if isinstance(here, list) and isinstance(step, int) and 0 <= step < len(here) else None
+    return out, here
 
 
 _MODELS: tuple[type[BaseModel], ...] = (
@@ -335,7 +338,7 @@ _KEYS = sorted({field.alias or name for model in _MODELS for name, field in mode
 
 
 def _say(error: ErrorDetails, data: Any, where: str) -> str:
-    path, value, _ = _path(tuple(error["loc"]), data, where)
+    path, value = _path(tuple(error["loc"]), data, where)
     at = path or "scenario"
     kind = error["type"]
     if kind == "extra_forbidden":

@@ -187,7 +187,7 @@ def cmd_decide(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_games(store: Store, args: argparse.Namespace) -> int:
     ledger = store.ledger
-    rows = []
+    rows: list[Map] = []
     for game in ledger.game_ids():
         state = ledger.state(game)
         lineage = ledger.lineage(game) or {}
@@ -291,8 +291,7 @@ def cmd_step(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_views(store: Store, args: argparse.Namespace) -> int:
     ledger, game, _ = _existing(store, args.game)
-    view = make_view(ledger)
-    view.create_table()  # the read models' own tables (the events' tables are never created here)
+    view = make_view(ledger, create_tables=True)  # the read models' own tables; never the events'
     processed = catch_up(ledger, view)
     emit(
         {
