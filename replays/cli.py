@@ -20,7 +20,7 @@ from eventsourcing.persistence import PersistenceError
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays import verbs
+from mtg_ledger.replays import log_verbs, verbs
 from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint
 from mtg_ledger.replays.examples import UnknownExample
 from mtg_ledger.replays.logfile import UnreadableLog, engine_version
@@ -150,16 +150,16 @@ def parser() -> Parser:
     p.add_argument("file", metavar="FILE", help="a log file written by `mtg-ledger export`")
     p.add_argument("--new-id", action="store_true", help="store it under a new game id")
 
-    p = verb("replay", verbs.cmd_replay, "re-run the recorded decisions and check every derived event and state hash",
+    p = verb("replay", log_verbs.cmd_replay, "re-run the recorded decisions and check every derived event and state hash",
              "mtg-ledger replay game.mtgl --json", store="read")
     p.add_argument("source", metavar="FILE|GAME", help="a log file, or a game id in the store")
 
-    p = verb("audit", verbs.cmd_audit, "integrity and legality report: the first bad event and the rule it breaks",
+    p = verb("audit", log_verbs.cmd_audit, "integrity and legality report: the first bad event and the rule it breaks",
              "mtg-ledger audit game.mtgl --lang fr", store="read")
     p.add_argument("source", metavar="FILE|GAME", help="a log file, or a game id in the store")
     p.add_argument("--lang", choices=("en", "fr"), default="en", help="the report's language (default en)")
 
-    p = verb("diff", verbs.cmd_diff, "the first event where two logs diverge",
+    p = verb("diff", log_verbs.cmd_diff, "the first event where two logs diverge",
              f"mtg-ledger diff game.mtgl {GAME}", store="read")
     p.add_argument("a", metavar="A", help="a log file or a game id")
     p.add_argument("b", metavar="B", help="another log file or game id")
