@@ -54,9 +54,9 @@ def candidates(state: GameState) -> Iterator[Command]:
                 yield ChooseDefender(player, opponent)
     elif decision.kind == "declare_attackers":
         ready = [p.object for p in ch.on_battlefield(state) if combat.can_attack(state, p)]
-        targets = combat.attackable_players(state)
+        defenders = combat.attackable_players(state)
         for n, subset in enumerate(_subsets(ready)):
-            yield DeclareAttackers(player, tuple((o, targets[(n + i) % len(targets)]) for i, o in enumerate(subset)))
+            yield DeclareAttackers(player, tuple((o, defenders[(n + i) % len(defenders)]) for i, o in enumerate(subset)))
     elif decision.kind == "assign_damage":
         yield AssignDamage(player, ())  # the default division
         for attacker in ch.on_battlefield(state):

@@ -60,7 +60,7 @@ def _order(state: GameState, player: str) -> OrderTriggers:
             chosen.append(None)
             continue
         if isinstance(options[0], int):
-            best = max(options, key=lambda o: (combat.can_attack(state, state.permanent(o)), ch.power(state, state.permanent(o)), -o))
+            best = max(options, key=lambda o: (combat.can_attack(state, ch.find_permanent(state, o)), ch.power(state, ch.find_permanent(state, o)), -o))
         else:
             best = min(options, key=lambda p: (state.players[p].life, state.turn_order.index(p)))
         chosen.append((best,))
@@ -257,7 +257,7 @@ def _block(state: GameState, player: str) -> DeclareBlockers:
         safe = [b for b in able if not outcomes[b.object][1]]
         trade = [b for b in able if outcomes[b.object] == (True, True) and ch.power(state, b) <= ch.power(state, attacker)]
         chump = able if incoming >= life else []
-        pick = (good or safe or trade or chump or [None])[0]
+        pick = next(iter(good or safe or trade or chump), None)
         if pick is not None:
             free.remove(pick)
             chosen.append((pick.object, attacker.object))

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from mtg_ledger.core import events as ev
+from mtg_ledger.core.state import GameState
 from mtg_ledger.core import triggers
 
 
 class Table(Protocol):
-    state: Any
+    state: GameState
 
     def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None: ...
 

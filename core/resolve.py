@@ -108,9 +108,9 @@ def carry_out(table: Table, top: StackObject, effect: fx.Effect, targets: list[A
     elif isinstance(effect, fx.CreateToken):
         emit(table, ev.TokenCreated, player=me, token=effect.token, object=s.next_object)
     elif isinstance(effect, fx.UntapSelf):
-        perm = s.permanent(top.source) if top.source is not None else None
-        if perm is not None and not perm.phased_out:
-            emit(table, ev.PermanentsUntappedByEffect, permanents=[perm.object], source=perm.object)
+        source = s.permanent(top.source) if top.source is not None else None
+        if source is not None and not source.phased_out:
+            emit(table, ev.PermanentsUntappedByEffect, permanents=[source.object], source=source.object)
     elif isinstance(effect, fx.UntapAttackers):
         attacked = [p.object for p in ch.on_battlefield(s) if p.object in s.attacked_this_turn and ch.is_creature(p)]
         if attacked:

@@ -188,8 +188,9 @@ def _expect(state: GameState, decision: Decision, kind: str, player: str) -> Non
         raise WrongTiming(rule, f"{decision.describe()}; it is not the time to {kind.replace('_', ' ')}")
     if decision.player == player or (kind in TEAM_DECISIONS and teams.teammates(state, decision.player, player)):
         return
-    whose = f"{decision.player}'s team's" if len(teams.team_of(state, decision.player)) > 1 else f"{decision.player}'s"
-    raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {whose} to do")
+    if len(teams.team_of(state, decision.player)) > 1:
+        raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is for the team of {decision.player} to do")
+    raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {decision.player}'s to do")
 
 
 def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:
@@ -197,7 +198,7 @@ def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None
     if not teams.is_active(state, player):
         raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
     if state.step not in MAIN_STEPS:
-        raise WrongTiming(rule, f"{what} only in a main phase, not in the {state.step.replace('_', ' ')} step")
+        raise WrongTiming(rule, f"{what} only in a main phase, not in the {str(state.step).replace('_', ' ')} step")
     if state.stack:
         raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
 

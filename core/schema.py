@@ -41,7 +41,7 @@ class SchemaError(ValueError):
 def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     """The current form of an event map recorded with the class versions ``recorded``."""
     kind = event.get("type")
-    if kind not in _events().EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in _events().EVENT_TYPES:
         raise SchemaError(f"event {event.get('v')}: unknown event type {kind!r}")
     current = class_versions()[kind]
     version = recorded.get(kind, 1)
@@ -83,7 +83,7 @@ def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
         stored.clear()
         stored.update(upgraded)
 
-    return staticmethod(upcast)  # type: ignore[return-value]
+    return staticmethod(upcast)
 
 
 SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types whose class version is not 1

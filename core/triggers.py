@@ -68,11 +68,11 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "PermanentsPhased":  # 702.26: "whenever this phases out / in"
         for key, event in (("phased_out", "phased_out"), ("phased_in", "phased_in")):
             for obj in e[key]:
-                perm = state.permanent(obj)
-                if perm is None:
+                phased = state.permanent(obj)
+                if phased is None:
                     continue
-                face = ch.face(perm)
-                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
+                face = ch.face(phased)
+                found.extend(_found(phased, phased.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
     elif kind == "CardsDiscarded":  # "whenever an opponent discards a card": once per card
         for perm in ch.on_battlefield(state):
             if teams.teammates(state, perm.controller, e["player"]):
@@ -82,13 +82,13 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 if t.event == "opponent_discards":
                     found.extend(_found(perm, perm.controller, face.name, i, {"player": e["player"]}) for _ in e["cards"])
     elif kind == "LoreCounterAdded":  # 714.2b: a chapter triggers as lore counters reach its number
-        perm = state.permanent(e["saga"])
-        if perm is not None:
-            face = ch.face(perm)
+        saga = state.permanent(e["saga"])
+        if saga is not None:
+            face = ch.face(saga)
             before = e["total"] - e["count"]
             for i, t in enumerate(face.triggers):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
-                    found.append(_found(perm, perm.controller, face.name, i, {"chapter": t.chapter}))
+                    found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = CARDS[e["scheme"]]
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")

@@ -22,11 +22,16 @@ from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, Proje
 BATCH_SIZE = 500
 
 
-def make_view(app: Application[Any]) -> LedgerViews:
-    """The views for ``app``'s store, with their tables created unless CREATE_TABLE says no."""
+def make_view(app: Application[Any], *, create_tables: bool = False) -> LedgerViews:
+    """The views for ``app``'s store, with their tables created unless CREATE_TABLE says no, or
+    whatever it says with ``create_tables`` (the `views` verb reads a store without creating the
+    events' tables, but keeping its read models is its job)."""
     factory = app.factory
     if isinstance(factory, SQLiteFactory):
-        return factory.tracking_recorder(SQLiteLedgerViews)  # type: ignore[return-value]
+        recorder = factory.tracking_recorder(SQLiteLedgerViews)
+        if create_tables and not factory.env_create_table():
+            recorder.create_table()
+        return recorder  # type: ignore[return-value]
     if isinstance(factory, POPOFactory):
         return factory.tracking_recorder(POPOLedgerViews)  # type: ignore[return-value]
     from eventsourcing.postgres import PostgresFactory  # an optional extra (psycopg)
@@ -37,7 +42,7 @@ def make_view(app: Application[Any]) -> LedgerViews:
         # Built directly rather than by factory.tracking_recorder(), which would name the tracking
         # table after the application ("ledger_tracking") instead of after the views.
         view = PostgresLedgerViews(factory.datastore)
-        if factory.env_create_table():
+        if create_tables or factory.env_create_table():
             view.create_table()
         return view
     raise TypeError(f"no ledger views for the store of {type(factory).__qualname__}")

@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mtg_ledger.core.setup import seeded_order
+from mtg_ledger.replays.findings_fr import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity
 from mtg_ledger.replays.replay import Progress, replay
 
@@ -46,6 +47,11 @@ WORDS = {
 }
 
 
+def _said(message: str, lang: str) -> str:
+    """A finding's or a notice's sentence in ``lang`` (the engine writes them in English)."""
+    return french(message) if lang == "fr" else message
+
+
 def rule_title(rule: str | None, lang: str) -> str:
     if not rule:
         return ""
@@ -77,9 +83,10 @@ class AuditReport:
             "events": self.events,
             "clean": self.clean,
             "first": None if self.first is None else self.first.version,
-            "notices": list(self.notices),
+            "notices": [_said(n, lang) for n in self.notices],
             "findings": [
-                {**asdict(f), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)} for f in sorted(self.findings, key=lambda f: f.version)
+                {**asdict(f), "message": _said(f.message, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
+                for f in sorted(self.findings, key=lambda f: f.version)
             ],
         }
 
@@ -87,12 +94,12 @@ class AuditReport:
         w = WORDS[lang]
         lines = [w["game"].format(game=self.game)]
         first = self.first
-        notes = [f"{w['notice']} {n}" for n in self.notices]
+        notes = [f"{w['notice']} {_said(n, lang)}" for n in self.notices]
         if first is None:
             return [*lines, w["clean"].format(n=self.events), *notes]
         lines.extend(notes)
         lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
-        lines.append(f"  {first.message}")
+        lines.append(f"  {_said(first.message, lang)}")
         if first.rule:
             lines.append(f"  {w['rule'].format(rule=rule_title(first.rule, lang))}")
         if first.recorded is not None:
@@ -101,7 +108,7 @@ class AuditReport:
             lines.append(f"  {w['derived']} {_brief(first.derived)}")
         if first.allowed:
             lines.append(f"  {w['allowed']}")
-            lines.extend(f"    {a}" for a in first.allowed)
+            lines.extend(f"    {french_allowed(a) if lang == 'fr' else a}" for a in first.allowed)
         if len(self.findings) > 1:
             lines.append(w["more"].format(n=len(self.findings) - 1))
         return lines

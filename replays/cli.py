@@ -1,372 +1,227 @@
 """The ``mtg-ledger`` command line (CONTRACT section 1): the outermost shell.
 
-User errors (bad files, illegal actions, unknown games) print one line on stderr and exit 2.
+Conventions: quiet by default (log lines only with ``-v``, ``--log-level`` or ``MTG_LEDGER_LOG_LEVEL``);
+the options common to every verb (``--db``, ``-v``, ``--log-level``, ``--json``) go before or after the
+verb; ``--json`` prints only JSON. Errors are one line on stderr. Exit status: 0 success or clean,
+1 findings (a failed replay, an audit or a diff that found something), 2 user error (bad arguments,
+bad file, illegal action), 3 store or internal failure (a traceback only with ``-v``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
-from uuid import UUID, uuid4
+import traceback
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
 
 from eventsourcing.persistence import PersistenceError
 
-from mtg_ledger.core.decks import demo_setup
 from mtg_ledger.core.errors import RulesError
-from mtg_ledger.core.apply import apply_event
-from mtg_ledger.core.rules import pending_decision
-from mtg_ledger.core.state import GameState
-from mtg_ledger.core.view import state_view
-from mtg_ledger.projections.runner import catch_up, make_view
-from mtg_ledger.replays import logfile
-from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
-from mtg_ledger.replays.audit import audit
-from mtg_ledger.replays.progress import Progress
-from mtg_ledger.replays.replay import replay
-from mtg_ledger.core.schema import SchemaError, upgrade_log
-from mtg_ledger.replays.logs import configure_logging
-from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
-from mtg_ledger.replays.scenario import PassUntil, ScenarioError, load, parse_action
-from mtg_ledger.replays.text import REASONS, line
-from mtg_ledger.replays.timetravel import changes
+from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.setup import RULES_EDITION
+from mtg_ledger.replays import log_verbs, verbs
+from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint
+from mtg_ledger.replays.examples import UnknownExample
+from mtg_ledger.replays.logfile import UnreadableLog, engine_version
+from mtg_ledger.replays.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
+from mtg_ledger.replays.scenario import ScenarioError
+from mtg_ledger.replays.store import DEFAULT_DB, NoStore, Store, StoreFailure
 
-DEFAULT_DB = "mtg-ledger.sqlite"
-NARRATED = frozenset(
-    {
-        "TurnBegan", "LandPlayed", "SpellCast", "ObjectResolved", "DefendingPlayerChosen", "AttackersDeclared", "BlockersDeclared",
-        "CombatDamageDealt", "DamageDealt", "PermanentsPutIntoGraveyard", "CardsDiscarded", "PlayerLost", "GameEnded",
-    }
+USER_ERRORS = (
+    verbs.UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, UnreadableLog, UnknownExample,
+    NoStore, LogLevelError,
 )
+STORE_ERRORS = (StoreFailure, PersistenceError)
+GAME = "1b4e28ba-2fa1-4d2e-883f-0016d3cca427"  # an example game id for the help texts
+
+Verb = Callable[[Store, argparse.Namespace], int]
 
 
-class UserError(Exception):
-    """Reported as one line on stderr, exit status 2."""
+class Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (and the verb's --help named) rather than the usage."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see `{self.prog} --help`)\n")
 
 
-def store_env(db: str | None) -> dict[str, str]:
-    """The library's environment for the chosen store: the variables win unless they ask for SQLite."""
-    module = os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite")
-    if module not in ("eventsourcing.sqlite", "sqlite"):
-        return {}
-    return {
-        "PERSISTENCE_MODULE": "eventsourcing.sqlite",
-        "SQLITE_DBNAME": db or os.environ.get("SQLITE_DBNAME") or DEFAULT_DB,
-    }
+def _common() -> Parser:
+    """The options every verb takes, before or after the verb (SUPPRESS: one given after the verb
+    doesn't reset one given before)."""
+    common = Parser(add_help=False)
+    group = common.add_argument_group("options of every verb")
+    group.add_argument(
+        "--db", metavar="PATH", default=argparse.SUPPRESS,
+        help=f"the SQLite file of the store (default ./{DEFAULT_DB}; PERSISTENCE_MODULE and POSTGRES_* choose PostgreSQL)",
+    )
+    group.add_argument(
+        "-v", "--verbose", action="count", default=argparse.SUPPRESS,
+        help="log one line per decision on stderr (-vv: debug); a traceback with a store or internal failure",
+    )
+    group.add_argument(
+        "--log-level", choices=LEVELS, default=argparse.SUPPRESS, metavar="LEVEL",
+        help=f"log threshold: {', '.join(LEVELS)} (default warning, or {LEVEL_ENV})",
+    )
+    group.add_argument("--json", action="store_true", default=argparse.SUPPRESS, help="print only JSON, for machines")
+    return common
 
 
-def _game_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise UserError(f"{text!r} is not a game id (a UUID such as the one `mtg-ledger demo` prints)") from None
+def parser() -> Parser:
+    common = _common()
+    top = Parser(
+        prog="mtg-ledger",
+        description="Record and check Magic: The Gathering games, event by event.",
+        epilog=(
+            "examples:\n"
+            "  mtg-ledger demo --seed 7                  play a whole seeded game and narrate it\n"
+            "  mtg-ledger example contract_example -o s.json && mtg-ledger play s.json\n"
+            "  mtg-ledger games                          the games in ./mtg-ledger.sqlite\n"
+            "  mtg-ledger audit game.mtgl --lang fr      a judge's report on a log file\n\n"
+            "exit status: 0 success or clean, 1 findings (replay, audit, diff), 2 user error, 3 store or internal failure\n"
+            "environment: MTG_LEDGER_LOG_LEVEL, NO_COLOR, and the eventsourcing library's PERSISTENCE_MODULE, POSTGRES_*, SQLITE_DBNAME"
+        ),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        parents=[common],
+    )
+    top.add_argument(
+        "--version", action="version",
+        version=f"mtg-ledger {engine_version()} (event schema {SCHEMA_VERSION}, Comprehensive Rules of {RULES_EDITION})",
+        help="print the version and exit",
+    )
+    sub = top.add_subparsers(dest="verb", required=True, metavar="VERB", title="verbs")
 
-
-def cmd_demo(ledger: Ledger, args: argparse.Namespace) -> int:
-    if not 2 <= args.players <= 4:
-        raise UserError(f"--players {args.players}: the demo seats 2 to 4 players")
-    game_id = play_demo(ledger, demo_setup(args.seed, args.players))
-    events = list(ledger.event_maps(game_id))
-    if not args.quiet:
-        for e in events:
-            if e["type"] in NARRATED and not (e["type"] in ("AttackersDeclared", "BlockersDeclared") and not e.get("attackers", e.get("blockers"))):
-                print(line(e))
-        print()
-    state = ledger.state(game_id)
-    print(f"game     {game_id}")
-    print(f"turns    {state.turn}")
-    print(f"events   {len(events)}")
-    print(f"winner   {state.winner or 'none (a draw)'}")
-    print(f"reason   {REASONS.get(state.end_reason or '', state.end_reason)}")
-    return 0
-
-
-def cmd_play(ledger: Ledger, args: argparse.Namespace) -> int:
-    scenario = load(args.scenario)
-    try:
-        game_id = play_scenario(ledger, scenario)
-    except ActionFailed as failed:
-        kept = ledger.game(failed.game_id).version
-        print(
-            f"mtg-ledger: {args.scenario}: {failed}; the {kept} events before it are kept in game {failed.game_id}",
-            file=sys.stderr,
+    def verb(name: str, run: Verb, summary: str, example: str, *, store: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(
+            name, help=summary, description=summary[0].upper() + summary[1:] + ".", parents=[common],
+            epilog="example:\n" + "\n".join(f"  {x}" for x in example.splitlines()),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-        return 2
-    print(game_id)
-    return 0
-
-
-def cmd_events(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    ledger.game(game_id)  # raises GameNotFound
-    first, last = args.first, args.last
-    if args.around is not None:
-        first, last = max(1, args.around - args.context), args.around + args.context
-    for e in ledger.event_maps(game_id, first, last):
-        marker = ">" if args.around == e["v"] else " "
-        if args.format == "jsonl":
-            print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
-        else:
-            print(f"{marker}{line(e)}" if args.around is not None else line(e))
-    return 0
-
-
-def load_log(ledger: Ledger, source: str) -> tuple[str, list[dict[str, Any]], dict[str, Any] | None, dict[str, int]]:
-    """A log from a file (with its header) or from the store (a game id): its events as recorded,
-    and the class versions they were recorded in."""
-    if Path(source).exists():
-        header, events = logfile.read(source)
-        return str(header.get("game")), events, header, logfile.recorded_versions(header)
-    game_id = _game_id(source)
-    events, versions = ledger.recorded_log(game_id)  # raises GameNotFound
-    return str(game_id), events, None, versions
-
-
-def cmd_export(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    ledger.game(game_id)
-    events, versions = ledger.recorded_log(game_id)  # as recorded: the chain holds over what is written
-    header = logfile.write(args.output, str(game_id), events, versions)
-    print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
-    return 0
-
-
-def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
-    header, events = logfile.read(args.file)
-    problems = logfile.integrity(events, header)
-    if problems:
-        first = problems[0]
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: event {first.version}: {first.message}")
-    recorded = logfile.recorded_versions(header)
-    try:
-        upgrade_log(events, recorded)  # every event can be upcast, or nothing is imported
-    except SchemaError as e:
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
-    game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
-    progress = Progress(len(events), "import")
-    ledger.import_events(events, game_id, progress, versions=recorded)
-    progress.close()
-    print(game_id)
-    return 0
-
-
-def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, header, versions = load_log(ledger, args.source)
-    if header is not None:  # a file: its header and chain first (audit says more)
-        problems = logfile.integrity(events, header)
-        if problems:
-            print(f"replay refused: event {problems[0].version}: {problems[0].message} (run `mtg-ledger audit` for the report)")
-            return 1
-    progress = Progress(len(events), "replay")
-    result = replay(events, progress, versions)
-    progress.close()
-    if result.ok:
-        assert result.state is not None
-        turns = sum(1 for e in events if e["type"] == "TurnBegan")
-        print(f"replay identical: {len(events)} events, {turns} turn state hashes, final state hash {result.state.state_hash()}")
-        return 0
-    first = result.findings[0]
-    print(f"replay diverges at event {first.version}: {first.message}" + (f" (rule {first.rule})" if first.rule else ""))
-    if first.recorded is not None:
-        print(f"  recorded: {json.dumps(first.recorded, ensure_ascii=False)}")
-    if first.derived is not None:
-        print(f"  derived:  {json.dumps(first.derived, ensure_ascii=False)}")
-    return 1
-
-
-def cmd_audit(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, header, versions = load_log(ledger, args.source)
-    progress = Progress(len(events), "audit")
-    report = audit(game, events, header, progress, versions)
-    progress.close()
-    if args.json:
-        print(json.dumps(report.to_json(args.lang), ensure_ascii=False, indent=2))
-    else:
-        print("\n".join(report.to_text(args.lang)))
-    return 0 if report.clean else 1
-
-
-def cmd_diff(ledger: Ledger, args: argparse.Namespace) -> int:
-    _, a, _, versions_a = load_log(ledger, args.a)
-    _, b, _, versions_b = load_log(ledger, args.b)
-    a, b = upgrade_log(a, versions_a), upgrade_log(b, versions_b)  # compared in the current form
-    for i in range(max(len(a), len(b))):
-        left, right = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
-        if left != right:
-            print(f"the logs diverge at event {i + 1}")
-            print(f"  A: {line(left) if left else '(the log ends)'}")
-            print(f"  B: {line(right) if right else '(the log ends)'}")
-            if args.json:
-                print(json.dumps({"version": i + 1, "a": left, "b": right}, ensure_ascii=False))
-            return 1
-    print(f"the logs are identical: {len(a)} events")
-    return 0
-
-
-def cmd_branch(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    ledger.game(game_id)
-    print(ledger.branch(game_id, args.at))
-    return 0
-
-
-def cmd_decide(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    state = ledger.state_now(game_id)
-    for i, text in enumerate(args.actions):
-        try:
-            raw = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise UserError(f"action {i + 1} is not valid JSON: {e.msg}") from None
-        for action in raw if isinstance(raw, list) else [raw]:
-            parsed = parse_action(action, list(state.turn_order), f"action {i + 1}")
-            if isinstance(parsed, PassUntil):
-                while (command := pass_until_step(ledger.state_now(game_id), parsed)) is not None:
-                    ledger.decide(game_id, command)
-            else:
-                ledger.decide(game_id, parsed)
-    now = ledger.state_now(game_id)
-    decision = pending_decision(now)
-    print(f"version {now.version}; " + (decision.describe() if decision else "the game is over"))
-    return 0
-
-
-def cmd_step(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    latest = ledger.game(game_id).version
-    first = max(1, args.first or 1)
-    last = min(latest, args.last or latest)
-    state = ledger.at(game_id, first - 1) if first > 1 else GameState()
-    before = state_view(state) if first > 1 else None
-    for e in ledger.event_maps(game_id, first, last):
-        apply_event(state, e)
-        after = state_view(state)
-        print(line(e))
-        stack = ", ".join(f"{s['card']}#{s['object']}" for s in after["stack"]) or "empty"
-        print(f"         turn {after['turn']} {after['step'] or '-'} | priority {after['priority'] or '-'} | stack {stack}")
-        for change in changes(before, after):
-            print(f"         {change}")
-        before = after
-    return 0
-
-
-def cmd_state(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    latest = ledger.game(game_id).version
-    if args.at is not None and not 1 <= args.at <= latest:
-        raise UserError(f"--at {args.at}: game {game_id} has events 1 to {latest}")
-    print(json.dumps(state_view(ledger.state(game_id, args.at)), indent=2, ensure_ascii=False))
-    return 0
-
-
-def cmd_views(ledger: Ledger, args: argparse.Namespace) -> int:
-    game_id = _game_id(args.game)
-    ledger.game(game_id)  # raises GameNotFound
-    view = make_view(ledger)
-    processed = catch_up(ledger, view)
-    out = {
-        "caught_up": processed,
-        "phase_step": view.phase_step(game_id),
-        "stack": view.stack(game_id),
-        "hand_sizes": view.hand_sizes(game_id),
-        "cleanups": view.cleanups(game_id),
-    }
-    print(json.dumps(out, indent=2, ensure_ascii=False, default=str))
-    return 0
-
-
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="mtg-ledger", description="Record and check Magic: The Gathering games, event by event.")
-    sub = top.add_subparsers(dest="verb", required=True)
-
-    def verb(name: str, help_text: str) -> argparse.ArgumentParser:
-        p = sub.add_parser(name, help=help_text)
-        p.add_argument("--db", help=f"SQLite file of the store (default ./{DEFAULT_DB})")
+        p.set_defaults(run=run, store=store)
         return p
 
-    p = verb("demo", "play a seeded game between the built-in decks (two players, or a 3-4 player free-for-all)")
-    p.add_argument("--seed", type=int, default=7)
-    p.add_argument("--players", type=int, default=2, help="2 (a two-player game) or 3-4 (a free-for-all)")
-    p.add_argument("--quiet", action="store_true", help="print only the summary")
-    p.set_defaults(run=cmd_demo)
-    p = verb("play", "run a scenario file and store its events")
-    p.add_argument("scenario")
-    p.set_defaults(run=cmd_play)
-    p = verb("events", "print a game's log, one event a line")
-    p.add_argument("game")
-    p.add_argument("--format", choices=("jsonl", "text"), default="jsonl")
-    p.add_argument("--from", dest="first", type=int, metavar="V")
-    p.add_argument("--to", dest="last", type=int, metavar="V")
+    p = verb("demo", verbs.cmd_demo, "play a seeded game between the built-in decks (two players, or a 3-4 player free-for-all)",
+             "mtg-ledger demo --seed 7 --players 3 --db demo.sqlite", store="write")
+    p.add_argument("--seed", type=int, default=7, metavar="N", help="the seed of the shuffles (default 7)")
+    p.add_argument("--players", type=int, default=2, metavar="N", help="2 (a two-player game) or 3-4 (a free-for-all)")
+    p.add_argument("--quiet", action="store_true", help="print only the summary, not the narration")
+
+    p = verb("play", verbs.cmd_play, "run a scenario file and store its events; prints the game id",
+             "mtg-ledger play scenario.json --db games.sqlite", store="write")
+    p.add_argument("scenario", metavar="SCENARIO.json", help="a scenario file (`mtg-ledger example` lists some; `schema` describes them)")
+
+    p = verb("games", verbs.cmd_games, "list the stored games: id, format, players, turn, events, winner, branched from",
+             "mtg-ledger games --json", store="read")
+
+    p = verb("legal", verbs.cmd_legal, "the pending decision and its legal actions, as scenario actions in JSON",
+             f"mtg-ledger legal {GAME}", store="read")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+
+    p = verb("events", verbs.cmd_events, "print a game's log, one event a line",
+             f"mtg-ledger events {GAME} --format text --from 30 --to 40", store="read")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+    p.add_argument("--format", choices=("jsonl", "text"), default="jsonl", help="JSON lines (default) or one readable line an event")
+    p.add_argument("--from", dest="first", type=int, metavar="V", help="from event version V")
+    p.add_argument("--to", dest="last", type=int, metavar="V", help="up to event version V")
     p.add_argument("--around", type=int, metavar="V", help="the events around version V (marked > in the text format)")
-    p.add_argument("--context", type=int, default=5, help="how many events on each side of --around")
-    p.set_defaults(run=cmd_events)
-    p = verb("state", "print a game's state as JSON")
-    p.add_argument("game")
-    p.add_argument("--at", type=int, metavar="V", help="as it stood after event version V")
-    p.set_defaults(run=cmd_state)
-    p = verb("views", "catch the read models up and print them (phase/step, stack, hand sizes, cleanups)")
-    p.add_argument("game")
-    p.set_defaults(run=cmd_views)
-    p = verb("export", "write a game's self-describing log file")
-    p.add_argument("game")
-    p.add_argument("-o", "--output", required=True)
-    p.set_defaults(run=cmd_export)
-    p = verb("import", "store a log file as a game, after checking its header and hash chain")
-    p.add_argument("file")
+    p.add_argument("--context", type=int, default=5, metavar="N", help="how many events on each side of --around (default 5)")
+
+    p = verb("state", verbs.cmd_state, "print a game's state as JSON (the judge's view: hidden information included)",
+             f"mtg-ledger state {GAME} --at 40", store="read")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+    p.add_argument("--at", type=int, metavar="V", help="as it stood after event version V (default: now)")
+
+    p = verb("step", verbs.cmd_step, "event by event: the phase, the stack, priority and what changed",
+             f"mtg-ledger step {GAME} --from 40 --to 48", store="read")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+    p.add_argument("--from", dest="first", type=int, metavar="V", help="from event version V (default 1)")
+    p.add_argument("--to", dest="last", type=int, metavar="V", help="up to event version V (default: the last)")
+
+    p = verb("views", verbs.cmd_views, "catch the read models up and print them (phase/step, stack, hand sizes, cleanups)",
+             f"mtg-ledger views {GAME}", store="read")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+
+    p = verb("export", verbs.cmd_export, "write a game's self-describing log file",
+             f"mtg-ledger export {GAME} -o game.mtgl", store="read")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the log file to write")
+
+    p = verb("import", verbs.cmd_import, "store a log file as a game, after checking its header and hash chain",
+             "mtg-ledger import game.mtgl --new-id", store="write")
+    p.add_argument("file", metavar="FILE", help="a log file written by `mtg-ledger export`")
     p.add_argument("--new-id", action="store_true", help="store it under a new game id")
-    p.set_defaults(run=cmd_import)
-    p = verb("replay", "re-run the recorded decisions and check every derived event and state hash")
-    p.add_argument("source", metavar="FILE|GAME")
-    p.set_defaults(run=cmd_replay)
-    p = verb("audit", "integrity and legality report: the first bad event and the rule it breaks")
-    p.add_argument("source", metavar="FILE|GAME")
-    p.add_argument("--lang", choices=("en", "fr"), default="en")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_audit)
-    p = verb("diff", "the first event where two logs diverge")
-    p.add_argument("a", metavar="A")
-    p.add_argument("b", metavar="B")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(run=cmd_diff)
-    p = verb("branch", "a new game from the first V events of a game, to try another decision")
-    p.add_argument("game")
-    p.add_argument("--at", type=int, required=True, metavar="V")
-    p.set_defaults(run=cmd_branch)
-    p = verb("decide", "take decisions in a stored game (scenario actions as JSON)")
-    p.add_argument("game")
-    p.add_argument("actions", nargs="+", metavar="ACTION_JSON")
-    p.set_defaults(run=cmd_decide)
-    p = verb("step", "event by event: the phase, the stack, priority and what changed")
-    p.add_argument("game")
-    p.add_argument("--from", dest="first", type=int, metavar="V")
-    p.add_argument("--to", dest="last", type=int, metavar="V")
-    p.set_defaults(run=cmd_step)
+
+    p = verb("replay", log_verbs.cmd_replay, "re-run the recorded decisions and check every derived event and state hash",
+             "mtg-ledger replay game.mtgl --json", store="read")
+    p.add_argument("source", metavar="FILE|GAME", help="a log file, or a game id in the store")
+
+    p = verb("audit", log_verbs.cmd_audit, "integrity and legality report: the first bad event and the rule it breaks",
+             "mtg-ledger audit game.mtgl --lang fr", store="read")
+    p.add_argument("source", metavar="FILE|GAME", help="a log file, or a game id in the store")
+    p.add_argument("--lang", choices=("en", "fr"), default="en", help="the report's language (default en)")
+
+    p = verb("diff", log_verbs.cmd_diff, "the first event where two logs diverge",
+             f"mtg-ledger diff game.mtgl {GAME}", store="read")
+    p.add_argument("a", metavar="A", help="a log file or a game id")
+    p.add_argument("b", metavar="B", help="another log file or game id")
+
+    p = verb("branch", verbs.cmd_branch, "a new game from the first V events of a game, to try another decision",
+             f"mtg-ledger branch {GAME} --at 57", store="write")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+    p.add_argument("--at", type=int, required=True, metavar="V", help="keep events 1 to V (a point where a player decides)")
+
+    p = verb("decide", verbs.cmd_decide, "take decisions in a stored game (scenario actions as JSON)",
+             f"mtg-ledger decide {GAME} '{{\"player\": \"bob\", \"action\": \"pass\"}}'", store="write")
+    p.add_argument("game", metavar="GAME", help="a game id in the store")
+    p.add_argument("actions", nargs="+", metavar="ACTION_JSON", help="one action (or a list of them) as in a scenario file")
+
+    p = verb("schema", verbs.cmd_schema, "print the JSON Schema of a scenario file, for editors",
+             "mtg-ledger schema -o scenario.schema.json", store="none")
+    p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE rather than print it")
+
+    p = verb("example", verbs.cmd_example, "list the example scenarios, or print or write one",
+             "mtg-ledger example\nmtg-ledger example combat_first_strike -o first_strike.json", store="none")
+    p.add_argument("name", nargs="?", metavar="NAME", help="an example's name (as listed)")
+    p.add_argument("-o", "--output", metavar="FILE", help="write it to FILE rather than print it")
     return top
 
 
+def _option(args: argparse.Namespace, name: str, default: Any) -> Any:
+    return getattr(args, name, default)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
-    configure_logging()
-    ledger: Ledger | None = None
     try:
-        ledger = Ledger(env=store_env(args.db))
-        code: int = args.run(ledger, args)
+        args = parser().parse_args(argv)
+    except SystemExit as e:  # --help, --version, or a usage error already printed
+        return e.code if isinstance(e.code, int) else 2
+    verbose: int = _option(args, "verbose", 0)
+    args.json = _option(args, "json", False)
+    store = Store(_option(args, "db", None), reading=args.store == "read")
+    try:
+        level = _option(args, "log_level", None) or {0: None, 1: "info"}.get(verbose, "debug")
+        configure_logging(level=level, default="warning")
+        code: int = args.run(store, args)
         return code
-    except (UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, logfile.UnreadableLog) as e:
-        print(f"mtg-ledger: {e}", file=sys.stderr)
+    except USER_ERRORS as e:
+        _say(e)
         return 2
-    except PersistenceError as e:
-        print(f"mtg-ledger: the store failed: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+    except STORE_ERRORS as e:
+        _say(e if isinstance(e, StoreFailure) else f"the store failed: {type(e).__name__}: {e}", verbose)
+        return 3
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a defect: one line, the traceback with -v
+        _say(f"internal error: {type(e).__name__}: {e}" + ("" if verbose else " (run with -v for the traceback)"), verbose)
+        return 3
     finally:
-        if ledger is not None:
-            ledger.close()
+        store.close()
+
+
+def _say(error: object, verbose: int = 0) -> None:
+    if verbose:
+        traceback.print_exc(file=sys.stderr)
+    text = " ".join(str(error).split())  # one line, whatever the message holds
+    print(f"mtg-ledger: {text}", file=sys.stderr)
 
 
 def run() -> Any:  # pragma: no cover - console script entry

@@ -1,7 +1,8 @@
 """Structured logging for the outer shell (CLI, replays): JSON lines for machines, colour for people.
 
-``MTG_LEDGER_LOG_LEVEL`` (default ``info``) sets the threshold; ``warning`` silences the
-per-decision lines, which are logged at ``info``.
+``MTG_LEDGER_LOG_LEVEL`` sets the threshold (default ``info`` here; the command line passes
+``warning``, so it is quiet unless asked); ``warning`` silences the per-decision lines, which are
+logged at ``info``. ``NO_COLOR`` (https://no-color.org) turns colours off on a terminal.
 """
 
 from __future__ import annotations
@@ -24,19 +25,35 @@ _LEVELS: Final[dict[str, int]] = {
     "error": logging.ERROR,
     "critical": logging.CRITICAL,
 }
+LEVELS: Final = tuple(_LEVELS)
 
 
-def configure_logging(stream: TextIO | None = None) -> None:
+class LogLevelError(ValueError):
+    """A log level that is not one of ``LEVELS`` (the message names where it came from)."""
+
+
+def no_color() -> bool:
+    """True when the ``NO_COLOR`` convention asks for no colours (set and not empty)."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def configure_logging(stream: TextIO | None = None, level: str | None = None, default: str = "info") -> None:
     """Sends log lines to ``stream`` (``sys.stderr`` as it is at call time, if not given).
 
-    A TTY gets structlog's ``ConsoleRenderer``; anything else one JSON object per line.
-    Configure before logging: loggers already bound keep the configuration they were bound under.
+    The threshold is ``level`` if given, else ``MTG_LEDGER_LOG_LEVEL``, else ``default``.
+    A TTY gets structlog's ``ConsoleRenderer`` (without colours under ``NO_COLOR``); anything else
+    one JSON object per line. Configure before logging: loggers already bound keep the
+    configuration they were bound under.
     """
     out = sys.stderr if stream is None else stream
-    level_name = os.environ.get(LEVEL_ENV, "info").strip().lower()
+    if level is not None:
+        level_name, source = level.strip().lower(), f"--log-level {level}"
+    else:
+        level_name = os.environ.get(LEVEL_ENV, default).strip().lower()
+        source = f"{LEVEL_ENV}={level_name}"
     if level_name not in _LEVELS:
-        msg = f"{LEVEL_ENV}={level_name!r} is not a log level; use one of {', '.join(_LEVELS)}"
-        raise ValueError(msg)
+        msg = f"{source}: not a log level; use one of {', '.join(_LEVELS)}"
+        raise LogLevelError(msg)
 
     shared: list[Processor] = [
         structlog.contextvars.merge_contextvars,
@@ -45,7 +62,7 @@ def configure_logging(stream: TextIO | None = None) -> None:
     ]
     renderer: list[Processor]
     if out.isatty():
-        renderer = [structlog.dev.ConsoleRenderer()]
+        renderer = [structlog.dev.ConsoleRenderer(colors=not no_color())]
     else:
         renderer = [
             structlog.processors.StackInfoRenderer(),

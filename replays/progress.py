@@ -1,35 +1,28 @@
-"""A progress bar for long replays, audits and imports: on a terminal only, quiet when piped."""
+"""Progress bars for long replays, audits and imports (tqdm): on a terminal only, never in a pipe."""
 
 from __future__ import annotations
 
 import sys
-import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TextIO
 
+from tqdm import tqdm
 
-class Progress:
-    def __init__(self, total: int, label: str, stream: TextIO | None = None, every: float = 0.1) -> None:
-        self.total = max(total, 1)
-        self.label = label
-        self.stream = sys.stderr if stream is None else stream
-        self.enabled = self.stream.isatty() and total > 0
-        self.every = every
-        self._last = 0.0
+SHOWN_FROM = 2000  # events: a shorter job is over before a bar would tell anyone anything
 
-    def __call__(self, done: int) -> None:
-        if not self.enabled:
-            return
-        now = time.monotonic()
-        if now - self._last < self.every and done < self.total:
-            return
-        self._last = now
-        width = 30
-        filled = int(width * min(done, self.total) / self.total)
-        self.stream.write(f"\r{self.label} [{'#' * filled}{'.' * (width - filled)}] {done:,}/{self.total:,}")
-        self.stream.flush()
 
-    def close(self) -> None:
-        if self.enabled:
-            self(self.total)
-            self.stream.write("\n")
-            self.stream.flush()
+@contextmanager
+def progress_bar(total: int, label: str, stream: TextIO | None = None) -> Iterator[Callable[[int], None]]:
+    """A callback ``done(n)`` (n events done so far) drawing a bar on ``stream`` (stderr) while the
+    block runs; the bar is cleared when it ends. Nothing is drawn when ``stream`` is not a terminal
+    or the job is short."""
+    out = sys.stderr if stream is None else stream
+    enabled = total >= SHOWN_FROM and out.isatty()
+    with tqdm(total=total, desc=label, unit=" events", file=out, disable=not enabled, leave=False, dynamic_ncols=True) as bar:
+
+        def done(n: int) -> None:
+            if n > bar.n:
+                bar.update(n - bar.n)
+
+        yield done

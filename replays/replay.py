@@ -271,4 +271,4 @@ class ReplayTable(LocalTable):
         recorded = self.log[k]
         if recorded["type"] not in UPCAST_TYPES:
             return False
-        return chain(self.log[k - 1]["hash"] if k else GENESIS_HASH, recorded) != recorded["hash"]
+        return bool(chain(self.log[k - 1]["hash"] if k else GENESIS_HASH, recorded) != recorded["hash"])

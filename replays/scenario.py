@@ -30,6 +30,7 @@ from mtg_ledger.core.commands import (
 )
 from mtg_ledger.core.errors import UnknownCard
 from mtg_ledger.core.turn import STEP_NAMES
+from mtg_ledger.replays.scenario_schema import SchemaViolation, check_action, check_scenario
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 ACTIONS = (
@@ -70,6 +71,10 @@ def load(path: str | Path) -> Scenario:
 
 
 def parse(data: Any, where: str = "scenario") -> Scenario:
+    try:
+        check_scenario(data)  # the shape first: unknown keys and wrong types, named by their path
+    except SchemaViolation as e:
+        raise ScenarioError(f"{where}: {e}") from None
     if not isinstance(data, dict):
         raise ScenarioError(f"{where}: the scenario must be a JSON object")
     fmt = data.get("format", "two-player")
@@ -90,7 +95,7 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
             raise ScenarioError(f"{where}: the archenemy, {schemers[0]}, takes the first turn (rule 904.6)")
     names: list[str] = []
     setup_players = []
-    for i, p in enumerate(players):
+    for i, p in enumerate(players or []):
         at = f"{where}: players[{i}]"
         if not isinstance(p, dict) or not isinstance(p.get("name"), str) or not p["name"]:
             raise ScenarioError(f"{at}: each player needs a non-empty string name")
@@ -183,6 +188,10 @@ def _target(value: Any, names: list[str], at: str) -> Target:
 
 def parse_action(a: Any, names: list[str], at: str = "action") -> Action:
     """One scenario action (CONTRACT section 2) for a game with these players."""
+    try:
+        check_action(a, at)
+    except SchemaViolation as e:
+        raise ScenarioError(str(e)) from None
     return _action(a, names, at)
 
 

@@ -111,8 +111,8 @@ def describe(e: dict[str, Any]) -> str:
         why = f"maximum hand size {e['max_hand_size']}" if e.get("rule", "514.1") == "514.1" else f"rule {e['rule']}"
         return f"    {e['player']} discards {', '.join(e['cards']) or 'nothing'} ({why})"
     if t == "PermanentsPhased":
-        parts = [f"{label} {', '.join(f'#{o}' for o in e[key])}" for key, label in (("phased_out", "phase out:"), ("phased_in", "phase in:")) if e[key]]
-        return f"    {'; '.join(parts)}"
+        phases = [f"{label} {', '.join(f'#{o}' for o in e[key])}" for key, label in (("phased_out", "phase out:"), ("phased_in", "phase in:")) if e[key]]
+        return f"    {'; '.join(phases)}"
     if t == "DayNightChanged":
         turned = f"; transformed {', '.join(f'#{o}' for o in e['transformed'])}" if e["transformed"] else ""
         return f"    it becomes {e['to']} (rule {e['rule']}){turned}"

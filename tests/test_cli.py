@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from mtg_ledger.replays.cli import main
+from mtg_ledger.replays import examples
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = examples.directory()
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -90,7 +91,7 @@ def test_an_illegal_action_exits_2_with_the_rule_and_keeps_what_came_before(tmp_
     ("change", "message"),
     [
         ({"players": []}, "players must be a list of two players"),
-        ({"format": "chaos"}, "format 'chaos' is not one of"),
+        ({"format": "chaos"}, "format: 'chaos' is not one of"),
         ({"actions": [{"player": "carol", "action": "pass"}]}, "actions[0]: pass needs \"player\""),
         ({"actions": [{"player": "alice", "action": "cast", "card": "Black Lotus"}]}, "unknown card 'Black Lotus'"),
         ({"actions": [{"action": "dance"}]}, "unknown action 'dance'"),
@@ -116,9 +117,9 @@ def test_unknown_games_and_versions_are_one_line_errors(tmp_path: Path, capsys: 
     db = str(tmp_path / "s.sqlite")
     code, _, err = run(capsys, "state", "not-a-uuid", "--db", db)
     assert code == 2 and "is not a game id" in err
+    _, out, _ = run(capsys, "play", str(SCENARIOS / "contract_example.json"), "--db", db)
     code, _, err = run(capsys, "events", "00000000-0000-0000-0000-000000000001", "--db", db)
     assert code == 2 and "no game" in err
-    _, out, _ = run(capsys, "play", str(SCENARIOS / "contract_example.json"), "--db", db)
     code, _, err = run(capsys, "state", out.strip(), "--db", db, "--at", "100000")
     assert code == 2 and "has events 1 to" in err
 

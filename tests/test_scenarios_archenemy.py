@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from mtg_ledger.replays.cli import main
+from mtg_ledger.replays import examples
 
-SCENARIO = Path(__file__).parent / "scenarios" / "archenemy.json"
+SCENARIO = examples.path("archenemy")
 
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -37,7 +38,7 @@ def test_an_archenemy_scenario_sets_schemes_in_motion_and_the_team_shares_its_tu
 
 
 def play(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """A scenario of tests/scenarios played through the CLI: its events and the judge's view of its state."""
+    """An example scenario (replays/examples) played through the CLI: its events and the judge's view of its state."""
     db = str(tmp_path / "team.sqlite")
     assert main(["play", str(SCENARIO.parent / name), "--db", db]) == 0, capsys.readouterr().err
     game = capsys.readouterr().out.strip()

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from mtg_ledger.replays.cli import main
+from mtg_ledger.replays import examples
 
-SCENARIOS = Path(__file__).parent / "scenarios"
+SCENARIOS = examples.directory()
 
 
 pytestmark = pytest.mark.usefixtures("cli_env")

@@ -13,8 +13,9 @@ from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.replay import replay
 from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_scenario
 from mtg_ledger.replays.scenario import PassUntil, load
+from mtg_ledger.replays import examples
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.json"))
+SCENARIOS = [examples.path(name) for name in examples.names()]
 
 
 def play_in_memory(path: Path) -> LocalTable:

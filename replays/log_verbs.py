@@ -1,0 +1,103 @@
+"""The verbs that read a whole log, from a log file or from the store: ``replay``, ``audit`` and ``diff``.
+
+A log file needs no store: the store is opened only when a source is a game id.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import asdict
+from pathlib import Path
+from uuid import UUID
+
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.logfile import Finding
+from mtg_ledger.replays.progress import progress_bar
+from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.store import Store
+from mtg_ledger.core.schema import upgrade_log
+from mtg_ledger.replays.text import line
+from mtg_ledger.replays.verbs import Map, UserError, emit
+
+
+def load_log(store: Store, source: str, label: str = "") -> tuple[str, list[Map], Map | None, dict[str, int]]:
+    """A log from a file (with its header) or from the store (a game id; the store is opened only
+    then): its events as recorded, and the class versions they were recorded in."""
+    if Path(source).exists():
+        header, events = logfile.read(source)
+        return str(header.get("game")), events, header, logfile.recorded_versions(header)
+    try:
+        game = UUID(source)
+    except ValueError:
+        raise UserError(f"{label}{source}: no such file (and not a game id)") from None
+    events, versions = store.ledger.recorded_log(game)  # raises GameNotFound
+    return str(game), events, None, versions
+
+
+def _finding(f: Finding) -> Map:
+    return {**asdict(f), "allowed": list(f.allowed)}
+
+
+def cmd_replay(store: Store, args: argparse.Namespace) -> int:
+    game, events, header, versions = load_log(store, args.source)
+    out: Map = {"game": game, "events": len(events)}
+    if header is not None:  # a file: its header and chain first (audit says more)
+        problems = logfile.integrity(events, header)
+        if problems:
+            if args.json:
+                emit({**out, "identical": False, "refused": True, "findings": [_finding(problems[0])]})
+            else:
+                print(f"replay refused: event {problems[0].version}: {problems[0].message} (run `mtg-ledger audit` for the report)")
+            return 1
+    with progress_bar(len(events), "replay") as done:
+        result = replay(events, done, versions)
+    turns = sum(1 for e in events if e["type"] == "TurnBegan")
+    if args.json:
+        state_hash = result.state.state_hash() if result.state is not None else None
+        emit({**out, "identical": result.ok, "turns": turns, "state_hash": state_hash, "findings": [_finding(f) for f in result.findings]})
+        return 0 if result.ok else 1
+    if result.ok:
+        assert result.state is not None
+        print(f"replay identical: {len(events)} events, {turns} turn state hashes, final state hash {result.state.state_hash()}")
+        return 0
+    first = result.findings[0]
+    print(f"replay diverges at event {first.version}: {first.message}" + (f" (rule {first.rule})" if first.rule else ""))
+    if first.recorded is not None:
+        print(f"  recorded: {json.dumps(first.recorded, ensure_ascii=False)}")
+    if first.derived is not None:
+        print(f"  derived:  {json.dumps(first.derived, ensure_ascii=False)}")
+    return 1
+
+
+def cmd_audit(store: Store, args: argparse.Namespace) -> int:
+    game, events, header, versions = load_log(store, args.source)
+    with progress_bar(len(events), "audit") as done:
+        report = audit(game, events, header, done, versions)
+    if args.json:
+        emit(report.to_json(args.lang))
+    else:
+        print("\n".join(report.to_text(args.lang)))
+    return 0 if report.clean else 1
+
+
+def cmd_diff(store: Store, args: argparse.Namespace) -> int:
+    _, a, _, versions_a = load_log(store, args.a, "A: ")
+    _, b, _, versions_b = load_log(store, args.b, "B: ")
+    a, b = upgrade_log(a, versions_a), upgrade_log(b, versions_b)  # compared in the current form
+    for i in range(max(len(a), len(b))):
+        left, right = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)
+        if left != right:
+            if args.json:
+                emit({"identical": False, "version": i + 1, "a": left, "b": right, "events": {"a": len(a), "b": len(b)}})
+            else:
+                print(f"the logs diverge at event {i + 1}")
+                print(f"  A: {line(left) if left else '(the log ends)'}")
+                print(f"  B: {line(right) if right else '(the log ends)'}")
+            return 1
+    if args.json:
+        emit({"identical": True, "version": None, "a": None, "b": None, "events": {"a": len(a), "b": len(b)}})
+    else:
+        print(f"the logs are identical: {len(a)} events")
+    return 0

@@ -1,0 +1,347 @@
+"""What each ``mtg-ledger`` verb does (CONTRACT section 1); ``replays.cli`` parses the arguments.
+
+Every verb takes the lazily opened ``Store`` and the parsed arguments and returns the exit status:
+0 success or clean, 1 findings. Errors are raised (``UserError`` and the domain's own, exit 2).
+With ``--json`` a verb prints only JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+from uuid import UUID, uuid4
+
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.schema import SchemaError, upgrade_log
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.view import state_view
+from mtg_ledger.projections.runner import catch_up, make_view
+from mtg_ledger.replays import examples, logfile
+from mtg_ledger.replays.actions import to_action
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from mtg_ledger.replays.progress import progress_bar
+from mtg_ledger.replays.scenario import PassUntil, load, parse_action
+from mtg_ledger.replays.scenario_schema import json_schema
+from mtg_ledger.replays.store import Store
+from mtg_ledger.replays.text import REASONS, line
+from mtg_ledger.replays.timetravel import changes
+
+Map = dict[str, Any]
+NARRATED = frozenset(
+    {
+        "TurnBegan", "LandPlayed", "SpellCast", "ObjectResolved", "DefendingPlayerChosen", "AttackersDeclared", "BlockersDeclared",
+        "CombatDamageDealt", "DamageDealt", "PermanentsPutIntoGraveyard", "CardsDiscarded", "PlayerLost", "GameEnded",
+    }
+)
+
+
+class UserError(Exception):
+    """Reported as one line on stderr, exit status 2."""
+
+
+def emit(data: Any, *, indent: int | None = 2) -> None:
+    """Print one JSON document (the only thing a verb prints under --json)."""
+    print(json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":"), default=str))
+
+
+def game_id(text: str) -> UUID:
+    try:
+        return UUID(text)
+    except ValueError:
+        raise UserError(f"{text!r} is not a game id (a UUID such as the one `mtg-ledger demo` prints)") from None
+
+
+def _existing(store: Store, text: str) -> tuple[Ledger, UUID, int]:
+    """The store, a stored game's id and its last event version: the id is checked before the store
+    is opened, and GameNotFound is raised if there is no such game."""
+    found = game_id(text)
+    ledger = store.ledger
+    return ledger, found, ledger.game(found).version
+
+
+def _within(option: str, version: int | None, game: UUID, latest: int) -> None:
+    if version is not None and not 1 <= version <= latest:
+        raise UserError(f"{option} {version}: game {game} has events 1 to {latest}")
+
+
+def _write(path: str, data: str | bytes) -> None:
+    try:
+        if isinstance(data, bytes):
+            Path(path).write_bytes(data)
+        else:
+            Path(path).write_text(data, encoding="utf-8")
+    except OSError as e:
+        raise UserError(f"{path}: cannot write: {e.strerror}") from None
+
+
+# --- writing verbs -------------------------------------------------------------------------------
+
+
+def cmd_demo(store: Store, args: argparse.Namespace) -> int:
+    if not 2 <= args.players <= 4:
+        raise UserError(f"--players {args.players}: the demo seats 2 to 4 players")
+    ledger = store.ledger
+    game = play_demo(ledger, demo_setup(args.seed, args.players))
+    events = list(ledger.event_maps(game))
+    state = ledger.state(game)
+    summary = {"game": str(game), "turns": state.turn, "events": len(events), "winner": state.winner, "winners": list(state.winners),
+               "reason": state.end_reason}
+    if args.json:
+        emit(summary)
+        return 0
+    if not args.quiet:
+        for e in events:
+            if e["type"] in NARRATED and not (e["type"] in ("AttackersDeclared", "BlockersDeclared") and not e.get("attackers", e.get("blockers"))):
+                print(line(e))
+        print()
+    print(f"game     {game}")
+    print(f"turns    {state.turn}")
+    print(f"events   {len(events)}")
+    print(f"winner   {state.winner or 'none (a draw)'}")
+    print(f"reason   {REASONS.get(state.end_reason or '', state.end_reason)}")
+    return 0
+
+
+def cmd_play(store: Store, args: argparse.Namespace) -> int:
+    scenario = load(args.scenario)
+    ledger = store.ledger
+    try:
+        game = play_scenario(ledger, scenario)
+    except ActionFailed as failed:
+        kept = ledger.game(failed.game_id).version
+        raise UserError(f"{args.scenario}: {failed}; the {kept} events before it are kept in game {failed.game_id}") from None
+    if args.json:
+        emit({"game": str(game)})
+    else:
+        print(game)
+    return 0
+
+
+def cmd_import(store: Store, args: argparse.Namespace) -> int:
+    header, events = logfile.read(args.file)
+    problems = logfile.integrity(events, header)
+    if problems:
+        first = problems[0]
+        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: event {first.version}: {first.message}")
+    recorded = logfile.recorded_versions(header)
+    try:
+        upgrade_log(events, recorded)  # every event can be upcast, or nothing is imported
+    except SchemaError as e:
+        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
+    game = uuid4() if args.new_id else game_id(str(header.get("game")))
+    with progress_bar(len(events), "import") as done:
+        store.ledger.import_events(events, game, done, versions=recorded)
+    if args.json:
+        emit({"game": str(game), "events": len(events)})
+    else:
+        print(game)
+    return 0
+
+
+def cmd_branch(store: Store, args: argparse.Namespace) -> int:
+    ledger, source, _ = _existing(store, args.game)
+    new = ledger.branch(source, args.at)
+    if args.json:
+        emit({"game": str(new), "branched_from": str(source), "at_version": args.at})
+    else:
+        print(new)
+    return 0
+
+
+def cmd_decide(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, _ = _existing(store, args.game)
+    state = ledger.state_now(game)
+    for i, text in enumerate(args.actions):
+        try:
+            raw = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise UserError(f"action {i + 1} is not valid JSON: {e.msg}") from None
+        for action in raw if isinstance(raw, list) else [raw]:
+            parsed = parse_action(action, list(state.turn_order), f"action {i + 1}")
+            if isinstance(parsed, PassUntil):
+                while (command := pass_until_step(ledger.state_now(game), parsed)) is not None:
+                    ledger.decide(game, command)
+            else:
+                ledger.decide(game, parsed)
+    now = ledger.state_now(game)
+    decision = pending_decision(now)
+    if args.json:
+        emit({"game": str(game), "version": now.version, **_decision(now, with_legal=False)})
+    else:
+        print(f"version {now.version}; " + (decision.describe() if decision else "the game is over"))
+    return 0
+
+
+# --- reading verbs -------------------------------------------------------------------------------
+
+
+def cmd_games(store: Store, args: argparse.Namespace) -> int:
+    ledger = store.ledger
+    rows: list[Map] = []
+    for game in ledger.game_ids():
+        state = ledger.state(game)
+        lineage = ledger.lineage(game) or {}
+        rows.append(
+            {
+                "game": str(game),
+                "format": state.game_format,
+                "players": list(state.turn_order),
+                "turn": state.turn,
+                "events": state.version,
+                "ended": state.ended,
+                "winner": state.winner,
+                "branched_from": lineage.get("branched_from"),
+                "at_version": lineage.get("at_version"),
+            }
+        )
+    if args.json:
+        for row in rows:
+            emit(row, indent=None)
+        return 0
+    if not rows:
+        print(f"no games in {store.where(ledger)}")
+        return 0
+    print(f"{'game':36}  {'format':15}  {'players':20}  {'turn':>4}  {'events':>7}  {'winner':10}  branched from")
+    for row in rows:
+        winner = row["winner"] or ("(a draw)" if row["ended"] else "-")
+        parent = f"{row['branched_from']} at {row['at_version']}" if row["branched_from"] else "-"
+        players = ", ".join(row["players"])
+        print(f"{row['game']:36}  {row['format']:15}  {players:20}  {row['turn']:>4}  {row['events']:>7}  {winner:10}  {parent}")
+    return 0
+
+
+def _decision(state: GameState, *, with_legal: bool = True) -> Map:
+    decision = pending_decision(state)
+    if decision is None:
+        return {"player": None, "kind": None, "rule": None, "ended": state.ended, "winner": state.winner, **({"legal": []} if with_legal else {})}
+    out: Map = {"player": decision.player, "kind": decision.kind, "rule": decision.rule_cited}
+    if decision.kind == "discard":
+        out["count"] = decision.count
+    if with_legal:
+        out["legal"] = [to_action(c) for c in legal_actions(state)]
+    return out
+
+
+def cmd_legal(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, _ = _existing(store, args.game)
+    state = ledger.state(game)
+    emit({"game": str(game), "version": state.version, **_decision(state)})
+    return 0
+
+
+def cmd_events(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, latest = _existing(store, args.game)
+    for option, version in (("--from", args.first), ("--to", args.last), ("--around", args.around)):
+        _within(option, version, game, latest)
+    first, last = args.first, args.last
+    if args.around is not None:
+        first, last = max(1, args.around - args.context), min(latest, args.around + args.context)
+    for e in ledger.event_maps(game, first, last):
+        if args.json or args.format == "jsonl":
+            print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
+        elif args.around is not None:
+            print(f"{'>' if args.around == e['v'] else ' '}{line(e)}")
+        else:
+            print(line(e))
+    return 0
+
+
+def cmd_state(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, latest = _existing(store, args.game)
+    _within("--at", args.at, game, latest)
+    emit(state_view(ledger.state(game, args.at)))
+    return 0
+
+
+def cmd_step(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, latest = _existing(store, args.game)
+    _within("--from", args.first, game, latest)
+    _within("--to", args.last, game, latest)
+    first, last = args.first or 1, args.last or latest
+    if first > last:
+        raise UserError(f"--from {first} comes after --to {last}")
+    state = ledger.at(game, first - 1) if first > 1 else GameState()
+    before = state_view(state) if first > 1 else None
+    for e in ledger.event_maps(game, first, last):
+        apply_event(state, e)
+        after = state_view(state)
+        said = changes(before, after)
+        if args.json:
+            brief = {k: after[k] for k in ("turn", "phase", "step", "active_player", "priority")}
+            emit({"event": e, **brief, "stack": after["stack"], "changes": said}, indent=None)
+        else:
+            stack = ", ".join(f"{s['card']}#{s['object']}" for s in after["stack"]) or "empty"
+            print(line(e))
+            print(f"         turn {after['turn']} {after['step'] or '-'} | priority {after['priority'] or '-'} | stack {stack}")
+            for change in said:
+                print(f"         {change}")
+        before = after
+    return 0
+
+
+def cmd_views(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, _ = _existing(store, args.game)
+    view = make_view(ledger, create_tables=True)  # the read models' own tables; never the events'
+    processed = catch_up(ledger, view)
+    emit(
+        {
+            "caught_up": processed,
+            "phase_step": view.phase_step(game),
+            "stack": view.stack(game),
+            "hand_sizes": view.hand_sizes(game),
+            "cleanups": view.cleanups(game),
+        }
+    )
+    return 0
+
+
+def cmd_export(store: Store, args: argparse.Namespace) -> int:
+    ledger, game, _ = _existing(store, args.game)
+    events, versions = ledger.recorded_log(game)  # as recorded: the chain holds over what is written
+    try:
+        header = logfile.write(args.output, str(game), events, versions)
+    except OSError as e:
+        raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
+    if args.json:
+        emit(header)
+    else:
+        print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
+    return 0
+
+
+# --- verbs without a store -----------------------------------------------------------------------
+
+
+def cmd_schema(store: Store, args: argparse.Namespace) -> int:
+    text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+    if args.output:
+        _write(args.output, text)
+        if not args.json:
+            print(f"{args.output}: the JSON Schema of a scenario file", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_example(store: Store, args: argparse.Namespace) -> int:
+    if args.name is None:
+        if args.json:
+            emit(examples.names())
+        else:
+            print("\n".join(examples.names()))
+        return 0
+    text = examples.text(args.name)
+    if args.output:
+        _write(args.output, text)
+        if not args.json:
+            print(f"{args.output}: the example scenario {args.name}", file=sys.stderr)
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0

@@ -1,0 +1,115 @@
+"""`audit --lang fr` writes the whole finding in French: the sentence saying what is wrong, what the
+rules allowed there and the rule's title, not only the title. Every message the rules and the log
+checks can write has its French."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.state import GameState
+from mtg_ledger.replays.findings_fr import french, known
+from tests.log_tools import Event, demo_log, edited, first, header_of, rehash, run, write_raw
+
+pytestmark = pytest.mark.usefixtures("cli_env")
+
+ROOT = Path(__file__).parent.parent
+ERRORS = {"RulesError", "IllegalAction", "NotYourPriority", "WrongTiming", "CannotPay", "IllegalTarget", "UnknownCard", "GameOver"}
+RULE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
+ENGLISH = re.compile(r"\b(the|is|not|cannot|only|must|has|was|its|and|but|where|event)\b")
+
+
+def _sample(node: ast.expr) -> str | None:
+    """An English message as the code would write it, each hole filled with a sample value."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else "Grizzly Bears" for v in node.values)
+    return None
+
+
+def messages_in_the_code() -> list[tuple[str, str]]:
+    """(where, sample message) for every rules error raised in core/ and every finding written in replays/."""
+    found = []
+    sources = [*sorted((ROOT / "core").glob("*.py")), *(ROOT / "replays" / f for f in ("logfile.py", "replay.py", "audit.py"))]
+    for path in sources:
+        for node in ast.walk(ast.parse(path.read_text())):
+            message: ast.expr | None = None
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) >= 2:
+                if node.func.id in ERRORS:
+                    message = node.args[1]
+                elif node.func.id == "Finding" and len(node.args) >= 3:
+                    message = node.args[2]
+            elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant):
+                if isinstance(node.elts[0].value, str) and RULE.match(node.elts[0].value):  # (rule, message), as block_restriction says
+                    message = node.elts[1]
+            elif isinstance(node, ast.IfExp):  # what = "..." if ... else f"..." (replay's divergences)
+                for branch in (node.body, node.orelse):
+                    text = _sample(branch)
+                    if text and (text.startswith("the ") or "the rules derive" in text):
+                        found.append((f"{path.name}:{node.lineno}", text))
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.JoinedStr):
+                text = _sample(node.value)
+                if text and "differs from what the rules derive" in text:
+                    found.append((f"{path.name}:{node.lineno}", text))
+            text = _sample(message) if message is not None else None
+            if text is not None:
+                found.append((f"{path.name}:{getattr(node, 'lineno', 0)}", text))
+    return found
+
+
+def test_every_message_the_rules_and_the_log_checks_can_write_has_its_french() -> None:
+    messages = messages_in_the_code()
+    assert len(messages) > 70
+    missing = [f"{where}: {text}" for where, text in messages if not known(text)]
+    assert missing == []
+
+
+def test_a_message_without_a_translation_is_marked_rather_than_passed_off_as_french() -> None:
+    assert french("a brand new sentence") == "a brand new sentence (en anglais)"
+    assert french("alice has already played a land this turn (rule 305.2)") == "alice a déjà joué un terrain ce tour-ci (règle 305.2)"
+
+
+def _report_lines(out: str) -> list[str]:
+    """The report's sentences: without the recorded and derived events, which are data."""
+    return [x for x in out.splitlines() if not x.strip().startswith(("enregistré", "produit"))]
+
+
+def _forged_divination(log: list[Event]) -> list[Event]:
+    """Divination (a sorcery) moved into a combat step, the whole chain re-hashed by the forger."""
+    state = GameState()
+    for e in log:
+        if e["type"] == "PriorityPassed" and state.step == "declare_attackers" and "Divination" in state.players[e["player"]].hand:
+            forged = {**first(log, "SpellCast", card="Divination"), "v": e["v"], "player": e["player"], "object": state.next_object,
+                      "mana_spent": {}, "paid_with": []}
+            return rehash([*log[: e["v"] - 1], forged, *log[e["v"]:]])
+        apply_event(state, e)
+    raise AssertionError("nobody holds Divination in a declare attackers step")
+
+
+@pytest.mark.parametrize("case", ["altered", "illegal", "divergent"])
+def test_the_french_report_writes_the_whole_finding_in_french(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = demo_log()
+    if case == "altered":
+        events = edited(log, first(log, "CardDrawn", after=100)["v"], card="Serra Angel")
+    elif case == "illegal":
+        events = _forged_divination(log)
+    else:
+        events = rehash(edited(log, first(log, "DamageDealt", card="Lightning Bolt")["v"], amount=5))
+    path = write_raw(tmp_path / "log.mtgl", header_of(events), events)
+    code, out, _ = run(capsys, "audit", str(path), "--lang", "fr")
+    assert code == 1 and "premier événement fautif" in out
+    lines = _report_lines(out)
+    assert not [x for x in lines[1:] if ENGLISH.search(x.split("—")[0])], out  # every sentence but the game id line
+    assert "(en anglais)" not in out
+    if case == "illegal":
+        assert "Divination (rituel) peut être lancé seulement pendant une phase principale" in out
+        assert "ce que les règles permettaient à ce moment :" in out and " : passer la priorité" in out
+    code, out, _ = run(capsys, "audit", str(path), "--lang", "fr", "--json")
+    finding = json.loads(out)["findings"][0]
+    assert code == 1 and not ENGLISH.search(finding["message"]) and "(en anglais)" not in finding["message"]
