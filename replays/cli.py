@@ -21,6 +21,7 @@ from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.redact import view_of_event, view_of_state
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
 from mtg_ledger.replays import logfile
@@ -100,13 +101,24 @@ def cmd_play(ledger: Ledger, args: argparse.Namespace) -> int:
     return 0
 
 
+def _viewer(ledger: Ledger, game_id: UUID, name: str) -> str:
+    """``--as PLAYER``: the player must be in the game (CONTRACT section 6: what a player may see)."""
+    players = ledger.state(game_id, 1).turn_order
+    if name not in players:
+        raise UserError(f"--as {name}: not a player of game {game_id} (players: {', '.join(players)})")
+    return name
+
+
 def cmd_events(ledger: Ledger, args: argparse.Namespace) -> int:
     game_id = _game_id(args.game)
     ledger.game(game_id)  # raises GameNotFound
+    viewer = _viewer(ledger, game_id, args.as_player) if args.as_player else None
     first, last = args.first, args.last
     if args.around is not None:
         first, last = max(1, args.around - args.context), args.around + args.context
     for e in ledger.event_maps(game_id, first, last):
+        if viewer is not None:
+            e = view_of_event(e, viewer)
         marker = ">" if args.around == e["v"] else " "
         if args.format == "jsonl":
             print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
@@ -256,8 +268,22 @@ def cmd_state(ledger: Ledger, args: argparse.Namespace) -> int:
     latest = ledger.game(game_id).version
     if args.at is not None and not 1 <= args.at <= latest:
         raise UserError(f"--at {args.at}: game {game_id} has events 1 to {latest}")
-    print(json.dumps(state_view(ledger.state(game_id, args.at)), indent=2, ensure_ascii=False))
+    shown = state_view(ledger.state(game_id, args.at))
+    if args.as_player:
+        shown = view_of_state(shown, _viewer(ledger, game_id, args.as_player))
+    print(json.dumps(shown, indent=2, ensure_ascii=False))
     return 0
+
+
+def cmd_serve(ledger: Ledger, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays.service.server import log_level, serve  # the web stack only for this verb
+
+    if not 0 <= args.port <= 65535 or args.workers < 1:
+        raise UserError(f"--port {args.port} --workers {args.workers}: a port is 1 to 65535 (0: any free one), and at least one worker serves")
+    ledger.close()  # the service opens the store itself, once per worker
+    os.environ.setdefault("MTG_LEDGER_LOG_LEVEL", "warning")  # a server prints its URL, and only that, unless asked
+    configure_logging()
+    return serve(store_env(args.db), args.host, args.port, args.workers, log_level())
 
 
 def cmd_views(ledger: Ledger, args: argparse.Namespace) -> int:
@@ -300,10 +326,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--to", dest="last", type=int, metavar="V")
     p.add_argument("--around", type=int, metavar="V", help="the events around version V (marked > in the text format)")
     p.add_argument("--context", type=int, default=5, help="how many events on each side of --around")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER", help="only what PLAYER may see (hidden cards as null)")
     p.set_defaults(run=cmd_events)
     p = verb("state", "print a game's state as JSON")
     p.add_argument("game")
     p.add_argument("--at", type=int, metavar="V", help="as it stood after event version V")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER", help="only what PLAYER may see (hidden cards as null)")
     p.set_defaults(run=cmd_state)
     p = verb("views", "catch the read models up and print them (phase/step, stack, hand sizes, cleanups)")
     p.add_argument("game")
@@ -342,6 +370,11 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--from", dest="first", type=int, metavar="V")
     p.add_argument("--to", dest="last", type=int, metavar="V")
     p.set_defaults(run=cmd_step)
+    p = verb("serve", "the HTTP service (OpenAPI at /openapi.json); e.g. mtg-ledger serve --db games.sqlite --port 8000")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=1, help="worker processes (several need a store they can share: PostgreSQL)")
+    p.set_defaults(run=cmd_serve)
     return top
 
 
