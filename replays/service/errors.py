@@ -109,6 +109,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http(request: Request, error: HTTPException) -> JSONResponse:
+        if error.status_code == 400:  # FastAPI's word for a body it could not decode: malformed, so 422
+            return JSONResponse({"error": f"body: {error.detail}", "field": "body"}, status_code=422)
         return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=getattr(error, "headers", None))
 
     async def known(request: Request, error: Exception) -> JSONResponse:

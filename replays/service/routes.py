@@ -24,6 +24,12 @@ READ = {401: _E, 403: _E, 404: _E, 422: _E, 503: _E}
 WRITE = {**READ, 409: _E, 413: _E}
 BINARY = {"schema": {"type": "string", "format": "binary"}}
 LOG_FILE = "application/vnd.mtg-ledger"
+SSE_EVENT = {
+    "type": "object",
+    "description": "one server-sent event: id is the event's version, event its type, data its JSON map as the viewer may see it",
+    "properties": {"id": {"type": "string"}, "event": {"type": "string"}, "data": {"type": "string"}},
+    "required": ["data"],
+}
 Version = Annotated[int, Query(ge=1, le=2**62, description="an event version")]
 Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=1024, description="a retry with the same key and body returns the first response and stores nothing more")]
 
@@ -103,7 +109,7 @@ async def events(request: Request, id: GameId, holder: Member, from_: Annotated[
 @router.get(
     "/games/{id}/stream",
     response_class=StreamingResponse,
-    responses={**READ, 200: {"content": {"text/event-stream": {"schema": {"type": "string"}}}, "description": "server-sent events; id is the version"}},
+    responses={**READ, 200: {"content": {"text/event-stream": {"schema": SSE_EVENT}}, "description": "server-sent events; id is the version"}},
     tags=["reading"],
 )
 async def stream(
