@@ -108,6 +108,10 @@ class TokenBook:
         self.keep = keep
         self._found: dict[str, Holder] = {}
 
+    def known(self, token: str) -> Holder | None:
+        """A token already found by this process (no store access)."""
+        return self._found.get(digest_of(token))
+
     def holder(self, token: str) -> Holder | None:
         digest = digest_of(token)
         found = self._found.get(digest)

@@ -11,6 +11,7 @@ import hmac
 from typing import Annotated
 from uuid import UUID
 
+from anyio import to_thread
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -30,9 +31,11 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str:
     return credentials.credentials
 
 
-def member(request: Request, id: GameId, credentials: Credentials) -> Holder:
+async def member(request: Request, id: GameId, credentials: Credentials) -> Holder:
     """A player of this game or its judge."""
-    found = request.app.state.games.tokens.holder(_token(credentials))
+    book = request.app.state.games.tokens
+    token = _token(credentials)
+    found = book.known(token) or await to_thread.run_sync(book.holder, token)  # the store only for a token not seen yet
     if found is None:
         raise Unauthorized("unknown token")
     if found.game != str(id):
@@ -40,19 +43,19 @@ def member(request: Request, id: GameId, credentials: Credentials) -> Holder:
     return found
 
 
-def judge(holder: Annotated[Holder, Depends(member)]) -> Holder:
+async def judge(holder: Annotated[Holder, Depends(member)]) -> Holder:
     if holder.holder != JUDGE_HOLDER:
         raise Forbidden("only the judge's token may use this route")
     return holder
 
 
-def player(holder: Annotated[Holder, Depends(member)]) -> Holder:
+async def player(holder: Annotated[Holder, Depends(member)]) -> Holder:
     if holder.holder == JUDGE_HOLDER:
         raise Forbidden("the judge sees everything and may not act")
     return holder
 
 
-def creator(request: Request, credentials: Credentials) -> None:
+async def creator(request: Request, credentials: Credentials) -> None:
     """Anyone, unless ``MTG_LEDGER_ADMIN_TOKEN`` is set: then only its holder."""
     admin: str | None = request.app.state.admin_token
     if not admin:

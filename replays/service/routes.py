@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 from anyio import to_thread
 from fastapi import APIRouter, Body, Header, Query, Request, Response
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from mtg_ledger.replays.service.auth import Creator, GameId, Judge, Member, Player
 from mtg_ledger.replays.service.errors import Unprocessable
@@ -91,7 +91,8 @@ async def decision(request: Request, id: GameId, holder: Member) -> Any:
 async def act(request: Request, id: GameId, holder: Player, action: Annotated[Action, Body()], idempotency_key: Key = None) -> Any:
     """One decision, as the token's player (section 2's action without ``player``). Illegal: 422 with the
     rule; ``expected_version`` not the game's: 409; nothing stored either way."""
-    return await run(games(request).act, id, holder.holder, action, idempotency_key)
+    answer = await run(games(request).act, id, holder.holder, action, idempotency_key)
+    return JSONResponse(answer)  # already the documented shape: no second validation on the hot path
 
 
 @router.get(
