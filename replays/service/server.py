@@ -36,6 +36,12 @@ class Server(uvicorn.Server):
             print(f"mtg-ledger serving on {url(host, port)}", flush=True)
 
 
+def free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
 def url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
@@ -51,6 +57,8 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
     }
     if workers > 1:
         os.environ.update(store_env)  # each worker builds its app from the environment
+        if port == 0:
+            common["port"] = port = free_port(host)
         print(f"mtg-ledger serving on {url(host, port)} ({workers} workers)", flush=True)
         uvicorn.run("mtg_ledger.replays.service.app:app_from_environment", factory=True, workers=workers, **common)
         return 0
