@@ -162,3 +162,26 @@ def test_keys_persist_in_the_store_a_retry_after_a_restart_gets_the_first_answer
         log = ndjson(httpx.get(f"{second_server}/games/{game}/events", headers=bearer(tokens["judge"])).text)
     assert first.status_code == again.status_code == 200 and first.json() == again.json()
     assert [e["type"] for e in log].count("PriorityPassed") == 1
+
+
+def test_a_log_whose_chain_holds_but_whose_events_are_nonsense_is_refused_422_and_nothing_is_stored(url: str, store: dict[str, str]) -> None:
+    import msgpack
+
+    from mtg_ledger.core.hashing import GENESIS_HASH, chain
+    from mtg_ledger.replays.logfile import header_for
+
+    game, tokens = new_game(url, SETUP)
+    events = ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens["judge"])).text)
+    before = len(ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens["judge"])).text))
+    for broken in ({"players": "nobody"}, {"type": "NoSuchEvent"}, {"turn": [[1, {"x": None}]]}, {7: "seven"}):
+        forged = [dict(e) for e in events]
+        forged[1].update(broken)
+        previous = GENESIS_HASH
+        for e in forged:  # re-hashed whole: the chain holds, the content is nonsense
+            e["hash"] = chain(previous, {k: v for k, v in e.items() if not isinstance(k, int)}) if any(isinstance(k, int) for k in e) else chain(previous, e)
+            previous = e["hash"]
+        packer = msgpack.Packer(use_bin_type=True)
+        data = packer.pack(header_for(game, forged)) + b"".join(packer.pack(e) for e in forged)
+        r = httpx.post(f"{url}/logs", content=data, headers={"Content-Type": "application/vnd.mtg-ledger"})
+        assert r.status_code == 422 and r.json()["error"], (broken, r.text)
+    assert len(ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens["judge"])).text)) == before

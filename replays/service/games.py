@@ -19,13 +19,14 @@ from pydantic import BaseModel
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
-from mtg_ledger.core.schema import upgrade
+from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
 from mtg_ledger.replays.actions import action_json
 from mtg_ledger.replays.app import Ledger, WriteConflict
 from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.replay import replay
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, parse, parse_action
 from mtg_ledger.replays.service.errors import Unprocessable
@@ -64,18 +65,13 @@ class Games:
     def import_log(self, data: bytes) -> Map:
         """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
         header, events = logfile.read_bytes(data, logfile.UPLOAD_LIMITS)
-        problems = logfile.integrity(events, header)
-        if problems:
-            raise logfile.UnreadableLog(f"refused, nothing imported: event {problems[0].version}: {problems[0].message}")
-        events = [upgrade(e, header.get("event_versions") or {}) for e in events]
         try:
-            result = replay(events)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:  # fields of the wrong shape
-            raise logfile.UnreadableLog(f"refused, nothing imported: the log cannot be replayed ({type(e).__name__}: {e})") from None
-        if not result.ok:
-            first = result.findings[0]
-            rule = f" (rule {first.rule})" if first.rule else ""
-            raise logfile.UnreadableLog(f"refused, nothing imported: event {first.version}: {first.message}{rule}")
+            events = _checked(header, events)
+        except (logfile.UnreadableLog, SchemaError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a file from someone else whose fields the checks cannot even read
+            get_logger().warning("uploaded log refused: its checks failed", error=f"{type(e).__name__}: {e}")
+            raise logfile.UnreadableLog(f"refused, nothing imported: the log's events cannot be read ({type(e).__name__})") from None
         game_id = self.ledger.import_events(events, uuid4())
         return self._tokens_for(game_id, [p["name"] for p in events[0]["players"]])
 
@@ -174,6 +170,21 @@ class Games:
     def audit(self, game_id: UUID, lang: str) -> Map:
         events = list(self.ledger.event_maps(game_id))
         return audit(str(game_id), events).to_json(lang)
+
+
+def _checked(header: Map, events: list[Map]) -> list[Map]:
+    """The events of a log file, upgraded, if its hash chain holds and it replays identically."""
+    problems = logfile.integrity(events, header)
+    if problems:
+        raise logfile.UnreadableLog(f"refused, nothing imported: event {problems[0].version}: {problems[0].message}")
+    recorded = header.get("event_versions")
+    events = [upgrade(e, recorded if isinstance(recorded, dict) else {}) for e in events]
+    result = replay(events)
+    if not result.ok:
+        first = result.findings[0]
+        rule = f" (rule {first.rule})" if first.rule else ""
+        raise logfile.UnreadableLog(f"refused, nothing imported: event {first.version}: {first.message}{rule}")
+    return events
 
 
 def _no_judge_seat(names: list[str]) -> None:
