@@ -43,7 +43,9 @@ def test_eight_clients_racing_one_version_one_wins_the_others_get_409_and_the_lo
             barrier = threading.Barrier(CLIENTS)
             codes: list[int] = []
 
-            def race(client: httpx.Client, version: int = d["version"], player: str = d["player"]) -> None:
+            def race(
+                client: httpx.Client, version: int = d["version"], player: str = d["player"], barrier: threading.Barrier = barrier, codes: list[int] = codes
+            ) -> None:
                 barrier.wait()
                 r = client.post(f"/games/{game}/actions", headers=bearer(tokens[player]), json={"action": "pass", "expected_version": version})
                 codes.append(r.status_code)
