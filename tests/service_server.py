@@ -48,10 +48,12 @@ def server(store: dict[str, str], **settings: str) -> Iterator[str]:
         if process.poll() is None:
             process.send_signal(signal.SIGTERM)
             try:
-                process.wait(timeout=15)
+                stopped = process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+                raise AssertionError("the server did not stop within 15 s of SIGTERM") from None
+            assert stopped == 0, f"the server stopped with status {stopped}"
 
 
 def bearer(token: str) -> dict[str, str]:

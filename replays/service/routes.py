@@ -63,6 +63,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
     status_code=201,
     response_model=GameCreated,
     responses={401: _E, 413: _E, 422: _E, 503: _E},
+    response_model_exclude_none=True,
     dependencies=[Creator],
     openapi_extra={"requestBody": {"required": True, "content": {LOG_FILE: BINARY, "application/octet-stream": BINARY}}},
     tags=["games"],
@@ -146,7 +147,7 @@ async def export(request: Request, id: GameId, holder: Judge) -> Response:
     return Response(data, media_type=LOG_FILE, headers={"Content-Disposition": f'attachment; filename="{id}.mtgl"'})
 
 
-@router.post("/games/{id}/branch", status_code=201, response_model=GameCreated, responses=WRITE, tags=["judging"])
+@router.post("/games/{id}/branch", status_code=201, response_model=GameCreated, response_model_exclude_none=True, responses=WRITE, tags=["judging"])
 async def branch(request: Request, id: GameId, holder: Judge, at: Version) -> Any:
     """A new game from the first ``at`` events, with tokens of its own."""
     return await run(games(request).branch, id, at)

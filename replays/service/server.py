@@ -28,6 +28,9 @@ class Server(uvicorn.Server):
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.on_exit()
         super().handle_exit(sig, frame)
+        # uvicorn raises the signal again once it has stopped, so the process would end "killed by
+        # SIGTERM"; a stop it was asked for and carried out is a success (exit status 0).
+        getattr(self, "_captured_signals", []).clear()
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
