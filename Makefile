@@ -24,6 +24,7 @@ readme-example: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks.run
 	$(PY) -m benchmarks.timetravel
+	$(PY) -m benchmarks.service
 
 # mypy can't follow setuptools' package-dir mapping (core/ is mtg_ledger.core): it reads the packages
 # through a tree of links named as they install. Strict on core, mypy's defaults elsewhere (pyproject).

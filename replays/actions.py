@@ -1,8 +1,12 @@
-"""Commands back into the scenario's action form (CONTRACT section 2): what `mtg-ledger legal`
-prints, and what `mtg-ledger decide` and a scenario file take again."""
+"""Commands in the scenario's action form (CONTRACT section 2): the inverse of ``scenario.parse_action``.
+
+Objects are named by id (``{"object": N}``), so an action listed here means exactly one thing however
+many cards share its name; players by name.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mtg_ledger.core.commands import (
@@ -23,72 +27,83 @@ from mtg_ledger.core.commands import (
     Target,
 )
 
-Action = dict[str, Any]
+Map = dict[str, Any]
 
 
-def ref(value: Ref) -> Any:
-    """An object as ``{"object": N}``; a card name as itself, or ``{"card", "index"}`` past the first."""
-    if isinstance(value, CardRef):
-        return value.card if value.index == 0 else {"card": value.card, "index": value.index}
-    return {"object": value}
+def action_json(command: Command, *, with_player: bool = True) -> Map:
+    """The section-2 action for ``command``; ``with_player=False`` gives the service's body form."""
+    out: Map = {"player": command.player} if with_player else {}
+    out.update(_FORMS[type(command)](command))
+    return out
 
 
-def target(value: Target) -> Any:
-    return value if isinstance(value, str) else ref(value)
+def _ref(ref: Ref) -> Any:
+    if isinstance(ref, CardRef):
+        return {"card": ref.card, "index": ref.index} if ref.index else ref.card
+    return {"object": ref}
 
 
-def _named(value: Ref, **extra: Any) -> Any:
-    """An attacker, a blocker or a trigger: the reference with more keys beside it."""
-    if not extra:
-        return ref(value)
-    if isinstance(value, CardRef):
-        return {"card": value.card, **({"index": value.index} if value.index else {}), **extra}
-    return {"object": value, **extra}
+def _target(target: Target) -> Any:
+    return target if isinstance(target, str) else _ref(target)
 
 
-def to_action(command: Command) -> Action:
-    """The scenario action for ``command``, which ``replays.scenario.parse_action`` reads back."""
-    out: Action = {"player": command.player}
-    if isinstance(command, PassPriority):
-        out["action"] = "pass"
-    elif isinstance(command, Concede):
-        out["action"] = "concede"
-    elif isinstance(command, PlayLand):
-        out.update(action="play_land", card=command.card, **({"index": command.index} if command.index else {}))
-    elif isinstance(command, CastSpell):
-        out.update(action="cast", card=command.card, **({"index": command.index} if command.index else {}))
-        if command.targets:
-            out["targets"] = [target(t) for t in command.targets]
-        if command.pay is not None:
-            out["pay"] = [ref(r) for r in command.pay]
-    elif isinstance(command, ActivateAbility):
-        out.update(action="activate", card=ref(command.source), ability=command.ability)
-    elif isinstance(command, ChooseDefender):
-        out.update(action="choose_defender", defender=command.defender)
-    elif isinstance(command, DeclareAttackers):
-        out.update(
-            action="declare_attackers",
-            attackers=[_named(a, **({"defender": d} if d is not None else {})) for a, d in command.attackers],
-        )
-        if command.pay is not None:
-            out["pay"] = [ref(r) for r in command.pay]
-    elif isinstance(command, DeclareBlockers):
-        out.update(action="declare_blockers", blockers=[_named(b, attacker=ref(a)) for b, a in command.blockers])
-    elif isinstance(command, AssignDamage):
-        out.update(
-            action="assign_damage",
-            assignments=[
-                {"attacker": ref(a), "damage": [{"target": target(t), "amount": n} for t, n in parts]} for a, parts in command.assignments
-            ],
-        )
-    elif isinstance(command, Discard):
-        out.update(action="discard", cards=list(command.cards))
-    elif isinstance(command, OrderTriggers):
-        order = []
-        for i, r in enumerate(command.order):
-            chosen = command.targets[i] if i < len(command.targets) else None
-            order.append(_named(r, **({"targets": [target(t) for t in chosen]} if chosen is not None else {})))
-        out.update(action="order_triggers", order=order)
-    else:  # pragma: no cover - every command of core.commands is above
-        raise TypeError(f"no scenario form for {command!r}")
-    return {"action": out.pop("action"), **out}
+def _named(ref: Ref, **more: Any) -> Map:
+    base = _ref(ref)
+    return {**(base if isinstance(base, dict) else {"card": base}), **more}
+
+
+def _cast(c: CastSpell) -> Map:
+    out: Map = {"action": "cast", "card": c.card}
+    if c.index:
+        out["index"] = c.index
+    if c.targets:
+        out["targets"] = [_target(t) for t in c.targets]
+    if c.pay is not None:
+        out["pay"] = [_ref(r) for r in c.pay]
+    return out
+
+
+def _activate(c: ActivateAbility) -> Map:
+    return {"action": "activate", "card": _ref(c.source), "ability": c.ability}
+
+
+def _attack(c: DeclareAttackers) -> Map:
+    out: Map = {
+        "action": "declare_attackers",
+        "attackers": [_named(ref, **({"defender": d} if d is not None else {})) for ref, d in c.attackers],
+    }
+    if c.pay is not None:
+        out["pay"] = [_ref(r) for r in c.pay]
+    return out
+
+
+def _order(c: OrderTriggers) -> Map:
+    order = []
+    for i, ref in enumerate(c.order):
+        chosen = c.targets[i] if i < len(c.targets) else None
+        order.append(_named(ref, **({"targets": [_target(t) for t in chosen]} if chosen is not None else {})))
+    return {"action": "order_triggers", "order": order}
+
+
+def _damage(c: AssignDamage) -> Map:
+    return {
+        "action": "assign_damage",
+        "assignments": [
+            {"attacker": _ref(ref), "damage": [{"target": _target(t), "amount": n} for t, n in parts]} for ref, parts in c.assignments
+        ],
+    }
+
+
+_FORMS: dict[type, Callable[[Any], Map]] = {
+    PassPriority: lambda c: {"action": "pass"},
+    Concede: lambda c: {"action": "concede"},
+    PlayLand: lambda c: {"action": "play_land", "card": c.card, **({"index": c.index} if c.index else {})},
+    CastSpell: _cast,
+    ActivateAbility: _activate,
+    ChooseDefender: lambda c: {"action": "choose_defender", "defender": c.defender},
+    DeclareAttackers: _attack,
+    DeclareBlockers: lambda c: {"action": "declare_blockers", "blockers": [_named(b, attacker=_ref(a)) for b, a in c.blockers]},
+    AssignDamage: _damage,
+    OrderTriggers: _order,
+    Discard: lambda c: {"action": "discard", "cards": list(c.cards)},
+}

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import Mapper, Transcoder
+from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
 from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
@@ -43,6 +43,20 @@ class GameExists(ValueError):
 
 class NotADecisionPoint(ValueError):
     """A branch must start where a player is being asked for a decision."""
+
+
+class WriteConflict(RuntimeError):
+    """A write that stated the version it expected found another (or lost the race to store the game's
+    next version to another writer): nothing of it was stored."""
+
+    def __init__(self, game_id: object, expected: int | None, found: int | None) -> None:
+        if expected is None:
+            what = f"another decision was stored in game {game_id} first"
+        else:
+            what = f"game {game_id} is at version {found}, not the expected {expected}"
+        super().__init__(f"{what}: nothing was stored; read the game again and decide anew")
+        self.expected = expected
+        self.found = found
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
@@ -120,9 +134,10 @@ class Ledger(Application[UUID]):
         self._log("decision", game, count, began, command=type(command).__name__, player=command.player)
         return count
 
-    def _save(self, game: Game, before: int) -> None:
-        """Save the new events; take a snapshot when they cross a multiple of the interval."""
-        self.save(game)
+    def _save(self, game: Game, before: int, *also: Aggregate) -> None:
+        """Save the new events (and ``also``'s, in the same transaction); take a snapshot when they
+        cross a multiple of the interval."""
+        self.save(game, *also)
         if self.snapshots is not None and game.version // self.snapshot_interval > before // self.snapshot_interval:
             self.snapshots.put([Game.Snapshot.take(game)])
 
@@ -135,6 +150,59 @@ class Ledger(Application[UUID]):
             duration_ms=round((time.perf_counter() - began) * 1000, 3),
             **extra,
         )
+
+    # --- writes from several clients at once (the HTTP service) -----------------------------
+
+    def start_with(self, setup: dict[str, Any], game_id: UUID, also: list[Aggregate]) -> Game:
+        """``start``, saving ``also`` (the game's access tokens) in the same transaction."""
+        game = Game.start(setup, game_id)
+        self._save(game, 0, *also)
+        return game
+
+    def fresh(self, game_id: UUID) -> Game:
+        """The game as stored now: this process's copy, brought up to date with whatever another
+        process stored since (one query), or loaded. Callers serialise the writes to one game."""
+        game = self._live.get(game_id)
+        if game is None:
+            game = self.game(game_id)
+        else:
+            newer = self.events.get(game_id, gt=game.version)
+            game = project_game(game, newer) or game
+        self._live[game_id] = game
+        return game
+
+    def decide_at(
+        self,
+        game_id: UUID,
+        command: Command,
+        expected_version: int | None = None,
+        records: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None = None,
+    ) -> tuple[Game, list[dict[str, Any]]]:
+        """``decide`` for racing writers: checked against the stored version, not a cached one.
+
+        ``expected_version`` other than the game's version raises ``WriteConflict`` (nothing stored);
+        so does losing the race to another process (the store's unique version decides). ``records``
+        gives aggregates to save in the same transaction as the decision's events (an idempotency
+        record), from the game and the new event maps. Returns the game and the new event maps.
+        """
+        began = time.perf_counter()
+        game = self.fresh(game_id)
+        if expected_version is not None and expected_version != game.version:
+            raise WriteConflict(game_id, expected_version, game.version)
+        plan = check(game.state, command)
+        before = game.version
+        try:
+            apply_decision(game, command, plan)
+            new = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
+            self._save(game, before, *(records(game, new) if records else ()))
+        except IntegrityError:
+            self._live.pop(game_id, None)
+            raise WriteConflict(game_id, expected_version, None) from None
+        except BaseException:
+            self._live.pop(game_id, None)
+            raise
+        self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
+        return game, new
 
     # --- queries --------------------------------------------------------------------------
 

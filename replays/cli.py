@@ -124,11 +124,13 @@ def parser() -> Parser:
     p.add_argument("--to", dest="last", type=int, metavar="V", help="up to event version V")
     p.add_argument("--around", type=int, metavar="V", help="the events around version V (marked > in the text format)")
     p.add_argument("--context", type=int, default=5, metavar="N", help="how many events on each side of --around (default 5)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER", help="only what PLAYER may see (hidden cards as null)")
 
     p = verb("state", verbs.cmd_state, "print a game's state as JSON (the judge's view: hidden information included)",
              f"mtg-ledger state {GAME} --at 40", store="read")
     p.add_argument("game", metavar="GAME", help="a game id in the store")
     p.add_argument("--at", type=int, metavar="V", help="as it stood after event version V (default: now)")
+    p.add_argument("--as", dest="as_player", metavar="PLAYER", help="only what PLAYER may see (hidden cards as null)")
 
     p = verb("step", verbs.cmd_step, "event by event: the phase, the stack, priority and what changed",
              f"mtg-ledger step {GAME} --from 40 --to 48", store="read")
@@ -173,6 +175,12 @@ def parser() -> Parser:
              f"mtg-ledger decide {GAME} '{{\"player\": \"bob\", \"action\": \"pass\"}}'", store="write")
     p.add_argument("game", metavar="GAME", help="a game id in the store")
     p.add_argument("actions", nargs="+", metavar="ACTION_JSON", help="one action (or a list of them) as in a scenario file")
+
+    p = verb("serve", verbs.cmd_serve, "the HTTP service (CONTRACT section 6; OpenAPI at /openapi.json, docs at /docs)",
+             "mtg-ledger serve --db games.sqlite --port 8000\nPERSISTENCE_MODULE=eventsourcing.postgres mtg-ledger serve --workers 2", store="none")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free one)")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (several need a store they share: PostgreSQL)")
 
     p = verb("schema", verbs.cmd_schema, "print the JSON Schema of a scenario file, for editors",
              "mtg-ledger schema -o scenario.schema.json", store="none")

@@ -93,8 +93,18 @@ def read(path: str | Path) -> tuple[Map, list[Map]]:
 
 
 def _read(stream: BinaryIO) -> tuple[Map, list[Map]]:
-    data = stream.read()
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1024))
+    return read_bytes(stream.read())
+
+
+# What one item of a log may hold, at most: msgpack allocates a container as its header announces,
+# so a few bytes announcing millions of items must be refused before they cost any memory.
+UPLOAD_LIMITS: dict[str, Any] = {"max_str_len": 1 << 20, "max_bin_len": 1 << 20, "max_array_len": 1 << 17, "max_map_len": 1 << 12, "max_ext_len": 0}
+
+
+def read_bytes(data: bytes, limits: dict[str, Any] | None = None) -> tuple[Map, list[Map]]:
+    """``read`` of a log file's bytes; ``limits`` bounds what msgpack may unpack (``UPLOAD_LIMITS``
+    for a file from someone else)."""
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1024), **(limits or {}))
     unpacker.feed(data)
     items: list[Any] = []
     consumed = 0

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,20 +17,22 @@ from uuid import UUID, uuid4
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.decks import demo_setup
-from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.choices import choices
+from mtg_ledger.core.redact import view_of_event, view_of_state
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.schema import SchemaError, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
 from mtg_ledger.replays import examples, logfile
-from mtg_ledger.replays.actions import to_action
+from mtg_ledger.replays.actions import action_json
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from mtg_ledger.replays.progress import progress_bar
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
 from mtg_ledger.replays.scenario_schema import json_schema
-from mtg_ledger.replays.store import Store
+from mtg_ledger.replays.logs import configure_logging
+from mtg_ledger.replays.store import Store, store_env
 from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.timetravel import changes
 
@@ -224,8 +227,9 @@ def _decision(state: GameState, *, with_legal: bool = True) -> Map:
     out: Map = {"player": decision.player, "kind": decision.kind, "rule": decision.rule_cited}
     if decision.kind == "discard":
         out["count"] = decision.count
-    if with_legal:
-        out["legal"] = [to_action(c) for c in legal_actions(state)]
+    if with_legal:  # every legal action (core.choices), or the shape of a choice too large to list
+        listed = choices(state)
+        out.update(legal=[action_json(c) for c in listed.actions], complete=listed.complete, shapes=listed.shapes)
     return out
 
 
@@ -243,7 +247,10 @@ def cmd_events(store: Store, args: argparse.Namespace) -> int:
     first, last = args.first, args.last
     if args.around is not None:
         first, last = max(1, args.around - args.context), min(latest, args.around + args.context)
+    viewer = _viewer(ledger, game, args.as_player) if args.as_player else None
     for e in ledger.event_maps(game, first, last):
+        if viewer is not None:
+            e = view_of_event(e, viewer)
         if args.json or args.format == "jsonl":
             print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
         elif args.around is not None:
@@ -256,8 +263,29 @@ def cmd_events(store: Store, args: argparse.Namespace) -> int:
 def cmd_state(store: Store, args: argparse.Namespace) -> int:
     ledger, game, latest = _existing(store, args.game)
     _within("--at", args.at, game, latest)
-    emit(state_view(ledger.state(game, args.at)))
+    shown = state_view(ledger.state(game, args.at))
+    if args.as_player:
+        shown = view_of_state(shown, _viewer(ledger, game, args.as_player))
+    emit(shown)
     return 0
+
+
+def _viewer(ledger: Ledger, game: UUID, name: str) -> str:
+    """``--as PLAYER``: the player must be in the game (CONTRACT section 6: what a player may see)."""
+    players = ledger.state(game, 1).turn_order
+    if name not in players:
+        raise UserError(f"--as {name}: not a player of game {game} (players: {', '.join(players)})")
+    return name
+
+
+def cmd_serve(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays.service.server import log_level, serve  # the web stack only for this verb
+
+    if not 0 <= args.port <= 65535 or args.workers < 1:
+        raise UserError(f"--port {args.port} --workers {args.workers}: a port is 1 to 65535 (0: any free one), and at least one worker serves")
+    os.environ.setdefault("MTG_LEDGER_LOG_LEVEL", "warning")  # a server prints its URL, and only that, unless asked
+    configure_logging()
+    return serve(store_env(store.db), args.host, args.port, args.workers, log_level())
 
 
 def cmd_step(store: Store, args: argparse.Namespace) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import psycopg
@@ -32,6 +33,13 @@ def postgres_env() -> Iterator[dict[str, str]]:
 
     The server must be up: a test using this fixture errors, never skips, when it is down.
     """
+    with postgres_schema() as env:
+        yield env
+
+
+@contextmanager
+def postgres_schema() -> Iterator[dict[str, str]]:
+    """``postgres_env`` for any scope (a module's server process, say)."""
     schema = f"mtg_ledger_test_{os.getpid()}_{next(_schema_numbers)}"
     with _connect() as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))

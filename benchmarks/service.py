@@ -1,0 +1,196 @@
+"""`make bench`, the service: what HTTP adds to a decision. Measures, never asserts; loopback only.
+
+The same decisions (two patient players of ``benchmarks.run``, each game played out by its policy
+beforehand) are taken in process through ``Ledger.decide`` and through a ``mtg-ledger serve`` process
+on 127.0.0.1, each on a fresh SQLite file, one transaction per decision:
+
+1. one game at a time, one client, each decision taken in process then through HTTP (alternately, so
+   both meet the same machine): each decision's latency (p50, p99) both ways; their difference at p50
+   is the service's overhead (``http_overhead_p50_ms``);
+2. many games at once, one client each: decisions/s through HTTP and the latencies under that load.
+
+The figures are printed and merged into ``benchmarks/results.json`` (not committed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from benchmarks.run import long_game_setup, patient_policy
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.actions import action_json
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.scenario import parse_action
+
+RESULTS = Path(__file__).parent / "results.json"
+
+
+def decisions_of(library: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A patient game's setup and its decisions as section-2 actions (with their player)."""
+    setup = long_game_setup(library)
+    table = LocalTable.start(setup)
+    actions = []
+    while (command := patient_policy(table.state)) is not None:
+        actions.append(action_json(command))
+        table.handle(command)
+    return setup, actions
+
+
+class Client:
+    """One keep-alive HTTP/1.1 connection (the standard library's: the least a client can add)."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        self.connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port)
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        self.connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+        response = self.connection.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def side_by_side(db: Path, url: str, setup: dict[str, Any], actions: list[dict[str, Any]], games: int) -> tuple[list[float], list[float]]:
+    """The same decisions in process and through HTTP, alternately, so both meet the same machine."""
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    names = [p["name"] for p in setup["players"]]
+    local: list[float] = []
+    served: list[float] = []
+    client = Client(url)
+    for _ in range(games):
+        game_id = ledger.start(setup)
+        status, created = client.call("POST", "/games", setup)
+        assert status == 201, created
+        for action in actions:
+            command = parse_action(action, names)
+            began = time.perf_counter()
+            ledger.decide(game_id, command)  # type: ignore[arg-type]
+            local.append(time.perf_counter() - began)
+            body = {k: v for k, v in action.items() if k != "player"}
+            began = time.perf_counter()
+            status, answer = client.call("POST", f"/games/{created['game']}/actions", body, created["tokens"][action["player"]])
+            served.append(time.perf_counter() - began)
+            assert status == 200, answer
+    client.close()
+    ledger.close()
+    return local, served
+
+
+def play_over_http(url: str, setup: dict[str, Any], actions: list[dict[str, Any]], latencies: list[float]) -> None:
+    client = Client(url)
+    status, created = client.call("POST", "/games", setup)
+    assert status == 201, created
+    game, tokens = created["game"], created["tokens"]
+    for action in actions:
+        body = {k: v for k, v in action.items() if k != "player"}
+        began = time.perf_counter()
+        status, answer = client.call("POST", f"/games/{game}/actions", body, tokens[action["player"]])
+        latencies.append(time.perf_counter() - began)
+        assert status == 200, answer
+    client.close()
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    env = {**os.environ, "MTG_LEDGER_LOG_LEVEL": "warning", "PERSISTENCE_MODULE": "eventsourcing.sqlite"}
+    command = [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0", "--db", str(db)]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    if not line.startswith("mtg-ledger serving on "):
+        process.kill()
+        raise RuntimeError(f"the server did not start: {line!r}")
+    url = line.split()[-1]
+    client = Client(url)
+    while client.call("GET", "/healthz")[0] != 200:
+        time.sleep(0.05)
+    client.close()
+    return process, url
+
+
+def ms(seconds: float) -> float:
+    return round(seconds * 1000, 3)
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--library", type=int, default=8, help="cards in each library of each game")
+    parser.add_argument("--games", type=int, default=16, help="games played at once, one client each")
+    parser.add_argument("--sequential", type=int, default=8, help="games played one after another for the latency comparison")
+    args = parser.parse_args()
+    os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
+    from mtg_ledger.replays.logs import configure_logging
+
+    configure_logging()
+    setup, actions = decisions_of(args.library)
+    with tempfile.TemporaryDirectory() as tmp:
+        process, url = start_server(Path(tmp) / "served.sqlite")
+        try:
+            local, sequential = side_by_side(Path(tmp) / "local.sqlite", url, setup, actions, args.sequential)
+            loaded: list[float] = []
+            clients = [threading.Thread(target=play_over_http, args=(url, setup, actions, loaded)) for _ in range(args.games)]
+            began = time.perf_counter()
+            for c in clients:
+                c.start()
+            for c in clients:
+                c.join()
+            elapsed = time.perf_counter() - began
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(timeout=30)
+    figures = {
+        "service_decisions_per_game": len(actions),
+        "inprocess_p50_ms": ms(statistics.median(local)),
+        "inprocess_p99_ms": ms(pct(local, 0.99)),
+        "inprocess_decisions_per_s": round(len(local) / sum(local), 1),
+        "http_p50_ms": ms(statistics.median(sequential)),
+        "http_p99_ms": ms(pct(sequential, 0.99)),
+        "http_overhead_p50_ms": ms(statistics.median(sequential) - statistics.median(local)),
+        "http_concurrent_games": args.games,
+        "http_concurrent_decisions_per_s": round(len(loaded) / elapsed, 1),
+        "http_concurrent_p50_ms": ms(statistics.median(loaded)),
+        "http_concurrent_p99_ms": ms(pct(loaded, 0.99)),
+    }
+    print(f"service: {len(actions)} decisions a game, SQLite, loopback, one transaction per decision")
+    print(f"in process (Ledger.decide):  p50 {figures['inprocess_p50_ms']:7.3f} ms   p99 {figures['inprocess_p99_ms']:7.3f} ms   {figures['inprocess_decisions_per_s']:8,.0f} decisions/s")
+    print(f"HTTP, one client at a time:  p50 {figures['http_p50_ms']:7.3f} ms   p99 {figures['http_p99_ms']:7.3f} ms")
+    print(f"HTTP overhead at p50:        {figures['http_overhead_p50_ms']:.3f} ms")
+    print(
+        f"HTTP, {args.games} games at once:     p50 {figures['http_concurrent_p50_ms']:7.3f} ms   p99 {figures['http_concurrent_p99_ms']:7.3f} ms"
+        f"   {figures['http_concurrent_decisions_per_s']:8,.0f} decisions/s"
+    )
+    merged: dict[str, Any] = {}
+    if RESULTS.exists():
+        try:
+            merged = json.loads(RESULTS.read_text())
+        except json.JSONDecodeError:
+            merged = {}
+    merged.update(figures)
+    RESULTS.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
+    print(f"written to {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()

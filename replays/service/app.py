@@ -1,0 +1,60 @@
+"""The ASGI application: ``create_app(env)`` over a ``Ledger`` on the store ``env`` names (the
+``eventsourcing`` library's variables, as for the CLI)."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.logfile import engine_version
+from mtg_ledger.replays.service import errors
+from mtg_ledger.replays.service.auth import ADMIN_TOKEN_ENV
+from mtg_ledger.replays.service.games import Games
+from mtg_ledger.replays.service.limits import BODY_LIMIT, MAX_LOG_BYTES, MAX_LOG_BYTES_ENV, BodyLimit
+from mtg_ledger.replays.service.routes import router
+from mtg_ledger.replays.service.sse import POLL, STREAM_SECONDS_ENV
+
+DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (CONTRACT section 6).
+
+Create a game (`POST /games`): the answer holds one token per player and the judge's, shown once.
+Send `Authorization: Bearer TOKEN` on every game route. A player's token acts as that player only and
+sees only what that player may see (rules 400.2, 401.2, 402.3); the judge's sees everything and may not act.
+"""
+
+
+def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str] | None = None) -> FastAPI:
+    """The service over the store ``env`` names; ``settings`` (default: the process environment) gives
+    ``MTG_LEDGER_ADMIN_TOKEN``, ``MTG_LEDGER_MAX_LOG_BYTES`` and ``MTG_LEDGER_STREAM_SECONDS``."""
+    settings = os.environ if settings is None else settings
+    store_env = dict(env or {})
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        ledger = Ledger(env=store_env)
+        app.state.games = Games(ledger)
+        try:
+            yield
+        finally:
+            app.state.stopping.set()
+            ledger.close()
+
+    app = FastAPI(title="mtg-ledger", version=engine_version(), description=DESCRIPTION, lifespan=lifespan)
+    app.state.stopping = threading.Event()
+    app.state.admin_token = settings.get(ADMIN_TOKEN_ENV) or None
+    app.state.stream_seconds = float(settings.get(STREAM_SECONDS_ENV) or 3600)
+    app.state.poll = POLL
+    errors.install(app)
+    app.include_router(router)
+    max_log = int(settings.get(MAX_LOG_BYTES_ENV) or MAX_LOG_BYTES)
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": max_log})
+    return app
+
+
+def app_from_environment() -> FastAPI:
+    """For ``uvicorn --factory`` (``serve --workers N``): the store the process environment names."""
+    return create_app({})

@@ -1,0 +1,71 @@
+"""Who is calling: one dependency per kind of route, reading ``Authorization: Bearer TOKEN``.
+
+A token is looked up by its sha256 (``replays.access``): unknown or missing, 401; a token of another
+game, a player's on a judge's route or the judge's on a player's, 403. The admin token, when
+``MTG_LEDGER_ADMIN_TOKEN`` is set, is compared in constant time.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Annotated, cast
+from uuid import UUID
+
+from anyio import to_thread
+from fastapi import Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from mtg_ledger.replays.access import JUDGE_HOLDER, Holder
+from mtg_ledger.replays.service.errors import Forbidden, Unauthorized
+
+ADMIN_TOKEN_ENV = "MTG_LEDGER_ADMIN_TOKEN"
+
+bearer = HTTPBearer(auto_error=False, description="a game's token (a player's or the judge's), as POST /games returned it")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+GameId = Annotated[UUID, Path(description="the game's id")]
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str:
+    if credentials is None or not credentials.credentials:
+        raise Unauthorized("this route needs Authorization: Bearer TOKEN (a token of this game)")
+    return credentials.credentials
+
+
+async def member(request: Request, id: GameId, credentials: Credentials) -> Holder:
+    """A player of this game or its judge."""
+    book = request.app.state.games.tokens
+    token = _token(credentials)
+    found = book.known(token) or await to_thread.run_sync(book.holder, token)  # the store only for a token not seen yet
+    if found is None:
+        raise Unauthorized("unknown token")
+    if found.game != str(id):
+        raise Forbidden("this token belongs to another game")
+    return cast(Holder, found)
+
+
+async def judge(holder: Annotated[Holder, Depends(member)]) -> Holder:
+    if holder.holder != JUDGE_HOLDER:
+        raise Forbidden("only the judge's token may use this route")
+    return holder
+
+
+async def player(holder: Annotated[Holder, Depends(member)]) -> Holder:
+    if holder.holder == JUDGE_HOLDER:
+        raise Forbidden("the judge sees everything and may not act")
+    return holder
+
+
+async def creator(request: Request, credentials: Credentials) -> None:
+    """Anyone, unless ``MTG_LEDGER_ADMIN_TOKEN`` is set: then only its holder."""
+    admin: str | None = request.app.state.admin_token
+    if not admin:
+        return
+    token = _token(credentials)
+    if not hmac.compare_digest(token.encode("utf-8", "surrogatepass"), admin.encode("utf-8", "surrogatepass")):
+        raise Unauthorized("only the holder of the admin token may create games on this server")
+
+
+Member = Annotated[Holder, Depends(member)]
+Judge = Annotated[Holder, Depends(judge)]
+Player = Annotated[Holder, Depends(player)]
+Creator = Depends(creator)

@@ -1,0 +1,126 @@
+"""One table from what went wrong to what the client is told: every error is JSON ``{"error": ...}``
+(``rule`` for an illegal action, ``field`` for a malformed request), never a traceback.
+
+A 5xx is a defect: only an exception nobody expected gets one, logged here with its traceback.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.persistence import PersistenceError
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException
+
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.schema import SchemaError
+from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, WriteConflict
+from mtg_ledger.replays.logfile import UnreadableLog
+from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.scenario import ScenarioError
+
+
+class Unauthorized(Exception):
+    """401: no token, or a token this store never issued."""
+
+
+class Forbidden(Exception):
+    """403: a token of another game, or a route its holder may not use."""
+
+
+class Unprocessable(ValueError):
+    """422: a request the service understood and refuses (a reused idempotency key, a bad parameter)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class TooLarge(Exception):
+    """413: a body over the limit."""
+
+
+STATUS: dict[type[Exception], int] = {
+    Unauthorized: 401,
+    Forbidden: 403,
+    GameNotFound: 404,
+    WriteConflict: 409,
+    GameExists: 409,
+    TooLarge: 413,
+    RulesError: 422,  # an illegal action: nothing stored (733)
+    ScenarioError: 422,
+    NotADecisionPoint: 422,
+    UnreadableLog: 422,
+    SchemaError: 422,
+    Unprocessable: 422,
+    PersistenceError: 503,  # the store is down or busy: not the client's fault, nor a defect of ours
+}
+
+
+def status_of(error: BaseException) -> int | None:
+    for cls in type(error).__mro__:
+        if cls in STATUS:
+            return STATUS[cls]
+    return None
+
+
+def body_of(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, RulesError):
+        return {"error": error.message, "rule": error.rule}
+    if isinstance(error, Unprocessable) and error.field:
+        return {"error": str(error), "field": error.field}
+    if isinstance(error, PersistenceError):
+        return {"error": "the store is unavailable; try again"}
+    return {"error": str(error)}
+
+
+def respond(error: BaseException) -> JSONResponse:
+    status = status_of(error)
+    if status is None:
+        get_logger().error("internal error", error=type(error).__name__, exc_info=error)
+        return JSONResponse({"error": "internal error: this is a defect of mtg-ledger, logged on the server"}, status_code=500)
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    if status == 503:
+        get_logger().warning("store unavailable", error=f"{type(error).__name__}: {error}")
+    return JSONResponse(body_of(error), status_code=status, headers=headers)
+
+
+def _field(loc: tuple[Any, ...]) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def install(app: FastAPI) -> None:
+    """The handlers: domain errors by the table, malformed requests naming their field, the rest 500."""
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
+        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "malformed request"}
+        loc = tuple(p for p in first.get("loc", ()) if not (isinstance(p, str) and p in _UNION_TAGS))
+        where = _field(loc)
+        return JSONResponse({"error": f"{where}: {first.get('msg')}" if where else str(first.get("msg")), "field": where}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http(request: Request, error: HTTPException) -> JSONResponse:
+        if error.status_code == 400:  # FastAPI's word for a body it could not decode: malformed, so 422
+            return JSONResponse({"error": f"body: {error.detail}", "field": "body"}, status_code=422)
+        return JSONResponse({"error": str(error.detail)}, status_code=error.status_code, headers=getattr(error, "headers", None))
+
+    async def known(request: Request, error: Exception) -> JSONResponse:
+        return respond(error)
+
+    for cls in STATUS:
+        app.add_exception_handler(cls, known)
+    app.add_exception_handler(Exception, known)  # a defect: logged, answered 500 without a traceback
+
+
+_UNION_TAGS = frozenset(
+    {"pass", "concede", "play_land", "cast", "activate", "choose_defender", "declare_attackers", "declare_blockers", "assign_damage", "discard", "order_triggers"}
+)

@@ -1,0 +1,195 @@
+"""What the routes ask of the store: the same ``Ledger`` as the CLI, and every answer through ``view``.
+
+Nothing here is kept that another process could contradict: each write reads the stored version
+first (``Ledger.fresh``) and the store's unique version decides a race; tokens, once issued, never
+change. Writes to one game are serialised within this process (a striped lock), so that a game's
+in-memory copy is never changed by two threads at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+from uuid import UUID, uuid4
+
+import msgpack
+from pydantic import BaseModel
+
+from mtg_ledger.core.choices import choices
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
+from mtg_ledger.core.schema import SchemaError, upgrade
+from mtg_ledger.core.table import Game
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
+from mtg_ledger.replays.actions import action_json
+from mtg_ledger.replays.app import Ledger, WriteConflict
+from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.scenario import PassUntil, ScenarioError, parse, parse_action
+from mtg_ledger.replays.service.errors import Unprocessable
+from mtg_ledger.replays.service.models import NewGame, action_map
+
+Map = dict[str, Any]
+STRIPES = 64
+
+
+def viewer_of(holder: str) -> Viewer:
+    return JUDGE if holder == JUDGE_HOLDER else holder
+
+
+class Games:
+    """The application service of the HTTP routes."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self.tokens = TokenBook(ledger)
+        self._locks = [threading.Lock() for _ in range(STRIPES)]
+
+    def lock(self, game_id: UUID) -> threading.Lock:
+        return self._locks[game_id.int % STRIPES]
+
+    # --- creating games --------------------------------------------------------------------
+
+    def create(self, body: NewGame) -> Map:
+        scenario = parse(body.model_dump(exclude_none=True), "body")
+        names = [p["name"] for p in scenario.setup["players"]]
+        _no_judge_seat(names)
+        game_id = uuid4()
+        tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER])
+        game = self.ledger.start_with(scenario.setup, game_id, list(records))
+        return {"game": str(game_id), "version": game.version, "tokens": tokens}
+
+    def import_log(self, data: bytes) -> Map:
+        """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
+        header, events = logfile.read_bytes(data, logfile.UPLOAD_LIMITS)
+        try:
+            events = _checked(header, events)
+        except (logfile.UnreadableLog, SchemaError):
+            raise
+        except Exception as e:  # noqa: BLE001 - a file from someone else whose fields the checks cannot even read
+            get_logger().warning("uploaded log refused: its checks failed", error=f"{type(e).__name__}: {e}")
+            raise logfile.UnreadableLog(f"refused, nothing imported: the log's events cannot be read ({type(e).__name__})") from None
+        game_id = self.ledger.import_events(events, uuid4())
+        return self._tokens_for(game_id, [p["name"] for p in events[0]["players"]])
+
+    def branch(self, game_id: UUID, at: int) -> Map:
+        new_id = self.ledger.branch(game_id, at)
+        return self._tokens_for(new_id, list(self.ledger.state(new_id).turn_order))
+
+    def _tokens_for(self, game_id: UUID, names: list[str]) -> Map:
+        tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER] if JUDGE_HOLDER not in names else [*names])
+        self.ledger.save(*records)
+        return {"game": str(game_id), "tokens": tokens}
+
+    # --- acting ------------------------------------------------------------------------------
+
+    def act(self, game_id: UUID, player: str, action: BaseModel, key: str | None) -> Map:
+        """One decision as ``player``; with ``key``, answered once and stored once, whoever retries."""
+        body = action.model_dump(mode="json")
+        printed = fingerprint(body)
+        expected = getattr(action, "expected_version", None)
+        with self.lock(game_id):
+            if key is not None:  # a retry that waited for this lock finds the first answer here
+                first = self._answered(game_id, player, key, printed)
+                if first is not None:
+                    return first
+            state = self.ledger.fresh(game_id).state
+            command = parse_action(action_map(action, player), list(state.turn_order), "body")
+            if isinstance(command, PassUntil):  # pragma: no cover - the body's model has no pass_until
+                raise ScenarioError("body: pass_until passes for every player; over HTTP each player passes for themself")
+            response: Map = {}
+
+            def records(game: Game, new: list[Map]) -> list[Any]:
+                response.update(version=game.version, events=[view_of_event(e, player) for e in new])
+                if key is None:
+                    return []
+                return [IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
+
+            try:
+                self.ledger.decide_at(game_id, command, expected, records)
+            except WriteConflict:
+                first = self._answered(game_id, player, key, printed) if key is not None else None
+                if first is not None:  # the same request, stored by another process meanwhile
+                    return first
+                raise
+        return response
+
+    def _answered(self, game_id: UUID, player: str, key: str, printed: str) -> Map | None:
+        record = answered(self.ledger, str(game_id), player, key)
+        if record is None:
+            return None
+        if record.fingerprint != printed:
+            raise Unprocessable("this Idempotency-Key was used with another body: nothing was done", field="header.Idempotency-Key")
+        return dict(record.response)
+
+    # --- reading -----------------------------------------------------------------------------
+
+    def state(self, game_id: UUID, viewer: Viewer, at: int | None) -> Map:
+        if at is None:
+            with self.lock(game_id):
+                return view(self.ledger.fresh(game_id).state, viewer)
+        latest = self.version(game_id)
+        if not 1 <= at <= latest:
+            raise Unprocessable(f"at={at}: game {game_id} has events 1 to {latest}", field="query.at")
+        return view(self.ledger.state(game_id, at), viewer)
+
+    def version(self, game_id: UUID) -> int:
+        with self.lock(game_id):
+            return self.ledger.fresh(game_id).version
+
+    def decision(self, game_id: UUID, viewer: Viewer) -> Map:
+        with self.lock(game_id):
+            state = self.ledger.fresh(game_id).state
+            found = choices(state)
+            decision = found.decision
+            out: Map = {"version": state.version, "player": None, "kind": None, "rule": None, "legal": [], "complete": True, "shapes": []}
+            if decision is None:
+                return out
+            out.update(player=decision.player, kind=decision.kind, rule=decision.rule_cited)
+            if isinstance(viewer, Judge) or viewer == decision.player:
+                out["legal"] = [action_json(c, with_player=False) for c in found.actions]
+                out["complete"] = found.complete
+                out["shapes"] = found.shapes
+            else:
+                out.update(legal=None, complete=None, shapes=None)
+            return out
+
+    def events(self, game_id: UUID, viewer: Viewer, first: int | None = None) -> Iterator[Map]:
+        for e in self.ledger.event_maps(game_id, first):
+            yield view_of_event(e, viewer)
+
+    def export(self, game_id: UUID) -> bytes:
+        events = list(self.ledger.event_maps(game_id))
+        header = logfile.header_for(str(game_id), events)
+        packer = msgpack.Packer(use_bin_type=True)
+        return packer.pack(header) + b"".join(packer.pack(e) for e in events)
+
+    def audit(self, game_id: UUID, lang: str) -> Map:
+        events = list(self.ledger.event_maps(game_id))
+        return audit(str(game_id), events).to_json(lang)
+
+
+def _checked(header: Map, events: list[Map]) -> list[Map]:
+    """The events of a log file, upgraded, if its hash chain holds and it replays identically."""
+    problems = logfile.integrity(events, header)
+    if problems:
+        raise logfile.UnreadableLog(f"refused, nothing imported: event {problems[0].version}: {problems[0].message}")
+    recorded = header.get("event_versions")
+    events = [upgrade(e, recorded if isinstance(recorded, dict) else {}) for e in events]
+    result = replay(events)
+    if not result.ok:
+        first = result.findings[0]
+        rule = f" (rule {first.rule})" if first.rule else ""
+        raise logfile.UnreadableLog(f"refused, nothing imported: event {first.version}: {first.message}{rule}")
+    return events
+
+
+def _no_judge_seat(names: list[str]) -> None:
+    if JUDGE_HOLDER in names:
+        raise Unprocessable(f"a player may not be called {JUDGE_HOLDER!r}: that is the judge's token", field="body.players")
+
+
+__all__ = ["Games", "RulesError", "viewer_of"]

@@ -1,0 +1,80 @@
+"""``mtg-ledger serve``: uvicorn over ``create_app``. Prints its URL once it listens, nothing else
+unless asked (``-v``, ``MTG_LEDGER_LOG_LEVEL``). SIGTERM or Ctrl-C stops it after the requests in
+flight; live streams are told to end at once, and anything still open after ``GRACE`` seconds is cut.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from types import FrameType
+from typing import Any
+
+import uvicorn
+
+from mtg_ledger.replays.service.app import create_app
+
+GRACE = 5  # seconds the requests in flight get to finish once asked to stop
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which also ends live streams as soon as it is asked to stop."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Any) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.on_exit()
+        super().handle_exit(sig, frame)
+        # uvicorn raises the signal again once it has stopped, so the process would end "killed by
+        # SIGTERM"; a stop it was asked for and carried out is a success (exit status 0).
+        getattr(self, "_captured_signals", []).clear()
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets)
+        if self.started:
+            host, port = self.servers[0].sockets[0].getsockname()[:2]
+            print(f"mtg-ledger serving on {url(host, port)}", flush=True)
+
+
+def free_port(host: str) -> int:
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.bind((host, 0))
+        return int(probe.getsockname()[1])
+
+
+def url(host: str, port: int) -> str:
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_level: str) -> int:
+    common: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "log_level": log_level,
+        "access_log": log_level in ("debug", "info"),
+        "timeout_graceful_shutdown": GRACE,
+        "server_header": False,
+    }
+    if workers > 1:
+        os.environ.update(store_env)  # each worker builds its app from the environment
+        if port == 0:
+            common["port"] = port = free_port(host)
+        print(f"mtg-ledger serving on {url(host, port)} ({workers} workers)", flush=True)
+        uvicorn.run("mtg_ledger.replays.service.app:app_from_environment", factory=True, workers=workers, **common)
+        return 0
+    app = create_app(store_env)
+    server = Server(uvicorn.Config(app, **common), on_exit=app.state.stopping.set)
+    server.run()
+    return 0 if server.started else 3
+
+
+def log_level() -> str:
+    level = os.environ.get("MTG_LEDGER_LOG_LEVEL", "").strip().lower()
+    return level if level in ("debug", "info", "warning", "error", "critical") else "warning"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(serve({}, "127.0.0.1", 8000, 1, log_level()))

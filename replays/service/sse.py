@@ -1,0 +1,73 @@
+"""Live following (CONTRACT section 6): a game's events as server-sent events, fed by the store.
+
+Each event goes out as ``id: <version>``, ``event: <type>`` and its map (as the viewer may see it) in
+``data:``. The store is polled every ``POLL`` seconds, so decisions stored by any process reach every
+follower within about that long; a comment keeps idle connections open. The stream ends when the
+game has ended, after ``MTG_LEDGER_STREAM_SECONDS`` (the client resumes with ``Last-Event-ID``),
+or when the server is stopping.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from uuid import UUID
+
+import anyio
+from anyio import to_thread
+
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.redact import Viewer, view_of_event
+from mtg_ledger.replays.app import Ledger
+
+POLL = 0.05
+KEEP_ALIVE = 15.0
+BATCH = 500
+STREAM_SECONDS_ENV = "MTG_LEDGER_STREAM_SECONDS"
+
+
+def frame(event: dict[str, Any]) -> str:
+    data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
+    return f"id: {event['v']}\nevent: {event['type']}\ndata: {data}\n\n"
+
+
+def _after(ledger: Ledger, game_id: UUID, last: int) -> list[dict[str, Any]]:
+    out = []
+    for e in ledger.events.get(game_id, gt=last, limit=BATCH):
+        assert isinstance(e, ev.GameEvent)
+        out.append(e.to_map())
+    return out
+
+
+def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
+    """The game ended before version ``first``: nothing more will ever come."""
+    final = list(ledger.events.get(game_id, desc=True, limit=1))
+    return bool(final) and type(final[0]).__name__ == "GameEnded" and final[0].originator_version < first
+
+
+async def follow(
+    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, poll: float = POLL
+) -> AsyncIterator[str]:
+    """The events from version ``first`` on, then each new one as it is stored."""
+    last = first - 1
+    quiet_since = began = time.monotonic()
+    yield ": following\n\n"  # headers and a first byte at once: the client knows it is attached
+    if await to_thread.run_sync(_ended_before, ledger, game_id, first):
+        return
+    while not stopping.is_set() and time.monotonic() - began < seconds:
+        batch = await to_thread.run_sync(_after, ledger, game_id, last)
+        for e in batch:
+            yield frame(view_of_event(e, viewer))
+            last = e["v"]
+        if batch:
+            quiet_since = time.monotonic()
+            if batch[-1]["type"] == "GameEnded":
+                return
+            continue
+        if time.monotonic() - quiet_since >= KEEP_ALIVE:
+            yield ": keep-alive\n\n"
+            quiet_since = time.monotonic()
+        await anyio.sleep(poll)

@@ -1,0 +1,94 @@
+"""A real ``mtg-ledger serve`` process on 127.0.0.1 for the service's tests: started on a free port,
+waited for (``/healthz``), stopped with SIGTERM; and small clients for it."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS
+
+CARD_NAMES = frozenset({*CARDS, *TOKENS, *BACK_FACES})
+
+
+@contextmanager
+def server(store: dict[str, str], **settings: str) -> Iterator[str]:
+    """A server over ``store`` (eventsourcing variables); yields its base URL."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
+    env.update(store)
+    env.update(settings)
+    env["MTG_LEDGER_LOG_LEVEL"] = "warning"
+    command = [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0"]
+    if "SQLITE_DBNAME" in store:
+        command += ["--db", store["SQLITE_DBNAME"]]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()  # "mtg-ledger serving on http://127.0.0.1:PORT", once it listens
+        if not line.startswith("mtg-ledger serving on "):
+            process.kill()
+            raise RuntimeError(f"the server did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
+        url = line.split()[-1]
+        deadline = time.monotonic() + 20
+        while httpx.get(f"{url}/healthz").status_code != 200:
+            assert time.monotonic() < deadline, "the server never became healthy"
+            time.sleep(0.05)
+        yield url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                stopped = process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+                raise AssertionError("the server did not stop within 15 s of SIGTERM") from None
+            assert stopped == 0, f"the server stopped with status {stopped}"
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_game(url: str, setup: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    r = httpx.post(f"{url}/games", json=setup)
+    assert r.status_code == 201, r.text
+    return r.json()["game"], r.json()["tokens"]
+
+
+def ndjson(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines() if line]
+
+
+def card_names(value: Any) -> set[str]:
+    if isinstance(value, str):
+        return {value} if value in CARD_NAMES else set()
+    if isinstance(value, dict):
+        return set().union(set(), *(card_names(v) for v in value.values()))
+    if isinstance(value, list):
+        return set().union(set(), *(card_names(v) for v in value))
+    return set()
+
+
+def cli(*argv: str, store: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """The command line in a process of its own, on the same store."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
+    env.update(store)
+    env["MTG_LEDGER_LOG_LEVEL"] = "warning"
+    extra = ["--db", store["SQLITE_DBNAME"]] if "SQLITE_DBNAME" in store else []
+    return subprocess.run([sys.executable, "-m", "mtg_ledger.replays.cli", *argv, *extra], env=env, capture_output=True, text=True, timeout=120)
+
+
+def write_json(path: Path, data: Any) -> Path:
+    path.write_text(json.dumps(data))
+    return path

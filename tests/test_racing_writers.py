@@ -1,0 +1,74 @@
+"""Racing writers at the store (Ledger.decide_at): when two processes read the same version and both
+write, the store's unique version decides. Each process here is a Ledger of its own on one store; the
+loser's read is made stale on purpose (as when it reads just before the winner commits)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+import pytest
+from pydantic import TypeAdapter
+
+from mtg_ledger.core.commands import PassPriority
+from mtg_ledger.core.table import Game
+from mtg_ledger.replays.access import answered
+from mtg_ledger.replays.app import Ledger, WriteConflict
+from mtg_ledger.replays.service import games as games_module
+from mtg_ledger.replays.service.games import Games
+from mtg_ledger.replays.service.models import Action, NewGame
+
+SETUP = {"starting_player": "alice", "players": [{"name": "alice", "library": ["Forest"] * 5, "hand": []}, {"name": "bob", "library": ["Mountain"] * 5, "hand": []}]}
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def two_processes(request: pytest.FixtureRequest, sqlite_env: dict[str, str]) -> Any:
+    env = sqlite_env if request.param == "sqlite" else request.getfixturevalue("postgres_env")
+    first, second = Ledger(env=env), Ledger(env=env)
+    yield first, second
+    first.close()
+    second.close()
+
+
+def stale(ledger: Ledger, game_id: UUID) -> Game:
+    """What this process read before the other one stored its decision."""
+    game = ledger.fresh(game_id)
+    ledger.fresh = lambda _id: game  # type: ignore[method-assign]
+    return game
+
+
+def test_the_second_of_two_writers_of_one_version_gets_a_conflict_and_the_log_never_forks(two_processes: tuple[Ledger, Ledger]) -> None:
+    a, b = two_processes
+    game_id = a.start_with(SETUP, UUID(int=7), []).id
+    read = stale(b, game_id)
+    a.decide_at(game_id, PassPriority("alice"), expected_version=read.version)
+    with pytest.raises(WriteConflict):
+        b.decide_at(game_id, PassPriority("alice"), expected_version=read.version)
+    del b.fresh  # the process reads again
+    log = list(b.event_maps(game_id))
+    assert [e["v"] for e in log] == list(range(1, len(log) + 1)) and [e["type"] for e in log].count("PriorityPassed") == 1
+    game, _ = b.decide_at(game_id, PassPriority("bob"), expected_version=len(log))  # it goes on from what is stored
+    assert game.version > len(log)
+
+
+def test_a_retry_racing_its_first_attempt_in_another_process_gets_the_first_answer_and_stores_once(
+    two_processes: tuple[Ledger, Ledger], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = two_processes
+    created = Games(a).create(NewGame.model_validate(SETUP))
+    game_id = UUID(created["game"])
+    stale(b, game_id)
+    action = TypeAdapter(Action).validate_python({"action": "pass"})
+    first = Games(a).act(game_id, "alice", action, "key-1")
+    looked = []
+
+    def read_before_the_first_attempt_committed(*args: Any) -> Any:
+        looked.append(args)
+        return None if len(looked) == 1 else answered(*args)
+
+    monkeypatch.setattr(games_module, "answered", read_before_the_first_attempt_committed)
+    again = Games(b).act(game_id, "alice", action, "key-1")  # lost the race at the store, then found the record
+    assert len(looked) == 2
+    assert again == first
+    del b.fresh
+    assert [e["type"] for e in b.event_maps(game_id)].count("PriorityPassed") == 1
