@@ -9,9 +9,9 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from mtg_ledger.core import teams
+from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.events.base import Event, GameEvent, applies
 from mtg_ledger.core.state import GameState, Permanent, Player
-from mtg_ledger.core.turn import FIRST_STEP, PHASES
 
 
 class GameStarted(GameEvent, Aggregate.Created):
@@ -97,7 +97,7 @@ def _turn_began(s: GameState, e: Event) -> None:
     s.spells_cast_last_turn = sum(s.spells_cast_this_turn.get(p, 0) for p in teams.team_of(s, previous)) if previous else 0
     s.spells_cast_this_turn = {}
     s.attacked_this_turn = []
-    s.phase_plan = list(PHASES)
+    s.phase_plan = list(turn_plan.phases())  # the plan's phases, in order (500.1)
     for player in s.players.values():
         player.lands_played = 0
     team = teams.team_of(s, e["active_player"])
@@ -117,7 +117,7 @@ class StepBegan(GameEvent):
 
 @applies(StepBegan)
 def _step_began(s: GameState, e: Event) -> None:
-    if e["step"] == FIRST_STEP[e["phase"]] and s.phase_plan and s.phase_plan[0] == e["phase"]:
+    if e["step"] == turn_plan.first_step(e["phase"]).step and s.phase_plan and s.phase_plan[0] == e["phase"]:
         s.phase_plan.pop(0)  # a new phase begins
     s.phase = e["phase"]
     s.step = e["step"]
