@@ -47,6 +47,7 @@ from mtg_ledger.core.resolve import resolve_top, resume
 from mtg_ledger.core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
 from mtg_ledger.core.sba import check_game_end, state_based_actions
 from mtg_ledger.core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
+from mtg_ledger.core.state import GameState
 
 __all__ = ["RULES_EDITION", "advance", "apply_decision", "begin_game", "handle", "started_fields"]
 
@@ -110,7 +111,7 @@ def begin_turn(table: Table, _: Next) -> Next:
     return NEXT_STEP
 
 
-def next_row(s: Any) -> turn_plan.StepSpec | None:
+def next_row(s: GameState) -> turn_plan.StepSpec | None:
     """The step that follows the current one this turn, or None when the turn is over: the current
     row's ``then`` rules, else the plan's next row in the same phase, else the first step of the next
     phase still to come (500.8, 500.10: ``state.phase_plan``)."""
@@ -142,7 +143,7 @@ def begin_next_step(table: Table, _: Next) -> Next:
     return TURN_BASED_ACTIONS
 
 
-def _row(s: Any) -> turn_plan.StepSpec:
+def _row(s: GameState) -> turn_plan.StepSpec:
     """The plan's row of the current step."""
     assert s.step is not None
     return turn_plan.spec(s.step)

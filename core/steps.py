@@ -49,7 +49,7 @@ def untap(table: Table) -> bool:
     return True
 
 
-def transforming(s: Any, to: str) -> list[int]:
+def transforming(s: GameState, to: str) -> list[int]:
     """702.145: as it becomes night daybound permanents transform; as it becomes day, nightbound ones."""
     return [
         p.object
