@@ -123,17 +123,6 @@ def resolve_target(state: GameState, target: Target, what: str = "target") -> An
     return find_permanent(state, CardRef(target) if isinstance(target, str) else target, what=what).object
 
 
-def find_stack_object(state: GameState, ref: Ref) -> int:
-    if isinstance(ref, int):
-        if state.stack_object(ref) is None:
-            raise IllegalTarget("405.1", f"no object {ref} is on the stack")
-        return ref
-    same = [s for s in state.stack if s.card == ref.card]
-    if ref.index >= len(same):
-        raise IllegalTarget("405.1", f"no spell {_label(ref)} on the stack")
-    return same[ref.index].object
-
-
 def _label(ref: CardRef) -> str:
     return f"{ref.card!r}" if ref.index == 0 else f"{ref.card!r} (index {ref.index})"
 

@@ -27,16 +27,18 @@ class PassPriority:
 
 @dataclass(frozen=True)
 class PlayLand:
+    """A land from hand, by name: a hand is known by card names only, so copies are interchangeable."""
+
     player: str
     card: str
-    index: int = 0
 
 
 @dataclass(frozen=True)
 class CastSpell:
+    """A spell from hand, by name (as ``PlayLand``)."""
+
     player: str
     card: str
-    index: int = 0
     targets: tuple[Target, ...] = ()
     pay: tuple[Ref, ...] | None = None  # permanents to tap for mana; None: the engine chooses
 

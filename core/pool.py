@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, CardDef
+from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.effects import (
     ActivatedAbility,
     AddCounters,
@@ -339,6 +339,5 @@ KNIGHT_TOKEN = CardDef(
     keywords=frozenset({"vigilance"}),
 )
 
-CARDS.update({c.name: c for c in (*FIRST_POOL, *TURN_POOL)})
-TOKENS.update({KNIGHT_TOKEN.name: KNIGHT_TOKEN})
-BACK_FACES.update({c.back.name: c for c in CARDS.values() if c.back is not None})
+CARD_POOL: tuple[CardDef, ...] = (*FIRST_POOL, *TURN_POOL)  # every card, in this order (core.cards looks them up)
+TOKEN_POOL: tuple[CardDef, ...] = (KNIGHT_TOKEN,)

@@ -144,12 +144,6 @@ class GameState:
         found = {p.object: p for p in self.battlefield}
         return [found[o] for o in objects if o in found]
 
-    def stack_object(self, obj: int) -> StackObject | None:
-        for s in self.stack:
-            if s.object == obj:
-                return s
-        return None
-
     @property
     def outcome(self) -> Outcome | None:
         """How the game ended (104), once it has: a value, not free text."""

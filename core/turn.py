@@ -1,16 +1,36 @@
-"""The turn structure as data (500.1): an ordered table of phases and steps.
+"""The turn structure as data (500.1): an ordered table of phases and steps, ``TURN_PLAN``.
 
-One loop in ``core.engine`` walks it; each row says whether players receive priority in it.
+One loop (``core.engine.advance``) walks it, and it reads nothing else to know what comes next. Each
+row, a ``StepSpec``, says for one step:
+
+- ``actions``: the turn-based actions as the step begins, by name (``core.steps.ACTIONS``);
+- ``priority``: whether players receive priority in it (502.4 and 514.3: not in untap and cleanup),
+  and ``priority_if``: a condition under which they receive it all the same (514.3a);
+- ``then``: rules that pick the step that follows instead of the plan's next row, tried in order
+  (508.8: no attackers, straight to end of combat; 510.4: a second combat damage step; 514.3a:
+  another cleanup step);
+- ``skipped_by``: on the first step of a phase, the kind of effect that makes the active team skip
+  the phase (500.10, 805.10);
+- ``first_strike``: the condition under which the step begins as 510.4's first combat damage step;
+- ``at_end``: the turn-based actions as the step ends (511.3), by name.
+
+Conditions are named too (``core.steps.CONDITIONS``), so this table stays plain data. Phases follow
+``state.phase_plan``: each turn it starts as the plan's phases in order (``phases()``), effects
+insert extra ones (500.8) and a phase leaves it as it begins or is skipped (500.10).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from mtg_ledger.core.state import GameState
+@dataclass(frozen=True)
+class Goto:
+    """After this step, when the condition ``when`` holds, ``step`` follows (as ``rule`` says)."""
+
+    rule: str
+    when: str  # a condition's name (core.steps.CONDITIONS)
+    step: str
 
 
 @dataclass(frozen=True)
@@ -19,60 +39,71 @@ class StepSpec:
     step: str
     priority: bool  # 502.4 and 514.3: no priority in untap and (normally) cleanup
     rule: str
+    actions: str | None = None  # turn-based actions as the step begins (core.steps.ACTIONS)
+    priority_if: str | None = None  # a condition under which players receive priority all the same
+    then: tuple[Goto, ...] = ()
+    skipped_by: str | None = None  # 500.10: the kind of effect that skips the phase this step begins
+    first_strike: str | None = None  # 510.4: when this step begins as the first combat damage step
+    at_end: str | None = None  # turn-based actions as the step ends (core.steps.ACTIONS)
 
 
 TURN_PLAN: tuple[StepSpec, ...] = (
-    StepSpec("beginning", "untap", False, "502"),
+    StepSpec("beginning", "untap", False, "502", actions="untap"),
     StepSpec("beginning", "upkeep", True, "503"),
-    StepSpec("beginning", "draw", True, "504"),
-    StepSpec("precombat_main", "precombat_main", True, "505"),
-    StepSpec("combat", "beginning_of_combat", True, "507"),
-    StepSpec("combat", "declare_attackers", True, "508"),
-    StepSpec("combat", "declare_blockers", True, "509"),
-    StepSpec("combat", "combat_damage", True, "510"),
-    StepSpec("combat", "end_of_combat", True, "511"),
+    StepSpec("beginning", "draw", True, "504", actions="draw"),
+    StepSpec("precombat_main", "precombat_main", True, "505", actions="precombat_main"),
+    StepSpec("combat", "beginning_of_combat", True, "507", actions="choose_defender", skipped_by="skip_combat"),
+    StepSpec(
+        "combat", "declare_attackers", True, "508", actions="declare_attackers",
+        then=(Goto("508.8", "no_attackers_declared", "end_of_combat"),),
+    ),
+    StepSpec("combat", "declare_blockers", True, "509", actions="declare_blockers"),
+    StepSpec(
+        "combat", "combat_damage", True, "510", actions="combat_damage", first_strike="first_strike_step_begins",
+        then=(Goto("510.4", "in_first_strike_step", "combat_damage"),),
+    ),
+    StepSpec("combat", "end_of_combat", True, "511", at_end="remove_from_combat"),
     StepSpec("postcombat_main", "postcombat_main", True, "505"),
     StepSpec("ending", "end", True, "513"),
-    StepSpec("ending", "cleanup", False, "514"),
+    StepSpec(
+        "ending", "cleanup", False, "514", actions="cleanup", priority_if="actions_or_triggers_waiting",
+        then=(Goto("514.3a", "priority_was_given", "cleanup"),),
+    ),
 )
-STEP_NAMES: tuple[str, ...] = tuple(s.step for s in TURN_PLAN)
-PHASES: tuple[str, ...] = ("beginning", "precombat_main", "combat", "postcombat_main", "ending")
-FIRST_STEP: dict[str, str] = {"beginning": "untap", "precombat_main": "precombat_main", "combat": "beginning_of_combat",
-                              "postcombat_main": "postcombat_main", "ending": "end"}
-_BY_STEP = {s.step: s for s in TURN_PLAN}
-MAIN_STEPS = frozenset({"precombat_main", "postcombat_main"})
+
+# --- reading the plan (at call time: a plan edited in place of TURN_PLAN is read the same way) ---
 
 
 def spec(step: str) -> StepSpec:
-    return _BY_STEP[step]
+    """The row of a step."""
+    for row in TURN_PLAN:
+        if row.step == step:
+            return row
+    raise KeyError(step)
 
 
-def next_step(state: GameState) -> StepSpec | None:
-    """The step that follows the current one this turn, or None when the turn is over.
-
-    Steps follow TURN_PLAN within a phase; phases follow ``state.phase_plan``, which effects edit
-    (500.8 extra phases, 500.10 skipped ones).
-    """
-    step = state.step
-    if step is not None:
-        if step == "declare_attackers" and not state.declared_attackers:
-            # 508.8: only when no creature was declared as an attacker; an attacker removed since
-            # still leaves the declare blockers and combat damage steps to happen.
-            return _BY_STEP["end_of_combat"]
-        if step == "combat_damage" and state.first_strike_step:
-            return _BY_STEP["combat_damage"]  # 510.4: the second combat damage step
-        if step == "cleanup" and state.priority_given_this_step:
-            return _BY_STEP["cleanup"]  # 514.3a: another cleanup step
-        index = STEP_NAMES.index(step)
-        if index + 1 < len(TURN_PLAN) and TURN_PLAN[index + 1].phase == TURN_PLAN[index].phase:
-            return TURN_PLAN[index + 1]
-    if not state.phase_plan:
-        return None
-    return _BY_STEP[FIRST_STEP[state.phase_plan[0]]]
+def phases() -> tuple[str, ...]:
+    """The phases of a turn, in order (500.1)."""
+    return tuple(dict.fromkeys(row.phase for row in TURN_PLAN))
 
 
-def next_player(state: GameState, after: str) -> str:
-    """The next player still in the game after ``after``, in turn order, a team counting as one (101.4, 117.3d, 805.5)."""
-    from mtg_ledger.core.teams import next_team_player
+def first_step(phase: str) -> StepSpec:
+    """The step a phase begins with."""
+    for row in TURN_PLAN:
+        if row.phase == phase:
+            return row
+    raise KeyError(phase)
 
-    return next_team_player(state, after)
+
+def row_after(row: StepSpec) -> StepSpec | None:
+    """The plan's next row in the same phase, or None when ``row`` is the phase's last step."""
+    index = TURN_PLAN.index(row)
+    following = TURN_PLAN[index + 1] if index + 1 < len(TURN_PLAN) else None
+    return following if following is not None and following.phase == row.phase else None
+
+
+# --- the plan as it is written, for the outer shell (scenario files name steps) ----------------
+
+STEP_NAMES: tuple[str, ...] = tuple(s.step for s in TURN_PLAN)
+PHASES: tuple[str, ...] = phases()
+MAIN_STEPS = frozenset({"precombat_main", "postcombat_main"})

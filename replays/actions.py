@@ -54,8 +54,6 @@ def _named(ref: Ref, **more: Any) -> Map:
 
 def _cast(c: CastSpell) -> Map:
     out: Map = {"action": "cast", "card": c.card}
-    if c.index:
-        out["index"] = c.index
     if c.targets:
         out["targets"] = [_target(t) for t in c.targets]
     if c.pay is not None:
@@ -97,7 +95,7 @@ def _damage(c: AssignDamage) -> Map:
 _FORMS: dict[type, Callable[[Any], Map]] = {
     PassPriority: lambda c: {"action": "pass"},
     Concede: lambda c: {"action": "concede"},
-    PlayLand: lambda c: {"action": "play_land", "card": c.card, **({"index": c.index} if c.index else {})},
+    PlayLand: lambda c: {"action": "play_land", "card": c.card},
     CastSpell: _cast,
     ActivateAbility: _activate,
     ChooseDefender: lambda c: {"action": "choose_defender", "defender": c.defender},

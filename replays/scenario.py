@@ -214,7 +214,8 @@ def _action(a: Any, names: list[str], at: str) -> Action:
     if kind == "concede":
         return Concede(player)
     if kind == "play_land":
-        return PlayLand(player, _known(a.get("card"), f"{at}.card"), _int(a.get("index", 0), f"{at}.index"))
+        _int(a.get("index", 0), f"{at}.index")  # accepted, and changes nothing: a hand is known by card names only
+        return PlayLand(player, _known(a.get("card"), f"{at}.card"))
     if kind == "cast":
         targets = a.get("targets", [])
         if not isinstance(targets, list):
@@ -222,10 +223,10 @@ def _action(a: Any, names: list[str], at: str) -> Action:
         pay = a.get("pay")
         if pay is not None and not isinstance(pay, list):
             raise ScenarioError(f"{at}.pay: expected a list of permanents")
+        _int(a.get("index", 0), f"{at}.index")  # accepted, and changes nothing (as for play_land)
         return CastSpell(
             player,
             _known(a.get("card"), f"{at}.card"),
-            _int(a.get("index", 0), f"{at}.index"),
             targets=tuple(_target(t, names, f"{at}.targets[{j}]") for j, t in enumerate(targets)),
             pay=None if pay is None else tuple(_ref(r, f"{at}.pay[{j}]") for j, r in enumerate(pay)),
         )

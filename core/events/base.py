@@ -1,0 +1,84 @@
+"""What every event is, and how events are registered with their appliers.
+
+An event is a frozen fact named in the past tense, declared once, in one module of this package; its
+applier (``@applies(Event)``) is the function right below it. The applier only assigns what the event
+says: every decision (which card, which object id, how much damage) was taken before the event was
+triggered and travels in it, so applying the same events always rebuilds the same state. Appliers
+take the contract map of an event, so the aggregate, the fast projector and the replay checker share
+them.
+
+``EVENT_TYPES`` is filled as each event class is declared (``GameEvent.__init_subclass__``), in
+declaration order: the order log headers list the event types in (``core.schema.class_versions``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from eventsourcing.domain import Aggregate
+
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.topics import stored_as
+
+SCHEMA_VERSION = 2  # 2: GameEnded.reason is a code, winners the whole winning team (core.schema upcasts 1)
+_LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
+
+Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}
+Applier = Callable[[GameState, Event], None]
+
+
+class GameEvent(Aggregate.Event):
+    hash: str
+
+    field_names: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The stored topic is the event's contract type name; ``core.events:<type>`` is how the
+        # stores written before the mtg_ledger namespace named it.
+        stored_as(cls.__name__, f"core.events:{cls.__name__}")(cls)
+        EVENT_TYPES[cls.__name__] = cls
+
+    def to_map(self) -> dict[str, Any]:
+        """The contract map of this event: ``{"v", "type", ...fields, "hash"}``."""
+        names = type(self).field_names or _field_names(type(self))
+        out: dict[str, Any] = {"v": self.originator_version, "type": type(self).__name__}
+        for name in names:
+            out[name] = getattr(self, name)
+        out["hash"] = self.hash
+        return out
+
+    def apply(self, aggregate: Any) -> None:
+        apply_event(aggregate.state, self.to_map())
+
+
+EVENT_TYPES: dict[str, type[GameEvent]] = {}  # every event type, by its stored name, in declaration order
+APPLIERS: dict[str, Applier] = {}  # each event type's applier, by its stored name
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _LIBRARY_FIELDS)
+    cls.field_names = names  # type: ignore[attr-defined]
+    return names
+
+
+def applies(event_class: type[GameEvent]) -> Callable[[Applier], Applier]:
+    """Declare the function below an event class as its applier."""
+
+    def register(fn: Applier) -> Applier:
+        if event_class.__name__ in APPLIERS:
+            raise ValueError(f"{event_class.__name__} already has an applier")
+        APPLIERS[event_class.__name__] = fn
+        _field_names(event_class)  # the class is complete by now: its contract fields, once
+        return fn
+
+    return register
+
+
+def apply_event(state: GameState, e: Event) -> None:
+    """Apply one event's contract map to ``state``: its applier, then the version and chain hash."""
+    APPLIERS[e["type"]](state, e)
+    state.version = e["v"]
+    state.last_hash = e["hash"]

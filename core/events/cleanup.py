@@ -1,0 +1,54 @@
+"""The end of steps: discards (514.1, and 608.2d's on resolution), the cleanup's damage removal and
+end of "until end of turn" effects (514.2), and mana pools emptying (500.4)."""
+
+from __future__ import annotations
+
+from mtg_ledger.core.events.base import Event, GameEvent, applies
+from mtg_ledger.core.state import GameState
+
+
+class CardsDiscarded(GameEvent):
+    """514.1 (the cleanup discard, with the ``max_hand_size`` it met), or 608.2d (a discard a
+    resolving ability asked for; ``rule`` says which)."""
+
+    player: str
+    cards: list[str]
+    max_hand_size: int | None
+    rule: str
+
+
+@applies(CardsDiscarded)
+def _discarded(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    for name in e["cards"]:
+        player.hand.remove(name)
+        player.graveyard.append(name)
+    if e["rule"] == "608.2d":
+        s.paused = None
+
+
+class CleanupPerformed(GameEvent):
+    """514.2: damage removal and the end of "until end of turn" effects, simultaneously."""
+
+    damage_removed: list[int]
+    effects_ended: list[int]
+
+
+@applies(CleanupPerformed)
+def _cleanup(s: GameState, e: Event) -> None:
+    for perm in s.each(e["damage_removed"]):
+        perm.damage = 0
+    ended = set(e["effects_ended"])
+    s.effects = [eff for eff in s.effects if eff.id not in ended]
+
+
+class ManaPoolEmptied(GameEvent):
+    """500.4."""
+
+    player: str
+    mana: dict[str, int]
+
+
+@applies(ManaPoolEmptied)
+def _pool_emptied(s: GameState, e: Event) -> None:
+    s.players[e["player"]].mana_pool = {}

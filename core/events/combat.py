@@ -1,0 +1,106 @@
+"""Combat (506-511): the defending player chosen, attackers and blockers declared, combat damage
+dealt, creatures removed from combat."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtg_ledger.core.events.base import Event, GameEvent, applies
+from mtg_ledger.core.events.changes import deal, spend
+from mtg_ledger.core.state import GameState
+
+
+class DefendingPlayerChosen(GameEvent):
+    """507.1: in the single-defender format, the active player chooses the defending player."""
+
+    player: str
+    chooser: str
+
+
+@applies(DefendingPlayerChosen)
+def _defender_chosen(s: GameState, e: Event) -> None:
+    s.defender_chosen = e["player"]
+
+
+class AttackersDeclared(GameEvent):
+    """508.1: ``attackers`` maps each creature to the player it attacks; attackers without
+    vigilance are ``tapped`` (508.1f); ``costs_paid`` lists the attack costs (508.1g-h), paid with
+    ``mana_spent`` from the active player's pool."""
+
+    player: str
+    attackers: list[dict[str, Any]]
+    tapped: list[int]
+    costs_paid: list[dict[str, Any]]
+    mana_spent: dict[str, int]
+    paid_with: list[int]
+
+
+@applies(AttackersDeclared)
+def _attackers(s: GameState, e: Event) -> None:
+    s.attackers_declared = True
+    s.declared_attackers = [a["object"] for a in e["attackers"]]
+    s.attacked_this_turn.extend(a["object"] for a in e["attackers"])
+    for a in e["attackers"]:
+        perm = s.permanent(a["object"])
+        if perm is not None:
+            perm.attacking = a["defender"]
+    for perm in s.each(e["tapped"]):
+        perm.tapped = True
+    s.defending_players = [p for p in s.turn_order if any(a["defender"] == p for a in e["attackers"])]
+    spend(s.players[e["player"]].mana_pool, e["mana_spent"])
+
+
+class BlockersDeclared(GameEvent):
+    """509.1: ``blockers`` maps each blocking creature to the attacker it blocks."""
+
+    player: str
+    blockers: list[dict[str, Any]]
+
+
+@applies(BlockersDeclared)
+def _blockers(s: GameState, e: Event) -> None:
+    s.blockers_declared_by.append(e["player"])
+    for b in e["blockers"]:
+        blocker = s.permanent(b["object"])
+        attacker = s.permanent(b["attacker"])
+        if blocker is not None and attacker is not None:
+            blocker.blocking.append(attacker.object)
+            attacker.blocked = True
+            attacker.blocked_by.append(blocker.object)
+
+
+class CombatDamageDealt(GameEvent):
+    """510.1-510.2: every assignment, dealt simultaneously. In the first of two combat damage
+    steps (``first_strike``), ``first_strikers`` are the attacking and blocking creatures that had
+    first strike or double strike as the step began (510.4)."""
+
+    assignments: list[dict[str, Any]]
+    first_strike: bool
+    first_strikers: list[int]
+
+
+@applies(CombatDamageDealt)
+def _combat_damage(s: GameState, e: Event) -> None:
+    for a in e["assignments"]:
+        deal(s, a["target"], a["amount"])
+    s.combat_damage_dealt = True
+    if e["first_strike"]:
+        s.first_strikers = list(e["first_strikers"])
+
+
+class RemovedFromCombat(GameEvent):
+    """511.3."""
+
+    permanents: list[int]
+
+
+@applies(RemovedFromCombat)
+def _removed_from_combat(s: GameState, e: Event) -> None:
+    for perm in s.each(e["permanents"]):
+        perm.attacking = None
+        perm.blocking = []
+        perm.blocked = False
+        perm.blocked_by = []
+    s.defending_players = []
+    s.declared_attackers = []
+    s.first_strikers = []

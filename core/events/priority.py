@@ -1,0 +1,120 @@
+"""Priority (117), and what a player does with it: playing a land (305), activating mana abilities
+(605), casting spells (601) and activating abilities (602)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtg_ledger.core.events.base import Event, GameEvent, applies
+from mtg_ledger.core.events.changes import spend
+from mtg_ledger.core.state import GameState, Permanent, StackObject
+
+
+class LandPlayed(GameEvent):
+    """505.6b, 305.1: a special action; the land is a new object on the battlefield."""
+
+    player: str
+    card: str
+    object: int
+
+
+@applies(LandPlayed)
+def _land_played(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.hand.remove(e["card"])
+    player.lands_played += 1
+    s.battlefield.append(Permanent(object=e["object"], card=e["card"], owner=e["player"], controller=e["player"]))
+    s.next_object = e["object"] + 1
+    s.passes = []
+
+
+class PriorityGiven(GameEvent):
+    """117.3."""
+
+    player: str
+
+
+@applies(PriorityGiven)
+def _priority_given(s: GameState, e: Event) -> None:
+    s.priority = e["player"]
+    s.priority_given_this_step = True
+    s.ordering = None
+
+
+class PriorityPassed(GameEvent):
+    """117.3d."""
+
+    player: str
+
+
+@applies(PriorityPassed)
+def _priority_passed(s: GameState, e: Event) -> None:
+    s.priority = None
+    s.passes.append(e["player"])
+
+
+class ManaAbilityActivated(GameEvent):
+    """605: a mana ability taps its source and adds mana without using the stack."""
+
+    player: str
+    source: int
+    card: str
+    mana: str
+
+
+@applies(ManaAbilityActivated)
+def _mana_ability(s: GameState, e: Event) -> None:
+    perm = s.permanent(e["source"])
+    if perm is not None:
+        perm.tapped = True
+    pool = s.players[e["player"]].mana_pool
+    pool[e["mana"]] = pool.get(e["mana"], 0) + 1
+    s.passes = []  # 117.4: an action breaks a succession of passes
+
+
+class SpellCast(GameEvent):
+    """601.2: the card moves from hand to the stack as a new object; its cost is paid from the pool."""
+
+    player: str
+    card: str
+    object: int
+    targets: list[Any]
+    mana_spent: dict[str, int]
+    paid_with: list[int]  # the mana sources tapped while casting (the ManaAbilityActivated just before)
+
+
+@applies(SpellCast)
+def _spell_cast(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.hand.remove(e["card"])
+    spend(player.mana_pool, e["mana_spent"])
+    s.stack.append(StackObject(object=e["object"], card=e["card"], controller=e["player"], targets=list(e["targets"])))
+    s.next_object = e["object"] + 1
+    s.spells_cast_this_turn[e["player"]] = s.spells_cast_this_turn.get(e["player"], 0) + 1
+    s.passes = []
+
+
+class AbilityActivated(GameEvent):
+    """602.2: an activated ability goes on the stack as ``object``; its cost is paid from the pool."""
+
+    player: str
+    source: int
+    card: str
+    ability: int
+    object: int
+    targets: list[Any]
+    mana_spent: dict[str, int]
+    paid_with: list[int]
+
+
+@applies(AbilityActivated)
+def _ability_activated(s: GameState, e: Event) -> None:
+    spend(s.players[e["player"]].mana_pool, e["mana_spent"])
+    s.stack.append(
+        StackObject(
+            object=e["object"], card=e["card"], controller=e["player"], kind="activated", targets=list(e["targets"]),
+            source=e["source"], ability=e["ability"],
+        )
+    )
+    s.next_object = e["object"] + 1
+    s.passes = []

@@ -1,0 +1,291 @@
+"""The game's start and the turn's own events: turns, steps and phases beginning and ending (500-514),
+and the turn-based actions of the beginning and main phases: untapping, phasing, day and night, draws,
+schemes set in motion and lore counters (502-505, 726, 904)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from eventsourcing.domain import Aggregate
+
+from mtg_ledger.core import teams
+from mtg_ledger.core import turn as turn_plan
+from mtg_ledger.core.events.base import Event, GameEvent, applies
+from mtg_ledger.core.state import GameState, Permanent, Player
+
+
+class GameStarted(GameEvent, Aggregate.Created):
+    """103: the game starts; players, their zones as given, format, seed and rules edition."""
+
+    players: list[dict[str, Any]]
+    format: str
+    seed: int
+    starting_player: str
+    rules: str
+    shuffle: bool
+    teams: list[list[str]]  # 904.2, 805: teams sharing turns, in turn order; empty when every player is alone
+    archenemy: str | None  # 904.2a
+
+
+@applies(GameStarted)
+def _game_started(s: GameState, e: Event) -> None:
+    s.game_format = e["format"]
+    s.seed = e["seed"]
+    s.rules = e["rules"]
+    s.teams = [list(team) for team in e["teams"]]
+    s.archenemy = e["archenemy"]
+    names = [p["name"] for p in e["players"]]
+    start = names.index(e["starting_player"])
+    s.turn_order = names[start:] + names[:start]  # 103.1: play proceeds from the starting player
+    top = 0
+    for p in e["players"]:
+        s.players[p["name"]] = Player(
+            name=p["name"], life=p["life"], library=list(p["library"]), hand=list(p["hand"])
+        )
+        if p["name"] == e["archenemy"]:
+            s.schemes = list(p["schemes"])
+        for perm in p["battlefield"]:
+            s.battlefield.append(
+                Permanent(object=perm["object"], card=perm["card"], owner=p["name"], controller=p["name"], fresh=False)
+            )
+            top = max(top, perm["object"])
+    s.next_object = top + 1
+
+
+class LibraryShuffled(GameEvent):
+    """701.20: the resulting order travels in the event."""
+
+    player: str
+    order: list[str]
+
+
+@applies(LibraryShuffled)
+def _library_shuffled(s: GameState, e: Event) -> None:
+    s.players[e["player"]].library = list(e["order"])
+
+
+class SchemeDeckShuffled(GameEvent):
+    """904.4: the archenemy's scheme deck, shuffled; the resulting order travels in the event."""
+
+    player: str
+    order: list[str]
+
+
+@applies(SchemeDeckShuffled)
+def _schemes_shuffled(s: GameState, e: Event) -> None:
+    s.schemes = list(e["order"])
+
+
+class TurnBegan(GameEvent):
+    """500.1. ``state_hash`` is the canonical hash of the whole state as the turn begins (before this
+    event), so a replay can prove it rebuilt the same game turn by turn."""
+
+    turn: int
+    active_player: str
+    state_hash: str
+
+
+@applies(TurnBegan)
+def _turn_began(s: GameState, e: Event) -> None:
+    """500.1. With shared team turns the team's turn is each of its players' turn (805.4): "the
+    previous turn's active player" (726.3) is every player of the previous active team, so their
+    spells count together, and every player of the new active team starts their turn (302.6)."""
+    previous = s.active_player
+    s.turn = e["turn"]
+    s.active_player = e["active_player"]
+    s.phase = s.step = None
+    s.spells_cast_last_turn = sum(s.spells_cast_this_turn.get(p, 0) for p in teams.team_of(s, previous)) if previous else 0
+    s.spells_cast_this_turn = {}
+    s.attacked_this_turn = []
+    s.phase_plan = list(turn_plan.phases())  # the plan's phases, in order (500.1)
+    for player in s.players.values():
+        player.lands_played = 0
+    team = teams.team_of(s, e["active_player"])
+    for perm in s.battlefield:  # 302.6: continuously controlled since this turn began
+        if perm.controller in team:
+            perm.fresh = False
+
+
+class StepBegan(GameEvent):
+    """500-514. A main phase is a step of its own name; ``first_strike`` marks 510.4's first step."""
+
+    turn: int
+    phase: str
+    step: str
+    first_strike: bool
+
+
+@applies(StepBegan)
+def _step_began(s: GameState, e: Event) -> None:
+    if e["step"] == turn_plan.first_step(e["phase"]).step and s.phase_plan and s.phase_plan[0] == e["phase"]:
+        s.phase_plan.pop(0)  # a new phase begins
+    s.phase = e["phase"]
+    s.step = e["step"]
+    s.first_strike_step = e["first_strike"]
+    s.priority = None
+    s.priority_given_this_step = False
+    s.passes = []
+    if e["step"] == "beginning_of_combat":  # a new combat: nothing carries over from an earlier one
+        s.defender_chosen = None
+        s.defending_players = []
+        s.declared_attackers = []
+        s.first_strikers = []
+    if e["step"] == "declare_attackers":
+        s.attackers_declared = False
+        s.declared_attackers = []
+    if e["step"] == "declare_blockers":
+        s.blockers_declared_by = []
+    if e["step"] == "combat_damage":
+        s.combat_damage_dealt = False
+
+
+class StepEnded(GameEvent):
+    """500.2."""
+
+    turn: int
+    step: str
+
+
+@applies(StepEnded)
+def _step_ended(s: GameState, e: Event) -> None:
+    s.priority = None
+    s.passes = []
+
+
+class PermanentsUntapped(GameEvent):
+    """502.3."""
+
+    player: str
+    permanents: list[int]
+
+
+@applies(PermanentsUntapped)
+def _untapped(s: GameState, e: Event) -> None:
+    for perm in s.each(e["permanents"]):
+        perm.tapped = False
+
+
+class CardDrawn(GameEvent):
+    """504.1, 121.2; also the opening hand (103.5)."""
+
+    player: str
+    card: str
+
+
+@applies(CardDrawn)
+def _card_drawn(s: GameState, e: Event) -> None:
+    player = s.players[e["player"]]
+    player.library.pop(0)
+    player.hand.append(e["card"])
+
+
+class EmptyLibraryDrawAttempted(GameEvent):
+    """121.4: a draw from an empty library; the player loses at the next check (704.5b)."""
+
+    player: str
+
+
+@applies(EmptyLibraryDrawAttempted)
+def _empty_draw(s: GameState, e: Event) -> None:
+    s.players[e["player"]].drew_from_empty_library = True
+
+
+class DrawSkipped(GameEvent):
+    """103.8a."""
+
+    player: str
+    rule: str
+
+
+@applies(DrawSkipped)
+def _draw_skipped(s: GameState, e: Event) -> None:
+    return None
+
+
+class PermanentsPhased(GameEvent):
+    """502.1, 702.26: the active player's phasing permanents phase out, and those that phased out
+    under their control phase in, simultaneously."""
+
+    phased_in: list[int]
+    phased_out: list[int]
+
+
+@applies(PermanentsPhased)
+def _phased(s: GameState, e: Event) -> None:
+    for perm in s.each(e["phased_out"]):
+        perm.phased_out = True
+    for perm in s.each(e["phased_in"]):
+        perm.phased_out = False
+
+
+class DayNightChanged(GameEvent):
+    """502.2, 726.3 (and 726.2 as it first becomes day): ``transformed`` are the daybound and
+    nightbound permanents that transform as it changes (702.145)."""
+
+    to: str
+    rule: str
+    transformed: list[int]
+
+
+@applies(DayNightChanged)
+def _day_night(s: GameState, e: Event) -> None:
+    s.day_night = e["to"]
+    _transform(s, e["transformed"])
+
+
+class PermanentsTransformed(GameEvent):
+    """712, 702.145: permanents turned to their other face (a daybound permanent entering at night)."""
+
+    permanents: list[int]
+    rule: str
+
+
+@applies(PermanentsTransformed)
+def _transformed(s: GameState, e: Event) -> None:
+    _transform(s, e["permanents"])
+
+
+def _transform(s: GameState, objects: list[int]) -> None:
+    for perm in s.each(objects):
+        perm.transformed = not perm.transformed
+
+
+class SchemeSetInMotion(GameEvent):
+    """505.3, 904.9: the top scheme of the archenemy's scheme deck is set in motion."""
+
+    player: str
+    scheme: str
+
+
+@applies(SchemeSetInMotion)
+def _scheme(s: GameState, e: Event) -> None:
+    s.schemes.pop(0)
+    s.scheme_in_motion = e["scheme"]
+
+
+class SchemePutOnBottom(GameEvent):
+    """904: a scheme that isn't ongoing is put on the bottom of its owner's scheme deck."""
+
+    player: str
+    scheme: str
+
+
+@applies(SchemePutOnBottom)
+def _scheme_bottom(s: GameState, e: Event) -> None:
+    s.schemes.append(e["scheme"])
+    s.scheme_in_motion = None
+
+
+class LoreCounterAdded(GameEvent):
+    """714.3a (as a Saga enters) and 505.4 (the precombat main phase): ``total`` counters after ``count`` added."""
+
+    saga: int
+    count: int
+    total: int
+
+
+@applies(LoreCounterAdded)
+def _lore(s: GameState, e: Event) -> None:
+    perm = s.permanent(e["saga"])
+    if perm is not None:
+        perm.counters["lore"] = e["total"]

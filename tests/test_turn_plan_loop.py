@@ -1,0 +1,132 @@
+"""The turn structure is data walked by one loop (500.1): TURN_PLAN is the one table the engine
+reads to know what a step does and what follows, and a whole turn runs without the Python stack
+growing from step to step."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+from typing import Any
+
+import pytest
+
+from mtg_ledger.core import events as ev
+from mtg_ledger.core import steps, turn
+from mtg_ledger.core.commands import PassPriority
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.table import LocalTable
+from tests.helpers import events_of, two_players
+
+LIBRARY = {"library": ["Forest"] * 20, "hand": []}  # nothing to cast, nobody to attack with: only passes
+
+
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+class DepthTable(LocalTable):
+    """A LocalTable that notes how deep in the Python stack each event is recorded, counted from
+    the frame that handed it the decision (``base``)."""
+
+    base = 0
+    depths: list[tuple[str, int]]
+
+    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
+        self.depths.append((event_class.__name__, _stack_depth() - self.base))
+        super().emit(event_class, **fields)
+
+
+def pass_turns(table: LocalTable, turns: int) -> None:
+    """Everyone passes whenever they hold priority, until turn ``turns`` is over."""
+    while table.state.turn <= turns:
+        decision = pending_decision(table.state)
+        assert decision is not None and decision.kind == "priority", decision
+        if isinstance(table, DepthTable):
+            table.base = _stack_depth()
+        table.handle(PassPriority(decision.player))
+
+
+def test_every_step_of_turns_of_passes_begins_at_the_same_bounded_python_stack_depth() -> None:
+    """No recursion from step to step, nor from turn to turn: the untap step (no priority, 502.4)
+    running on into the upkeep, and the cleanup into the next turn, stay in one loop."""
+    DepthTable.depths = []
+    table = DepthTable.start(two_players(alice=LIBRARY, bob=LIBRARY))
+    table.depths = []
+    pass_turns(table, 6)
+
+    began = [depth for name, depth in table.depths if name in ("TurnBegan", "StepBegan")]
+    assert len(began) >= 6 * 10  # TurnBegan and 9 steps a turn (508.8: no blockers or damage steps)
+    assert len(set(began)) == 1  # every turn and every step begins at the same depth
+    assert max(depth for _, depth in table.depths) <= began[0] + 4  # and nothing records much deeper
+
+
+def test_turns_of_passes_fit_in_a_small_recursion_limit() -> None:
+    """The loop needs about 16 frames above the caller's, whatever the number of turns; the engine
+    that called one step from the last needed 28 for the same turns."""
+    table = LocalTable.start(two_players(alice=LIBRARY, bob=LIBRARY))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_stack_depth() + 22)
+    try:
+        pass_turns(table, 4)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert table.state.turn == 5
+
+
+def _steps_of_turn(table: LocalTable, n: int) -> list[str]:
+    return [e["step"] for e in events_of(table, "StepBegan") if e["turn"] == n]
+
+
+def test_the_loop_walks_an_extra_phase_written_into_the_plan_without_code_changes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """500.1 as data: a plan with one more phase, between the first main phase and combat, with
+    priority and a second draw as its turn-based action, is walked as written."""
+    rows = list(turn.TURN_PLAN)
+    at = rows.index(turn.spec("precombat_main")) + 1
+    rows.insert(at, turn.StepSpec("interlude", "interlude", True, "500.1", actions="draw"))
+    monkeypatch.setattr(turn, "TURN_PLAN", tuple(rows))
+
+    table = LocalTable.start(two_players(alice=LIBRARY, bob=LIBRARY))
+    pass_turns(table, 2)
+
+    assert _steps_of_turn(table, 2) == [
+        "untap", "upkeep", "draw", "precombat_main", "interlude",
+        "beginning_of_combat", "declare_attackers", "end_of_combat", "postcombat_main", "end", "cleanup",
+    ]
+    interlude = [e for e in table.events if e["type"] == "StepBegan" and e["step"] == "interlude"][1]
+    after = table.events[interlude["v"]:]
+    assert [e["type"] for e in after[:3]] == ["CardDrawn", "PriorityGiven", "PriorityPassed"]  # its action, then priority
+    assert len(table.state.players["bob"].hand) == 2  # bob drew twice on his turn 2
+
+
+def test_a_step_removed_from_the_plan_never_begins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(turn, "TURN_PLAN", tuple(row for row in turn.TURN_PLAN if row.step != "upkeep"))
+    table = LocalTable.start(two_players(alice=LIBRARY, bob=LIBRARY))
+    pass_turns(table, 1)
+    assert _steps_of_turn(table, 1)[:2] == ["untap", "draw"]
+
+
+def test_a_repeat_rule_written_into_the_plan_repeats_the_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The plan's ``then`` rules (508.8, 510.4, 514.3a) are data: here an end step followed, once,
+    by another, through a condition named in the plan like theirs."""
+    answers = iter([True])
+    monkeypatch.setitem(steps.CONDITIONS, "once", lambda s: next(answers, False))
+    end = turn.spec("end")
+    again = dataclasses.replace(end, then=(turn.Goto("test", "once", "end"),))
+    monkeypatch.setattr(turn, "TURN_PLAN", tuple(again if row is end else row for row in turn.TURN_PLAN))
+
+    table = LocalTable.start(two_players(alice=LIBRARY, bob=LIBRARY))
+    pass_turns(table, 2)
+    assert _steps_of_turn(table, 1)[-3:] == ["end", "end", "cleanup"]
+    assert _steps_of_turn(table, 2)[-3:] == ["postcombat_main", "end", "cleanup"]
+
+
+def test_every_name_in_the_plan_stands_for_an_action_or_a_condition() -> None:
+    for row in turn.TURN_PLAN:
+        for action in (row.actions, row.at_end):
+            assert action is None or action in steps.ACTIONS, (row.step, action)
+        for condition in (row.priority_if, row.first_strike, *(goto.when for goto in row.then)):
+            assert condition is None or condition in steps.CONDITIONS, (row.step, condition)
+        assert all(turn.spec(goto.step) for goto in row.then)
