@@ -20,7 +20,7 @@ from eventsourcing.persistence import PersistenceError
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays import log_verbs, verbs
+from mtg_ledger.replays import log_verbs, serve_verbs, verbs
 from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint
 from mtg_ledger.replays.examples import UnknownExample
 from mtg_ledger.replays.logfile import UnreadableLog, engine_version
@@ -176,11 +176,18 @@ def parser() -> Parser:
     p.add_argument("game", metavar="GAME", help="a game id in the store")
     p.add_argument("actions", nargs="+", metavar="ACTION_JSON", help="one action (or a list of them) as in a scenario file")
 
-    p = verb("serve", verbs.cmd_serve, "the HTTP service (CONTRACT section 6; OpenAPI at /openapi.json, docs at /docs)",
+    p = verb("serve", serve_verbs.cmd_serve, "the HTTP service (CONTRACT section 6; OpenAPI at /openapi.json, docs at /docs)",
              "mtg-ledger serve --db games.sqlite --port 8000\nPERSISTENCE_MODULE=eventsourcing.postgres mtg-ledger serve --workers 2", store="none")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free one)")
     p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (several need a store they share: PostgreSQL)")
+
+    p = verb("view", serve_verbs.cmd_view, "the time-travel viewer of one game or log file, on a local port: prints its address",
+             f"mtg-ledger view {GAME} --db demo.sqlite\nmtg-ledger view game.mtgl --open", store="write")
+    p.add_argument("source", metavar="GAME|FILE", help="a game id in the store, or a log file (served from a temporary store)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=0, help="the port (default 0: any free one)")
+    p.add_argument("--open", action="store_true", help="open the address in the default browser too")
 
     p = verb("schema", verbs.cmd_schema, "print the JSON Schema of a scenario file, for editors",
              "mtg-ledger schema -o scenario.schema.json", store="none")

@@ -57,7 +57,7 @@ def describe(e: dict[str, Any]) -> str:
     if t == "PermanentsUntapped":
         return f"    {e['player']} untaps {', '.join(f'#{o}' for o in e['permanents'])}"
     if t == "CardDrawn":
-        return f"    {e['player']} draws {e['card']}"
+        return f"    {e['player']} draws {e['card'] or 'a card'}"
     if t == "EmptyLibraryDrawAttempted":
         return f"    {e['player']} tries to draw from an empty library"
     if t == "DrawSkipped":

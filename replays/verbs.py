@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,8 +30,7 @@ from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, pl
 from mtg_ledger.replays.progress import progress_bar
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
 from mtg_ledger.replays.scenario_schema import json_schema
-from mtg_ledger.replays.logs import configure_logging
-from mtg_ledger.replays.store import Store, store_env
+from mtg_ledger.replays.store import Store
 from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.timetravel import changes
 
@@ -128,24 +126,30 @@ def cmd_play(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_import(store: Store, args: argparse.Namespace) -> int:
-    header, events = logfile.read(args.file)
+    game, count = import_file(store, args.file, args.new_id)
+    if args.json:
+        emit({"game": str(game), "events": count})
+    else:
+        print(game)
+    return 0
+
+
+def import_file(store: Store, path: str, new_id: bool) -> tuple[UUID, int]:
+    """A log file stored as a game after its checks (``import``, ``view FILE``): its id and event count."""
+    header, events = logfile.read(path)
     problems = logfile.integrity(events, header)
     if problems:
         first = problems[0]
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: event {first.version}: {first.message}")
+        raise logfile.UnreadableLog(f"{path}: refused, nothing imported: event {first.version}: {first.message}")
     recorded = logfile.recorded_versions(header)
     try:
         upgrade_log(events, recorded)  # every event can be upcast, or nothing is imported
     except SchemaError as e:
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
-    game = uuid4() if args.new_id else game_id(str(header.get("game")))
+        raise logfile.UnreadableLog(f"{path}: refused, nothing imported: {e}") from None
+    game = uuid4() if new_id else game_id(str(header.get("game")))
     with progress_bar(len(events), "import") as done:
         store.ledger.import_events(events, game, done, versions=recorded)
-    if args.json:
-        emit({"game": str(game), "events": len(events)})
-    else:
-        print(game)
-    return 0
+    return game, len(events)
 
 
 def cmd_branch(store: Store, args: argparse.Namespace) -> int:
@@ -277,15 +281,6 @@ def _viewer(ledger: Ledger, game: UUID, name: str) -> str:
         raise UserError(f"--as {name}: not a player of game {game} (players: {', '.join(players)})")
     return name
 
-
-def cmd_serve(store: Store, args: argparse.Namespace) -> int:
-    from mtg_ledger.replays.service.server import log_level, serve  # the web stack only for this verb
-
-    if not 0 <= args.port <= 65535 or args.workers < 1:
-        raise UserError(f"--port {args.port} --workers {args.workers}: a port is 1 to 65535 (0: any free one), and at least one worker serves")
-    os.environ.setdefault("MTG_LEDGER_LOG_LEVEL", "warning")  # a server prints its URL, and only that, unless asked
-    configure_logging()
-    return serve(store_env(store.db), args.host, args.port, args.workers, log_level())
 
 
 def cmd_step(store: Store, args: argparse.Namespace) -> int:

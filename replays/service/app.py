@@ -17,6 +17,7 @@ from mtg_ledger.replays.service.auth import ADMIN_TOKEN_ENV
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.limits import BODY_LIMIT, MAX_LOG_BYTES, MAX_LOG_BYTES_ENV, BodyLimit
 from mtg_ledger.replays.service.routes import router
+from mtg_ledger.replays.service.viewer import router as viewer_router
 from mtg_ledger.replays.service.sse import POLL, STREAM_SECONDS_ENV
 
 DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (CONTRACT section 6).
@@ -50,6 +51,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     app.state.poll = POLL
     errors.install(app)
     app.include_router(router)
+    app.include_router(viewer_router)
     max_log = int(settings.get(MAX_LOG_BYTES_ENV) or MAX_LOG_BYTES)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": max_log})
     return app

@@ -162,14 +162,14 @@ class Games:
             yield view_of_event(e, viewer)
 
     def export(self, game_id: UUID) -> bytes:
-        events = list(self.ledger.event_maps(game_id))
-        header = logfile.header_for(str(game_id), events)
+        events, versions = self.ledger.recorded_log(game_id)  # as recorded: the chain holds over what is written
+        header = logfile.header_for(str(game_id), events, versions)
         packer = msgpack.Packer(use_bin_type=True)
         return packer.pack(header) + b"".join(packer.pack(e) for e in events)
 
     def audit(self, game_id: UUID, lang: str) -> Map:
-        events = list(self.ledger.event_maps(game_id))
-        return audit(str(game_id), events).to_json(lang)
+        events, versions = self.ledger.recorded_log(game_id)
+        return audit(str(game_id), events, versions=versions).to_json(lang)
 
 
 def _checked(header: Map, events: list[Map]) -> list[Map]:

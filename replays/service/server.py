@@ -71,6 +71,37 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
     return 0 if server.started else 3
 
 
+def view(store_env: dict[str, str], game: str, token: str, host: str, port: int, open_browser: bool) -> int:
+    """``mtg-ledger view``: the service on a local port, and the URL of one game's viewer (the judge's
+    token in its fragment, which never reaches the server)."""
+    app = create_app(store_env)
+    port = port or free_port(host)
+    address = f"{url(host, port)}/games/{game}/viewer#token={token}"
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=GRACE,
+                            server_header=False)
+    server = ViewerServer(config, on_exit=app.state.stopping.set, address=address, open_browser=open_browser)
+    server.run()
+    return 0 if server.started else 3
+
+
+class ViewerServer(Server):
+    """Prints (and opens) the viewer's address once the server listens."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Any, address: str, open_browser: bool) -> None:
+        super().__init__(config, on_exit)
+        self.address = address
+        self.open_browser = open_browser
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await uvicorn.Server.startup(self, sockets)
+        if self.started:
+            print(self.address, flush=True)
+            if self.open_browser:
+                import webbrowser
+
+                webbrowser.open(self.address)
+
+
 def log_level() -> str:
     level = os.environ.get("MTG_LEDGER_LOG_LEVEL", "").strip().lower()
     return level if level in ("debug", "info", "warning", "error", "critical") else "warning"

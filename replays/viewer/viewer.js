@@ -67,6 +67,9 @@ function changed(before, after) {
       .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
     if (diff.length) { marks.objects.add(b.object); marks.lines.push(`~ ${b.card} #${b.object}: ` + diff.map((k) => `${k} ${JSON.stringify(a[k])} → ${JSON.stringify(b[k])}`).join(", ")); }
   }
+  const stackBefore = new Set(before.stack.map((o) => o.object)), stackAfter = new Set(after.stack.map((o) => o.object));
+  for (const o of after.stack) if (!stackBefore.has(o.object)) marks.lines.push(`stack + ${o.card} #${o.object} (${o.controller})`);
+  for (const o of before.stack) if (!stackAfter.has(o.object)) marks.lines.push(`stack - ${o.card} #${o.object}`);
   const now = new Set(after.battlefield.map((b) => b.object));
   for (const b of before.battlefield) if (!now.has(b.object)) marks.lines.push(`- ${b.card} #${b.object}`);
   return marks;
@@ -134,7 +137,8 @@ async function renderRibbon() {
     if (!times.length) items.push(el("li", { class: `step ${skipped ? "skipped" : "later"}`, "data-step": step, text: `${words(step)}${skipped ? " (skipped)" : ""}` }));
     times.forEach((h, i) => {
       const current = h.v <= view.version && (happened.find((x) => x.v > h.v)?.v ?? Infinity) > view.version;
-      const label = `${words(step)}${h.first_strike ? " (first strike)" : ""}${i > 0 && !h.first_strike ? " (again)" : ""}${h.extra ? " (extra phase)" : ""}`;
+      const again = i > 0 && !times[i - 1].first_strike; // 514.3a's second cleanup, or a step of an extra phase
+      const label = `${words(step)}${h.first_strike ? " (first strike)" : ""}${again ? " (again)" : ""}${h.extra ? " (extra phase)" : ""}`;
       items.push(el("li", { class: `step happened${current ? " current" : ""}`, "data-step": step, "data-v": h.v, "aria-current": current ? "step" : "false", text: label }));
     });
   }
@@ -161,7 +165,8 @@ async function renderTimeline() {
       f ? el("strong", { class: "finding-text", text: ` ⚠ ${f.rule ? `${f.rule} ${f.title || ""}: ` : ""}${f.message}` }) : ""));
   }
   $("timeline").replaceChildren(...rows);
-  $("timeline").querySelector(".current")?.scrollIntoView({ block: "center" });
+  const box = $("timeline"), current = box.querySelector(".current");
+  if (current) box.scrollTop = current.offsetTop - box.clientHeight / 2; // the list scrolls, never the page
 }
 
 // --- moving ----------------------------------------------------------------------------------
@@ -272,11 +277,17 @@ async function start() {
     e.preventDefault();
     const data = Object.fromEntries([...new FormData(e.target)].filter(([, v]) => v !== ""));
     if (data.v) { go(Number(data.v)); return; }
-    if (data.turn) { jump({ turn: data.turn, step: data.step || "untap", from_start: 1 }); return; }
+    if (data.turn) { jump({ turn: data.turn, step: data.step || "untap" }); return; }
     if (data.player) { jump({ player: data.player }); return; }
     if (data.type) jump({ type: data.type });
   };
   $("lang").onchange = async (e) => { view.lang = e.target.value; await renderJudge(); await renderTimeline(); };
+  window.addEventListener("hashchange", () => { // a new #v=VERSION (or #token=...) on the open page
+    const again = new URLSearchParams(location.hash.slice(1));
+    if (again.get("token") && again.get("token") !== token) { location.reload(); return; } // another viewer: start afresh
+    history.replaceState(null, "", location.pathname + location.search);
+    if (again.get("v")) go(Number(again.get("v")));
+  });
   $("branch").onclick = branch;
   $("diff-form").onsubmit = diff;
   follow();
