@@ -13,8 +13,11 @@ projections track a single integer, as before) but never locks the table:
   assigned. Rows below ``H << 16`` are final: every transaction that wrote them has ended, and every
   transaction still to come has a larger id. A follower never passes over a row that commits later.
 - **Writers wait only for their own game**: the (originator_id, originator_version) primary key.
-- **NOTIFY in the same transaction** (channel = the table's name, payload ``game:version,...``) wakes
-  followers when the rows commit.
+- **NOTIFY right after the commit** (channel = the table's name, payload ``game:version,...``) wakes
+  followers. Not inside the saving transaction: PostgreSQL serialises the commits of notifying
+  transactions (a lock on "database 0" taken before the commit and held through its WAL flush), which
+  would bring a global queue back at commit time. A writer dying between its commit and its NOTIFY
+  wakes nobody, so followers also re-read every SAFETY_RECHECK_S while idle.
 
 What it gives up: ids are sparse (``xid << 16``), one transaction holds at most 65,535 events, and the
 feed trails the oldest open save on the table (a writer stalled 2 s delays the *feed*, never other
@@ -53,6 +56,7 @@ PER_TRANSACTION = (1 << ID_BITS) - 1  # events one transaction may record: ids x
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes; past this the payload is empty
 HELD_BACK_RECHECK_S = 0.25  # a follower held back by an open save re-reads after this, in case it aborts
+SAFETY_RECHECK_S = 1.0  # an idle follower re-reads after this, in case a writer died before its NOTIFY
 
 
 class StreamsRecorder(library.PostgresApplicationRecorder):
@@ -89,9 +93,8 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             " SELECT e.i, e.v, e.t, e.s, base.id + e.n FROM base,"
             " unnest(%(ids)s::{id_type}[], %(versions)s::bigint[], %(topics)s::text[], %(states)s::bytea[])"
             " WITH ORDINALITY AS e(i, v, t, s, n)"
-            " RETURNING notification_id), "
-            "notified AS MATERIALIZED (SELECT pg_notify(%(channel)s, %(payload)s)) "
-            "SELECT inserted.notification_id FROM inserted, notified"
+            " RETURNING notification_id) "
+            "SELECT notification_id FROM inserted"
         ).format(bits=ID_BITS, span=1 << ID_BITS, id_type=Identifier(datastore.originator_id_type), **names)
         self._used_in_transaction = SQL(
             "SELECT pg_current_xact_id_if_assigned() IS NULL"
@@ -101,6 +104,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             "  AND notification_id > pg_current_xact_id_if_assigned()::text::bigint << {bits}"
             "  AND notification_id < (pg_current_xact_id_if_assigned()::text::bigint + 1) << {bits}) AS used"
         ).format(regclass=self.regclass, bits=ID_BITS, **names)
+        self._notify = SQL("SELECT pg_notify(%s, %s)")
         self._lock_for_insert = SQL("LOCK TABLE {schema}.{table} IN ROW EXCLUSIVE MODE").format(**names)
         # The oldest transaction that may still add rows: reading the snapshot's next id first, then the
         # locks, so a writer that has no id yet when the locks are read can only get a larger one.
@@ -132,7 +136,9 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             raise NotSupportedError("the streams recorder records no tracking with events (no process applications)")
         self._check_size(len(stored_events))
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            return self._insert_rows(curs, stored_events)
+            ids = self._insert_rows(curs, stored_events)  # one statement: committed when it returns
+            curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)), prepare=True)
+            return ids
 
     def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent]) -> list[int]:
         """Records the events inside the caller's open transaction (several calls may share one).
@@ -146,7 +152,11 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             raise ProgrammingError("record events before any other write in the transaction (its id orders the feed)")
         self._check_size(row["used"] + len(stored_events))
         curs.execute(self._lock_for_insert)
-        return self._insert_rows(curs, stored_events) if stored_events else []
+        if not stored_events:
+            return []
+        ids = self._insert_rows(curs, stored_events)
+        curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)))  # delivered at the caller's commit
+        return ids
 
     @staticmethod
     def _check_size(count: int) -> None:
@@ -159,8 +169,6 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             "versions": [e.originator_version for e in stored_events],
             "topics": [e.topic for e in stored_events],
             "states": [e.state for e in stored_events],
-            "channel": self.channel_name,
-            "payload": notify_payload(stored_events),
         }
         curs.execute(self._insert, params, prepare=True)
         ids = sorted(row["notification_id"] for row in curs.fetchall())
@@ -275,8 +283,8 @@ def notify_payload(stored_events: Sequence[StoredEvent]) -> str:
 
 
 class StreamsSubscription(library.PostgresSubscription):
-    """The library's LISTEN/NOTIFY subscription; while rows are held back by an open save it also
-    re-reads every HELD_BACK_RECHECK_S, in case that save aborts (an abort notifies nobody)."""
+    """The library's LISTEN/NOTIFY subscription, which also re-reads every HELD_BACK_RECHECK_S while
+    rows are held back by an open save (an abort notifies nobody), and every SAFETY_RECHECK_S otherwise."""
 
     def _loop_on_pull(self) -> None:
         recorder = self._recorder
@@ -284,7 +292,7 @@ class StreamsSubscription(library.PostgresSubscription):
         try:
             self._pull()
             while not self._has_been_stopped:
-                self._has_been_notified.wait(timeout=HELD_BACK_RECHECK_S if recorder.held_back() else None)
+                self._has_been_notified.wait(timeout=HELD_BACK_RECHECK_S if recorder.held_back() else SAFETY_RECHECK_S)
                 self._pull()
         except BaseException as e:  # the library's handling: the error surfaces in __next__
             if self._thread_error is None:
