@@ -24,6 +24,7 @@ readme-example: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m benchmarks.run
 	$(PY) -m benchmarks.timetravel
+	$(PY) -m benchmarks.scaleout_store
 
 lint: $(STAMP)
 	$(PY) -m compileall -q core projections replays tests
