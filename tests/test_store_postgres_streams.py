@@ -228,6 +228,17 @@ def test_a_follower_never_passes_over_a_save_that_commits_late_with_a_smaller_id
     assert not recorder.held_back()
 
 
+def test_only_saves_on_this_table_hold_the_feed_back_not_other_open_transactions(ledger: Ledger) -> None:
+    recorder = ledger.recorder
+    table = sql.Identifier(recorder.datastore.schema, recorder.events_table_name)  # type: ignore[attr-defined]
+    with _connect() as other:
+        with other.transaction():  # older than the save below, and still open while it is read
+            other.execute("SELECT pg_current_xact_id()")  # an id of its own, as any writer elsewhere has
+            other.execute(sql.SQL("SELECT count(*) FROM {}").format(table))  # and reading the events table
+            game = ledger.start(demo_setup(5))
+            assert {n.originator_id for n in recorder.select_notifications(None, 1000)} == {game}
+
+
 def committed_ids(recorder: StreamsRecorder, game: UUID) -> list[int]:
     """The ids of a game's committed rows, read straight from the table (past the followers' horizon)."""
     with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
@@ -240,8 +251,10 @@ def test_a_save_notifies_listeners_with_the_game_and_its_version(ledger: Ledger)
     game = ledger.start(demo_setup(4))
     with _connect() as listener:
         listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(ledger.recorder.channel_name)))  # type: ignore[attr-defined]
+        began = time.perf_counter()
         ledger.decide(game, choose(ledger.state_now(game)))  # type: ignore[arg-type]
         payloads = [n.payload for n in listener.notifies(timeout=WAIT_S, stop_after=1)]
+        assert time.perf_counter() - began < 1.0
     assert payloads == [f"{game}:{ledger.state_now(game).version}"]
 
 

@@ -67,6 +67,8 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         schema, table = Identifier(datastore.schema), Identifier(events_table_name)
         names = {"schema": schema, "table": table}
         self.lock_table_statements = []  # the point of this class
+        # One channel per schema and table (the library's is the table's name alone, shared by schemas).
+        self.channel_name = f"{datastore.schema}.{events_table_name}".encode()[:63].decode(errors="ignore")
         self.sql_create_statements = [
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{table} ("
@@ -107,14 +109,15 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         self._notify = SQL("SELECT pg_notify(%s, %s)")
         self._lock_for_insert = SQL("LOCK TABLE {schema}.{table} IN ROW EXCLUSIVE MODE").format(**names)
         # The oldest transaction that may still add rows: reading the snapshot's next id first, then the
-        # locks, so a writer that has no id yet when the locks are read can only get a larger one.
+        # locks, so a writer that has no id yet when the locks are read can only get a larger one. Every
+        # insert holds ROW EXCLUSIVE on the table; other modes (readers, autovacuum's ANALYZE) never add rows.
         self._horizon = SQL(
             "SELECT LEAST(s.next, MIN(s.next - (((s.next & 4294967295) - l.xid) & 4294967295))) AS horizon "
             "FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS next) AS s "
             "LEFT JOIN (SELECT x.transactionid::text::bigint AS xid FROM pg_locks AS r JOIN pg_locks AS x"
             " ON x.virtualtransaction = r.virtualtransaction AND x.locktype = 'transactionid'"
             " AND x.mode = 'ExclusiveLock' AND x.granted"
-            " WHERE r.locktype = 'relation' AND r.relation = {regclass}::regclass"
+            " WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.relation = {regclass}::regclass"
             " AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS l ON true "
             "GROUP BY s.next"
         ).format(regclass=self.regclass)
