@@ -9,11 +9,11 @@ projections track a single integer, as before) but never locks the table:
   ``(xid << 16) + 1, + 2, ...`` where ``xid`` is the transaction's id (``pg_current_xact_id()``, 64 bits,
   never wraps). Two saves never interleave, and ids order the feed by transaction, then by event.
 - **Followers read below a horizon.** ``H`` is the smallest transaction id that may still add rows:
-  the oldest in-flight transaction holding a lock on this table, or, if none, the next id to be
-  assigned. Rows below ``H << 16`` are final: every transaction that wrote them has ended, and every
+  the oldest in-flight transaction holding ROW EXCLUSIVE on this table (every insert does), or, if
+  none, the next id to be assigned. Rows below ``H << 16`` are final: every transaction that wrote them has ended, and every
   transaction still to come has a larger id. A follower never passes over a row that commits later.
 - **Writers wait only for their own game**: the (originator_id, originator_version) primary key.
-- **NOTIFY right after the commit** (channel = the table's name, payload ``game:version,...``) wakes
+- **NOTIFY right after the commit** (channel ``schema.table``, payload ``game:version,...``) wakes
   followers. Not inside the saving transaction: PostgreSQL serialises the commits of notifying
   transactions (a lock on "database 0" taken before the commit and held through its WAL flush), which
   would bring a global queue back at commit time. A writer dying between its commit and its NOTIFY
@@ -140,7 +140,10 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         self._check_size(len(stored_events))
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             ids = self._insert_rows(curs, stored_events)  # one statement: committed when it returns
-            curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)), prepare=True)
+            try:
+                curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)), prepare=True)
+            except psycopg.Error:
+                pass  # the save stands (a retry would record it twice); followers re-read within SAFETY_RECHECK_S
             return ids
 
     def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent]) -> list[int]:
