@@ -10,7 +10,9 @@ save) and ours (``streams``), each in a schema of its own on the loopback Postgr
 2. a stalled writer: one connection inserts events for game X and holds its transaction open for 2 s,
    while another writer keeps saving decisions on game Y. Reported: the longest save of Y (against its
    median before the stall), how long Y's events then take to reach the feed that read models follow
-   (``select_notifications``), and, for ours, to reach a LISTEN connection (the game's NOTIFY).
+   (``select_notifications``), and, for ours, to reach a LISTEN connection (the game's NOTIFY);
+3. one writer's save, the store's share: wall time, the server backend's CPU and the writer's CPU
+   per save, and bytes on disk per event (for the sizing in the README).
 
 Figures are merged into benchmarks/results.json (``store_writers2_speedup``, ``store_writers4_speedup``,
 ``stalled_writer_delay_ms``, the same with ``_library``, and the ``ledger_`` end-to-end figures). Bounded:
@@ -131,12 +133,13 @@ class Replayer:
         self.recorder, self.saves, self.next = ledger.recorder, played_saves(seed), 0
         self.game = uuid4()
 
-    def save_one(self) -> None:
+    def save_one(self) -> int:
         if self.next == len(self.saves):
             self.next, self.game = 0, uuid4()
         batch = [replace(e, originator_id=self.game) for e in self.saves[self.next]]
         self.recorder.insert_events(batch)
         self.next += 1
+        return len(batch)
 
 
 def _writer(env: dict[str, str], mode: str, seed: int, seconds: float, ready: Any, go: Any, out: Any) -> None:
@@ -266,6 +269,37 @@ def stalled_writer(env: dict[str, str], hold: float) -> dict[str, float | None]:
     }
 
 
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def cost_per_save(env: dict[str, str], saves: int) -> dict[str, float]:
+    """One writer, one connection: wall time, the server backend's CPU and this process's CPU per save
+    (the store's share), and the events table's size per event (after VACUUM)."""
+    ledger = Ledger(env={**env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "0"})
+    replayer = Replayer(ledger, 3)
+    with ledger.recorder.datastore.get_connection() as conn:  # type: ignore[attr-defined]
+        backend = conn.execute("SELECT pg_backend_pid() AS pid").fetchone()["pid"]
+    server, client, began = _cpu_seconds(backend), time.process_time(), time.perf_counter()
+    events = 0
+    for _ in range(saves):
+        events += replayer.save_one()
+    wall, client, server = time.perf_counter() - began, time.process_time() - client, _cpu_seconds(backend) - server
+    table = f"{env['POSTGRES_SCHEMA']}.{ledger.recorder.events_table_name}"  # type: ignore[attr-defined]
+    ledger.close()
+    with _connect(env) as conn:
+        conn.execute(f"VACUUM {table}")
+        total = conn.execute("SELECT pg_total_relation_size(%s)", (table,)).fetchone()[0]
+    return {
+        "wall_ms": wall / saves * 1000,
+        "server_cpu_ms": server / saves * 1000,
+        "client_cpu_ms": client / saves * 1000,
+        "events_per_save": events / saves,
+        "bytes_per_event": total / events,
+    }
+
+
 def merge_results(figures: dict[str, Any]) -> None:
     """Adds these figures to benchmarks/results.json (made by `make bench`; not committed)."""
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
@@ -281,7 +315,7 @@ MODES = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=2.5, help="how long each run of a writer count lasts")
+    parser.add_argument("--seconds", type=float, default=2.0, help="how long each run of a writer count lasts")
     parser.add_argument("--hold", type=float, default=2.0, help="how long the stalled writer holds its transaction")
     args = parser.parse_args()
     _quiet()
@@ -310,6 +344,19 @@ def main() -> None:
             figures[f"{prefix}_writers2_speedup{suffix}"] = round(r[2] / r[1], 2)
             figures[f"{prefix}_writers4_speedup{suffix}"] = round(r[4] / r[1], 2)
             print(f"speed-up over one writer, {recorder}: 2 writers {r[2] / r[1]:.2f}x, 4 writers {r[4] / r[1]:.2f}x")
+
+    print("\none writer's save, the store's share (1,000 saves on one connection)")
+    print(f"{'':>8} {'wall':>9} {'server CPU':>11} {'client CPU':>11} {'events':>7} {'on disk':>14}")
+    for recorder, suffix in (("library", "_library"), ("streams", "")):
+        with schema(env, recorder) as scoped:
+            c = cost_per_save(scoped, 1000)
+        print(
+            f"{recorder:>8} {c['wall_ms']:>6.2f} ms {c['server_cpu_ms']:>8.3f} ms {c['client_cpu_ms']:>8.3f} ms"
+            f" {c['events_per_save']:>7.1f} {c['bytes_per_event']:>8.0f} B/event"
+        )
+        figures[f"store_save_server_cpu_ms{suffix}"] = round(c["server_cpu_ms"], 3)
+        figures[f"store_save_client_cpu_ms{suffix}"] = round(c["client_cpu_ms"], 3)
+        figures[f"store_bytes_per_event{suffix}"] = round(c["bytes_per_event"])
 
     stalls: dict[str, dict[str, float | None]] = {}
     for recorder in RECORDERS:
