@@ -176,12 +176,15 @@ class HeldSave:
 
 def test_the_ledger_records_through_the_streams_recorder_on_postgresql_unless_told_otherwise(postgres_env: dict[str, str]) -> None:
     streams = Ledger(env=postgres_env)
+    named = Ledger(env={**postgres_env, "PERSISTENCE_MODULE": "mtg_ledger.replays.stores.postgres"})
     library = Ledger(env={**postgres_env, RECORDER_ENV: "library"})
     try:
         assert type(streams.recorder) is StreamsRecorder
+        assert type(named.recorder) is StreamsRecorder
         assert type(library.recorder) is PostgresApplicationRecorder
     finally:
         streams.close()
+        named.close()
         library.close()
     with pytest.raises(ValueError, match=RECORDER_ENV):
         Ledger(env={**postgres_env, RECORDER_ENV: "fastest"})

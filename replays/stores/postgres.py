@@ -350,7 +350,9 @@ class Factory(library.PostgresFactory):
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
         return self._created(partial(super().aggregate_recorder, purpose))
 
-    def tracking_recorder(self, tracking_recorder_class: Any = None) -> Any:
+    def tracking_recorder(
+        self, tracking_recorder_class: type[library.TPostgresTrackingRecorder] | None = None
+    ) -> library.TPostgresTrackingRecorder:
         return self._created(partial(super().tracking_recorder, tracking_recorder_class))
 
     def process_recorder(self) -> ProcessRecorder:
