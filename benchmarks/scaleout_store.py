@@ -343,6 +343,7 @@ def main() -> None:
         for writers in (1, 2, 4):
             lib, ours = rates["library"][writers], rates["streams"][writers]
             print(f"{writers:>8} {lib:>10,.0f} {ours:>10,.0f} {ours / lib:>15.2f}x")
+            figures[f"{prefix}_writers{writers}_streams_over_library"] = round(ours / lib, 2)
         for recorder, suffix in (("streams", ""), ("library", "_library")):
             r = rates[recorder]
             for writers in (1, 2, 4):
