@@ -263,10 +263,11 @@ def test_a_save_notifies_listeners_with_the_game_and_its_version(ledger: Ledger)
 
 def test_workers_starting_together_create_the_schema_once_without_error(streams_env: dict[str, str]) -> None:
     barrier = threading.Barrier(6)
+    small_pools = {**streams_env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}  # the server is shared
 
     def worker(seed: int) -> UUID:
         barrier.wait(WAIT_S)
-        app = Ledger(env=streams_env)
+        app = Ledger(env=small_pools)
         try:
             return play_demo(app, demo_setup(seed)) if seed == 0 else app.start(demo_setup(seed))
         finally:
