@@ -14,8 +14,8 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import IntegrityError, Mapper, Transcoder
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Transcoder
+from eventsourcing.utils import Environment, get_topic
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.commands import Command
@@ -28,6 +28,7 @@ from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED, stored_as
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.recorded import RecordedFormMapper, in_recorded_form, read_recorded
+from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
@@ -93,6 +94,9 @@ class Ledger(Application[UUID]):
         self._live: dict[UUID, Game] = {}  # games this process is playing, as last saved
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
+
+    def construct_factory(self, env: Environment) -> InfrastructureFactory[Any]:
+        return construct_factory(env)  # on PostgreSQL, the streams recorder (replays.stores)
 
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()

@@ -1,0 +1,335 @@
+"""The streams recorder on the real PostgreSQL (issue 13): the library's recorder conformance tests,
+writers of different games never waiting for each other, followers never passing over a row that
+commits late, the schema created once by workers starting together, and readers running no DDL."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+from uuid import UUID, uuid4
+
+import psycopg
+import pytest
+from eventsourcing.persistence import DataError, Notification, StoredEvent
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.tests import persistence as library_tests
+from psycopg import sql
+
+from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.play import play_demo
+from mtg_ledger.replays.stores import RECORDER_ENV
+from mtg_ledger.replays.stores.postgres import PER_TRANSACTION, Factory, StreamsRecorder
+from tests.conftest import POSTGRES
+
+pytestmark = pytest.mark.postgres
+WAIT_S = 5.0  # the longest any step here may take before the test fails (never reached when it passes)
+
+
+def _connect() -> psycopg.Connection[Any]:
+    return psycopg.connect(
+        dbname=POSTGRES["POSTGRES_DBNAME"], host=POSTGRES["POSTGRES_HOST"], port=int(POSTGRES["POSTGRES_PORT"]),
+        user=POSTGRES["POSTGRES_USER"], password=POSTGRES["POSTGRES_PASSWORD"], connect_timeout=5, autocommit=True,
+    )  # fmt: skip
+
+
+def _fresh_schema(name: str) -> dict[str, str]:
+    with _connect() as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {0} CASCADE; CREATE SCHEMA {0}").format(sql.Identifier(name)))
+    return {**POSTGRES, "POSTGRES_SCHEMA": name}
+
+
+def _drop_schema(name: str) -> None:
+    with _connect() as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+
+
+def _events(originator_id: UUID, count: int, first: int = 1) -> list[StoredEvent]:
+    return [StoredEvent(originator_id, v, "DecisionTaken", b"{}") for v in range(first, first + count)]
+
+
+# --- the library's own recorder tests ------------------------------------------------------------
+
+
+class _OnAFreshSchema:
+    """A fresh schema per test, and the streams recorder's factory over it."""
+
+    factory: Factory
+
+    def setUp(self) -> None:
+        self.schema = f"mtgl_streams_conf_{uuid4().hex[:12]}"
+        self.factory = Factory(_fresh_schema(self.schema))
+
+    def tearDown(self) -> None:
+        self.factory.close()
+        _drop_schema(self.schema)
+
+    def create_recorder(self) -> Any:
+        return self.factory.application_recorder()
+
+
+class DenseIds:
+    """The recorder seen through ids 1, 2, 3... in the order it gave them: the library's
+    ``test_insert_select`` hard-codes ids from a sequence; ours are (xid << 16) + n. Every
+    argument and result is mapped both ways, so every assertion of that test still runs."""
+
+    def __init__(self, recorder: StreamsRecorder) -> None:
+        self.recorder = recorder
+        self.real: list[int] = []
+
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int] | None:
+        ids = self.recorder.insert_events(stored_events, **kwargs)
+        if ids is None:
+            return None
+        self.real.extend(ids)
+        assert self.real == sorted(self.real), "ids ascend in the order saves commit, one after another"
+        return [self.real.index(i) + 1 for i in ids]
+
+    def select_events(self, *args: Any, **kwargs: Any) -> Any:
+        return self.recorder.select_events(*args, **kwargs)
+
+    def select_notifications(self, start: int | None, limit: int, stop: int | None = None, topics: Sequence[str] = (), *, inclusive_of_start: bool = True) -> list[Notification]:
+        real = self.recorder.select_notifications(
+            None if start is None else self.real[start - 1], limit, None if stop is None else self.real[stop - 1], topics, inclusive_of_start=inclusive_of_start
+        )  # fmt: skip
+        return [Notification(n.originator_id, n.originator_version, n.topic, n.state, id=self.real.index(n.id) + 1) for n in real]
+
+    def max_notification_id(self) -> int | None:
+        top = self.recorder.max_notification_id()
+        return None if top is None else self.real.index(top) + 1
+
+
+class TestStreamsRecorderPassesTheLibrarysApplicationRecorderTests(_OnAFreshSchema, library_tests.ApplicationRecorderTestCase):  # type: ignore[misc]
+    EXPECT_CONTIGUOUS_NOTIFICATION_IDS = False
+
+    def test_insert_select(self) -> None:
+        recorder = self.create_recorder()
+        self.create_recorder = lambda: DenseIds(recorder)  # type: ignore[method-assign]
+        super().test_insert_select()
+
+    def test_insert_subscribe(self) -> None:
+        self.optional_test_insert_subscribe()
+
+
+class TestStreamsRecorderNeverInterleavesTwoSaves(_OnAFreshSchema, library_tests.NonInterleavingNotificationIDsBaseCase):  # type: ignore[misc]
+    insert_num = 500
+
+
+class TestTrackingStillUsesTheLibrarysRecorder(_OnAFreshSchema, library_tests.TrackingRecorderTestCase):  # type: ignore[misc]
+    def create_recorder(self) -> Any:
+        return self.factory.tracking_recorder()
+
+
+# --- the Ledger on the streams recorder -----------------------------------------------------------
+
+
+@pytest.fixture
+def streams_env(postgres_env: dict[str, str]) -> dict[str, str]:
+    return {**postgres_env, RECORDER_ENV: "streams"}
+
+
+@pytest.fixture
+def ledger(streams_env: dict[str, str]) -> Iterator[Ledger]:
+    app = Ledger(env=streams_env)
+    yield app
+    app.close()
+
+
+class HeldSave:
+    """A save of game X left open in its transaction (a writer stalled mid-save) until released."""
+
+    def __init__(self, recorder: Any, game: UUID) -> None:
+        self.recorder, self.game = recorder, game
+        self.inserted, self.release, self.committed = threading.Event(), threading.Event(), threading.Event()
+        self.ids: list[int] = []
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> HeldSave:
+        self.thread.start()
+        assert self.inserted.wait(WAIT_S), "the held save did not insert"
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release.set()
+        self.thread.join(WAIT_S)
+
+    def commit(self) -> None:
+        self.release.set()
+        assert self.committed.wait(WAIT_S)
+
+    def _run(self) -> None:
+        with self.recorder.datastore.get_connection() as conn:
+            with conn.transaction(), conn.cursor() as curs:
+                events = _events(self.game, 3)
+                if isinstance(self.recorder, StreamsRecorder):
+                    self.ids = self.recorder.insert_events_in_transaction(curs, events)
+                else:  # the library's: lock the table, notify, insert
+                    self.recorder._insert_stored_events(curs, events)
+                self.inserted.set()
+                self.release.wait(WAIT_S)
+            self.committed.set()
+
+
+def test_the_ledger_records_through_the_streams_recorder_on_postgresql_unless_told_otherwise(postgres_env: dict[str, str]) -> None:
+    streams = Ledger(env=postgres_env)
+    named = Ledger(env={**postgres_env, "PERSISTENCE_MODULE": "mtg_ledger.replays.stores.postgres"})
+    library = Ledger(env={**postgres_env, RECORDER_ENV: "library"})
+    try:
+        assert type(streams.recorder) is StreamsRecorder
+        assert type(named.recorder) is StreamsRecorder
+        assert type(library.recorder) is PostgresApplicationRecorder
+    finally:
+        streams.close()
+        named.close()
+        library.close()
+    with pytest.raises(ValueError, match=RECORDER_ENV):
+        Ledger(env={**postgres_env, RECORDER_ENV: "fastest"})
+
+
+@pytest.mark.parametrize("recorder", ["streams", "library"])
+def test_a_writer_holding_its_save_open_on_one_game_does_not_hold_up_a_save_on_another(postgres_env: dict[str, str], recorder: str) -> None:
+    ledger = Ledger(env={**postgres_env, RECORDER_ENV: recorder})
+    game_y = ledger.start(demo_setup(1))
+    try:
+        with HeldSave(ledger.recorder, uuid4()) as held, ThreadPoolExecutor(1) as pool:
+            save_y = pool.submit(ledger.decide, game_y, choose(ledger.state_now(game_y)))  # type: ignore[arg-type]
+            if recorder == "streams":
+                assert save_y.result(timeout=WAIT_S) >= 1
+                assert not held.committed.is_set(), "game Y's save finished while X's transaction was still open"
+            else:  # the library's recorder locks the whole table: Y waits for X
+                time.sleep(0.3)
+                assert not save_y.done()
+                held.commit()
+                assert save_y.result(timeout=WAIT_S) >= 1
+    finally:
+        ledger.close()
+
+
+def test_a_follower_never_passes_over_a_save_that_commits_late_with_a_smaller_id(ledger: Ledger) -> None:
+    recorder = ledger.recorder
+    assert isinstance(recorder, StreamsRecorder)
+    before = recorder.max_notification_id()
+    with HeldSave(recorder, uuid4()) as held, recorder.subscribe(gt=before) as subscription:
+        late_ids = held.ids
+        game_b = ledger.start(demo_setup(2))  # commits while the earlier save is still open
+        b_ids = committed_ids(recorder, game_b)
+        assert min(b_ids) > max(late_ids)
+        assert recorder.select_notifications(before, 100, inclusive_of_start=False) == []
+        assert recorder.max_notification_id() == before
+        assert recorder.held_back()
+
+        held.commit()
+        began = time.perf_counter()
+        seen = [next(subscription).id for _ in range(len(late_ids) + len(b_ids))]
+        assert time.perf_counter() - began < WAIT_S
+    assert seen == late_ids + b_ids
+    assert [n.id for n in recorder.select_notifications(before, 100, inclusive_of_start=False)] == late_ids + b_ids
+    assert not recorder.held_back()
+
+
+def test_only_saves_on_this_table_hold_the_feed_back_not_other_open_transactions(ledger: Ledger) -> None:
+    recorder = ledger.recorder
+    table = sql.Identifier(recorder.datastore.schema, recorder.events_table_name)  # type: ignore[attr-defined]
+    with _connect() as other:
+        with other.transaction():  # older than the save below, and still open while it is read
+            other.execute("SELECT pg_current_xact_id()")  # an id of its own, as any writer elsewhere has
+            other.execute(sql.SQL("SELECT count(*) FROM {}").format(table))  # and reading the events table
+            game = ledger.start(demo_setup(5))
+            assert {n.originator_id for n in recorder.select_notifications(None, 1000)} == {game}
+
+
+def committed_ids(recorder: StreamsRecorder, game: UUID) -> list[int]:
+    """The ids of a game's committed rows, read straight from the table (past the followers' horizon)."""
+    with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
+        table = sql.Identifier(recorder.datastore.schema, recorder.events_table_name)
+        rows = curs.execute(sql.SQL("SELECT notification_id FROM {} WHERE originator_id = %s ORDER BY 1").format(table), (game,))
+        return [row["notification_id"] for row in rows.fetchall()]
+
+
+def test_a_save_notifies_listeners_with_the_game_and_its_version(ledger: Ledger) -> None:
+    game = ledger.start(demo_setup(4))
+    with _connect() as listener:
+        listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(ledger.recorder.channel_name)))  # type: ignore[attr-defined]
+        began = time.perf_counter()
+        ledger.decide(game, choose(ledger.state_now(game)))  # type: ignore[arg-type]
+        payloads = [n.payload for n in listener.notifies(timeout=WAIT_S, stop_after=1)]
+        assert time.perf_counter() - began < 1.0
+    assert payloads == [f"{game}:{ledger.state_now(game).version}"]
+
+
+def test_workers_starting_together_create_the_schema_once_without_error(streams_env: dict[str, str]) -> None:
+    barrier = threading.Barrier(6)
+    small_pools = {**streams_env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}  # the server is shared
+
+    def worker(seed: int) -> UUID:
+        barrier.wait(WAIT_S)
+        app = Ledger(env=small_pools)
+        try:
+            return play_demo(app, demo_setup(seed)) if seed == 0 else app.start(demo_setup(seed))
+        finally:
+            app.close()
+
+    with ThreadPoolExecutor(6) as pool:
+        games = list(pool.map(worker, range(6), timeout=60))
+    reader = Ledger(env={**streams_env, "CREATE_TABLE": "false"})
+    try:
+        assert sorted(reader.game_ids()) == sorted(games)
+    finally:
+        reader.close()
+
+
+def test_a_reader_with_schema_creation_off_runs_no_ddl(ledger: Ledger, streams_env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    game = play_demo(ledger, demo_setup(3))
+    # Every connection of the reader is read-only: any CREATE, ALTER or INSERT would fail.
+    monkeypatch.setenv("PGOPTIONS", "-c default_transaction_read_only=on")
+    reader = Ledger(env={**streams_env, "CREATE_TABLE": "false"})
+    try:
+        assert reader.game_ids() == [game]
+        assert reader.state(game).state_hash() == ledger.state_now(game).state_hash()
+        assert reader.recorder.max_notification_id() == ledger.recorder.max_notification_id()
+    finally:
+        reader.close()
+
+
+def test_a_reader_with_schema_creation_off_leaves_an_empty_schema_empty(streams_env: dict[str, str]) -> None:
+    reader = Ledger(env={**streams_env, "CREATE_TABLE": "false"})
+    try:
+        with pytest.raises(Exception, match="does not exist"):
+            reader.game_ids()
+    finally:
+        reader.close()
+    with _connect() as conn:
+        found = conn.execute("SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s", (streams_env["POSTGRES_SCHEMA"],)).fetchone()  # fmt: skip
+    assert found == (0,)
+
+
+def test_more_events_than_one_transaction_may_hold_are_refused_whole(ledger: Ledger) -> None:
+    game = uuid4()
+    with pytest.raises(DataError, match="at most"):
+        ledger.recorder.insert_events(_events(game, PER_TRANSACTION + 1))
+    assert ledger.recorder.select_events(game) == []
+
+
+def test_a_store_made_by_the_library_is_taken_over_and_its_feed_continues_in_order(postgres_env: dict[str, str]) -> None:
+    old = Ledger(env={**postgres_env, RECORDER_ENV: "library"})
+    first = old.start(demo_setup(1))
+    old_ids = [n.id for n in old.recorder.select_notifications(None, 1000)]
+    old.close()
+    new = Ledger(env=postgres_env)
+    try:
+        second = new.start(demo_setup(2))
+        ids = [n.id for n in new.recorder.select_notifications(None, 1000)]
+        assert ids[: len(old_ids)] == old_ids and ids == sorted(ids) and len(ids) > len(old_ids)
+        assert new.game_ids() == [first, second]
+        library = Ledger(env={**postgres_env, RECORDER_ENV: "library"})
+        try:  # the two recorders can never write one table together: the sequence default is gone
+            with pytest.raises(Exception, match="notification_id"):
+                library.start(demo_setup(3))
+        finally:
+            library.close()
+    finally:
+        new.close()
