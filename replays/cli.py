@@ -69,6 +69,8 @@ def _game_id(text: str) -> UUID:
 def cmd_demo(ledger: Ledger, args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 4:
         raise UserError(f"--players {args.players}: the demo seats 2 to 4 players")
+    if not 0 <= args.seed < 2**64:
+        raise UserError(f"--seed {args.seed}: a seed is a whole number from 0 to 2**64 - 1")
     game_id = play_demo(ledger, demo_setup(args.seed, args.players))
     events = list(ledger.event_maps(game_id))
     if not args.quiet:
@@ -219,6 +221,8 @@ def cmd_decide(ledger: Ledger, args: argparse.Namespace) -> int:
             raw = json.loads(text)
         except json.JSONDecodeError as e:
             raise UserError(f"action {i + 1} is not valid JSON: {e.msg}") from None
+        except RecursionError:
+            raise UserError(f"action {i + 1} is nested too deeply to be an action") from None
         for action in raw if isinstance(raw, list) else [raw]:
             parsed = parse_action(action, list(state.turn_order), f"action {i + 1}")
             if isinstance(parsed, PassUntil):
