@@ -8,9 +8,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.logfile import Finding, integrity
 from mtg_ledger.replays.replay import Progress, replay
+from mtg_ledger.replays.validate import first_problem
 
 Map = dict[str, Any]
 
@@ -18,6 +20,7 @@ WORDS = {
     "en": {
         "clean": "clean: {n} events, the hash chain holds and every decision is legal",
         "first": "first bad event: {v}",
+        "header": "the log file's header",
         "integrity": "integrity",
         "legality": "illegal decision",
         "divergence": "not what the rules derive",
@@ -32,6 +35,7 @@ WORDS = {
     "fr": {
         "clean": "conforme : {n} événements, la chaîne de hachage tient et chaque décision est légale",
         "first": "premier événement fautif : {v}",
+        "header": "l'en-tête du fichier",
         "integrity": "intégrité",
         "legality": "décision illégale",
         "divergence": "différent de ce que les règles produisent",
@@ -91,7 +95,10 @@ class AuditReport:
         if first is None:
             return [*lines, w["clean"].format(n=self.events), *notes]
         lines.extend(notes)
-        lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
+        if first.version == 0:
+            lines.append(f"{w['header']} ({w[first.kind]})")
+        else:
+            lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
         lines.append(f"  {first.message}")
         if first.rule:
             lines.append(f"  {w['rule'].format(rule=rule_title(first.rule, lang))}")
@@ -112,18 +119,32 @@ def _brief(event: Map) -> str:
 
 
 def audit(game: str, events: list[Map], header: Map | None = None, progress: Progress | None = None) -> AuditReport:
-    """Integrity first; legality by replay, even when the chain holds (a log may have been rewritten
-    and re-hashed whole). Replay runs over the events as recorded up to the first integrity fault."""
+    """Integrity first (the header, the hash chain, every event against the schema); legality by
+    replay, even when the chain holds (a log may have been rewritten and re-hashed whole). Replay runs
+    over the events up to the first integrity fault, upgraded to this engine's schema."""
     report = AuditReport(game=game, events=len(events))
     report.findings.extend(integrity(events, header))
-    usable = events
-    if report.findings:
-        usable = events[: max(0, min(f.version for f in report.findings) - 1)]
+    usable = events[: _sound(report.findings, len(events))]
+    try:
+        recorded = (header or {}).get("event_versions") or {}
+        usable = [upgrade(e, recorded if isinstance(recorded, dict) else {}) for e in usable]
+    except SchemaError as e:
+        report.findings.append(Finding(0, "integrity", str(e)))
+        usable = []
+    bad = first_problem(usable)
+    if bad is not None:
+        report.findings.append(bad)
+        usable = usable[: bad.version - 1]
     if usable:
         result = replay(usable, progress)
         report.findings.extend(f for f in result.findings if f.version <= len(usable))
         report.notices.extend(unseeded_shuffles(usable))
     return report
+
+
+def _sound(findings: list[Finding], count: int) -> int:
+    """How many first events hold, given integrity findings (those about the header alone cut nothing)."""
+    return min((f.version - 1 for f in findings if f.version >= 1 and f.kind == "integrity"), default=count)
 
 
 def unseeded_shuffles(events: list[Map]) -> list[str]:

@@ -28,7 +28,7 @@ from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisio
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.progress import Progress
 from mtg_ledger.replays.replay import replay
-from mtg_ledger.core.schema import SchemaError, upgrade
+from mtg_ledger.core.schema import upgrade
 from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, load, parse_action
@@ -137,19 +137,18 @@ def cmd_export(ledger: Ledger, args: argparse.Namespace) -> int:
 
 def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
     header, events = logfile.read(args.file)
-    problems = logfile.integrity(events, header)
-    if problems:
-        first = problems[0]
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: event {first.version}: {first.message}")
-    recorded = header.get("event_versions", {})
-    try:
-        events = [upgrade(e, recorded) for e in events]
-    except SchemaError as e:
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {e}") from None
-    game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
     progress = Progress(len(events), "import")
-    ledger.import_events(events, game_id, progress)
+    report = audit(str(header.get("game")), events, header, progress)  # header, chain, schema, every decision
     progress.close()
+    if report.findings:
+        first = report.first
+        assert first is not None
+        where = "the header" if first.version == 0 else f"event {first.version}"
+        rule = f" (rule {first.rule})" if first.rule else ""
+        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {where}: {first.message}{rule}")
+    events = [upgrade(e, header.get("event_versions") or {}) for e in events]
+    game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
+    ledger.import_events(events, game_id)
     print(game_id)
     return 0
 
@@ -316,7 +315,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("game")
     p.add_argument("-o", "--output", required=True)
     p.set_defaults(run=cmd_export)
-    p = verb("import", "store a log file as a game, after checking its header and hash chain")
+    p = verb("import", "store a log file as a game, after checking its header, hash chain, schema and every decision")
     p.add_argument("file")
     p.add_argument("--new-id", action="store_true", help="store it under a new game id")
     p.set_defaults(run=cmd_import)

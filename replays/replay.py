@@ -140,8 +140,25 @@ def _say(command: Command) -> str:
 
 
 def replay(log: list[Map], progress: Progress | None = None) -> ReplayResult:
-    """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted)."""
+    """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted).
+
+    A log the engine cannot even follow (a forged shape that slipped past the schema, a value no rule
+    can take) is a finding at the event where it stopped, never a crash."""
     result = ReplayResult(events=len(log))
+    at = [1]  # the version being replayed, for a finding if the engine cannot go on
+    try:
+        _replay(log, progress, result, at)
+    except Exception as e:  # a defect or a forgery the checks before did not name: a finding all the same
+        v = min(at[0], max(len(log), 1))
+        what = str(e).splitlines()[0][:160] if str(e) else ""
+        result.findings.append(
+            Finding(v, "divergence", f"the rules cannot replay the log from here ({type(e).__name__}: {what})", recorded=log[v - 1] if log else None)
+        )
+        result.state = None
+    return result
+
+
+def _replay(log: list[Map], progress: Progress | None, result: ReplayResult, at: list[int]) -> ReplayResult:
     if not log or log[0].get("type") != "GameStarted":
         result.findings.append(Finding(1, "divergence", "a log starts with GameStarted", recorded=log[0] if log else None))
         return result
@@ -162,6 +179,7 @@ def replay(log: list[Map], progress: Progress | None = None) -> ReplayResult:
         return result
     while len(table.events) < len(log):
         n = len(table.events)
+        at[0] = n + 1
         if progress is not None:
             progress(n)
         decision = pending_decision(table.state)
