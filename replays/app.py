@@ -7,6 +7,7 @@ PostgreSQL, chosen by the library's environment variables), with our msgpack tra
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from uuid import UUID, uuid4, uuid5
@@ -14,7 +15,7 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import Mapper, StoredEvent, Transcoder
+from eventsourcing.persistence import Mapper, PersistenceError, StoredEvent, Transcoder
 from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
@@ -25,6 +26,8 @@ from mtg_ledger.core.rules import check, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED, canonical, stored_as
+from mtg_ledger.replays import snapshots as snaps
+from mtg_ledger.replays import verify
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
@@ -83,7 +86,10 @@ class SchemaMapper(Mapper[UUID]):
 
 
 class Ledger(Application[UUID]):
-    """Stores every game as one stream of contract events, with snapshots for time travel."""
+    """Stores every game as one stream of contract events, with snapshots for time travel.
+
+    Every read checks what it reads (``replays.verify``).
+    """
 
     name = "mtgledger"
     is_snapshotting_enabled = True
@@ -91,6 +97,7 @@ class Ledger(Application[UUID]):
     def __init__(self, env: dict[str, str] | None = None) -> None:
         super().__init__(env)
         self._live: dict[UUID, Game] = {}  # games this process is playing, as last saved
+        self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
 
@@ -135,10 +142,26 @@ class Ledger(Application[UUID]):
         return count
 
     def _save(self, game: Game, before: int) -> None:
-        """Save the new events; take a snapshot when they cross a multiple of the interval."""
+        """Save the new events; then snapshot the state right before each turn they begin, when due."""
+        turns = [e.originator_version for e in game.pending_events if isinstance(e, ev.TurnBegan)]
         self.save(game)
-        if self.snapshots is not None and game.version // self.snapshot_interval > before // self.snapshot_interval:
-            self.snapshots.put([Game.Snapshot.take(game)])
+        if self.snapshots is None or not turns:
+            return
+        try:
+            last = self._last_snapshot(game.id)
+            for turn in turns:
+                if snaps.due(turn - 1, last, self.snapshot_interval):
+                    self.snapshots.put([snaps.take(self._load(game.id, turn - 1))])
+                    last = self._snapshot_at[game.id] = turn - 1
+        except (PersistenceError, verify.StoreDamage) as e:  # a cache: the events are saved, which is what counts
+            self.logger.warning("snapshot not taken", game=str(game.id), error=verify.brief(e))
+
+    def _last_snapshot(self, game_id: UUID) -> int:
+        if game_id not in self._snapshot_at:
+            assert self.snapshots is not None
+            found = self.snapshots.recorder.select_events(game_id, desc=True, limit=1)
+            self._snapshot_at[game_id] = found[0].originator_version if found else 0
+        return self._snapshot_at[game_id]
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
         self.logger.info(
@@ -150,41 +173,74 @@ class Ledger(Application[UUID]):
             **extra,
         )
 
-    # --- queries --------------------------------------------------------------------------
+    # --- queries: every one checks what it reads ---------------------------------------------
 
     def _game(self, game_id: UUID) -> Game:
+        """The game to decide in: this process's own copy while the store holds no more than it saved."""
         game = self._live.get(game_id)
+        if game is None or self.last_version(game_id) != game.version:
+            game = self._live[game_id] = self.game(game_id)
+        return game
+
+    def last_version(self, game_id: UUID) -> int:
+        """The version of the last event row the store holds for the game (0: none)."""
+        with self._reading(game_id):
+            last = self.recorder.select_events(game_id, desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
+    @contextmanager
+    def _reading(self, game_id: UUID) -> Iterator[None]:
+        try:
+            yield
+        except PersistenceError as e:
+            if verify.missing_table(e):  # a store nobody has written to yet (readers create nothing)
+                raise GameNotFound(game_id) from None
+            raise
+
+    def _load(self, game_id: UUID, version: int | None) -> Game:
+        def rejected(e: verify.SnapshotRejected) -> None:
+            self.logger.warning("snapshot rejected, rebuilt from the events", game=str(game_id), version=e.version, reason=e.reason)
+
+        with self._reading(game_id):
+            game = verify.load(self, game_id, version, rejected)
         if game is None:
-            game = self.game(game_id)
-            self._live[game_id] = game
+            raise GameNotFound(game_id)
         return game
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
-        """The game as it stood after event ``version`` (default: now)."""
-        try:
-            game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
-            raise GameNotFound(game_id) from None
-        assert isinstance(game, Game)
-        return game
+        """The game as it stood after event ``version`` (default: now), checked (``replays.verify``)."""
+        return self._load(game_id, version)
 
     def state_now(self, game_id: UUID) -> GameState:
-        """The current state of a game this process plays (read-only: do not mutate)."""
-        return self._game(game_id).state
+        """The state of a game this process plays, as it last saved it (read-only: do not mutate);
+        ``decide`` reloads it first if the store has moved on."""
+        game = self._live.get(game_id)
+        return (game or self._game(game_id)).state
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         return self.game(game_id, version).state
 
     def event_maps(self, game_id: UUID, first: int | None = None, last: int | None = None) -> Iterator[dict[str, Any]]:
-        """The contract maps of the game's events, versions ``first`` to ``last`` inclusive."""
-        gt = None if first is None else first - 1
+        """The contract maps of the game's events, versions ``first`` to ``last`` inclusive, each checked
+        against the chain from the last verified point before ``first``."""
+        start = self._load(game_id, first - 1) if first is not None and first > 1 else None
         found = False
-        for event in self.events.get(game_id, gt=gt, lte=last):
-            found = True
-            assert isinstance(event, ev.GameEvent)
-            yield event.to_map()
+        with self._reading(game_id):
+            for event in verify.maps(self, game_id, start, last):
+                found = True
+                if first is None or event["v"] >= first:
+                    yield event
         if not found and first is None and last is None:
             raise GameNotFound(game_id)
+
+    def recorded_log(self, game_id: UUID, *, skip_unreadable: bool = False) -> tuple[list[dict[str, Any]], list[verify.UnreadableRow]]:
+        """Every row's map as recorded, unchecked (for the audit, replay and forensic copies), with the
+        rows that cannot be read."""
+        with self._reading(game_id):
+            events, unreadable = verify.recorded(self, game_id, skip_unreadable=skip_unreadable)
+        if not events and not unreadable:
+            raise GameNotFound(game_id)
+        return events, unreadable
 
     def at(self, game_id: UUID, version: int) -> GameState:
         """Time travel: the state right after event ``version``, from the nearest snapshot (CONTRACT section 1, ``--at``)."""
@@ -193,25 +249,29 @@ class Ledger(Application[UUID]):
     # --- logs in and out --------------------------------------------------------------------
 
     def import_events(self, events: list[dict[str, Any]], game_id: UUID, progress: Callable[[int], None] | None = None) -> UUID:
-        """Store checked contract maps as a game, all in one transaction (never half an import)."""
+        """Store checked contract maps as a game (its events in one transaction, then its snapshots)."""
         if self._exists(game_id):
             raise GameExists(game_id)
         now = ev.GameEvent.create_timestamp()
-        domain = []
-        for e in events:
+        stored: list[StoredEvent] = []
+        snapshots: list[StoredEvent] = []
+        game: Any = None
+        last = 0
+        for i, e in enumerate(events, start=1):
             cls = ev.EVENT_TYPES[e["type"]]
             fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
             extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}
-            domain.append(cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra))
-        self.events.put(domain)
-        if self.snapshots is not None:  # an optimisation for time travel, after the import itself
-            game: Any = None
-            for i, domain_event in enumerate(domain, start=1):
-                game = domain_event.mutate(game)
-                if progress is not None and i % 1000 == 0:
-                    progress(i)
-                if i % self.snapshot_interval == 0:
-                    self.snapshots.put([Game.Snapshot.take(game)])
+            domain_event = cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra)
+            stored.append(self.mapper.to_stored_event(domain_event))
+            if self.snapshots is not None and cls is ev.TurnBegan and game is not None and snaps.due(i - 1, last, self.snapshot_interval):
+                snapshots.append(self.mapper.to_stored_event(snaps.take(game)))  # encoded now: the state moves on
+                last = i - 1
+            game = domain_event.mutate(game)
+            if progress is not None and i % 1000 == 0:
+                progress(i)
+        self.recorder.insert_events(stored)
+        if self.snapshots is not None and snapshots:  # an optimisation for time travel, after the import itself
+            self.snapshots.recorder.insert_events(snapshots)
         return game_id
 
     def branch(self, game_id: UUID, at: int) -> UUID:

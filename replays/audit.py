@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from typing import Any
+from uuid import UUID
 
 from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.setup import seeded_order
+from mtg_ledger.replays import snapshots
 from mtg_ledger.replays.logfile import Finding, integrity
 from mtg_ledger.replays.replay import Progress, replay
 from mtg_ledger.replays.validate import first_problem
@@ -19,9 +21,12 @@ Map = dict[str, Any]
 WORDS = {
     "en": {
         "clean": "clean: {n} events, the hash chain holds and every decision is legal",
+        "snapshots_ok": "{n} stored snapshot(s) match the events",
         "first": "first bad event: {v}",
         "header": "the log file's header",
+        "bad_snapshot": "bad stored snapshot: {v}",
         "integrity": "integrity",
+        "snapshot": "stored snapshot",
         "legality": "illegal decision",
         "divergence": "not what the rules derive",
         "rule": "rule {rule}",
@@ -34,9 +39,12 @@ WORDS = {
     },
     "fr": {
         "clean": "conforme : {n} événements, la chaîne de hachage tient et chaque décision est légale",
+        "snapshots_ok": "{n} instantané(s) stocké(s) conforme(s) aux événements",
         "first": "premier événement fautif : {v}",
         "header": "l'en-tête du fichier",
+        "bad_snapshot": "instantané stocké fautif : {v}",
         "integrity": "intégrité",
+        "snapshot": "instantané stocké",
         "legality": "décision illégale",
         "divergence": "différent de ce que les règles produisent",
         "rule": "règle {rule}",
@@ -66,6 +74,7 @@ class AuditReport:
     events: int
     findings: list[Finding] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
+    snapshots: int = 0  # stored snapshots checked against the events (a stored game)
 
     @property
     def clean(self) -> bool:
@@ -81,6 +90,7 @@ class AuditReport:
             "events": self.events,
             "clean": self.clean,
             "first": None if self.first is None else self.first.version,
+            "snapshots": self.snapshots,
             "notices": list(self.notices),
             "findings": [
                 {**asdict(f), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)} for f in sorted(self.findings, key=lambda f: f.version)
@@ -93,10 +103,15 @@ class AuditReport:
         first = self.first
         notes = [f"{w['notice']} {n}" for n in self.notices]
         if first is None:
-            return [*lines, w["clean"].format(n=self.events), *notes]
+            clean = w["clean"].format(n=self.events)
+            if self.snapshots:
+                clean += "; " + w["snapshots_ok"].format(n=self.snapshots)
+            return [*lines, clean, *notes]
         lines.extend(notes)
         if first.version == 0:
             lines.append(f"{w['header']} ({w[first.kind]})")
+        elif first.kind == "snapshot":
+            lines.append(w["bad_snapshot"].format(v=first.version) + f" ({w[first.kind]})")
         else:
             lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
         lines.append(f"  {first.message}")
@@ -109,8 +124,10 @@ class AuditReport:
         if first.allowed:
             lines.append(f"  {w['allowed']}")
             lines.extend(f"    {a}" for a in first.allowed)
-        if len(self.findings) > 1:
-            lines.append(w["more"].format(n=len(self.findings) - 1))
+        others = [f for f in self.findings if f is not first]
+        lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {f.message}" for f in others if f.kind == "snapshot")
+        if others:
+            lines.append(w["more"].format(n=len(others)))
         return lines
 
 
@@ -145,6 +162,32 @@ def audit(game: str, events: list[Map], header: Map | None = None, progress: Pro
 def _sound(findings: list[Finding], count: int) -> int:
     """How many first events hold, given integrity findings (those about the header alone cut nothing)."""
     return min((f.version - 1 for f in findings if f.version >= 1 and f.kind == "integrity"), default=count)
+
+
+def stored_log(ledger: Any, game_id: UUID, *, skip_unreadable: bool = False) -> tuple[list[Map], list[Finding]]:
+    """A stored game's rows as recorded, and what is wrong with them as a log (a row that cannot be
+    read is a finding at its version; the chain's own findings follow). ``skip_unreadable``: every row
+    that can be read, the others left out (a forensic copy)."""
+    events, unreadable = ledger.recorded_log(game_id, skip_unreadable=skip_unreadable)
+    findings = integrity(events)
+    if unreadable:
+        v = unreadable[0].version
+        findings.append(Finding(v, "integrity", f"event {v}'s stored row cannot be read: {unreadable[0].problem}"))
+    return events, sorted(findings, key=lambda f: f.version)
+
+
+def audit_game(ledger: Any, game_id: UUID, progress: Progress | None = None) -> AuditReport:
+    """A stored game: its rows as recorded, the log's checks, and every stored snapshot against a
+    rebuild from the events that hold."""
+    events, unreadable = ledger.recorded_log(game_id)
+    report = audit(str(game_id), events, None, progress)
+    if unreadable:
+        v = unreadable[0].version
+        report.findings.append(Finding(v, "integrity", f"event {v}'s stored row cannot be read: {unreadable[0].problem}"))
+    sound = events[: _sound(report.findings, len(events))]
+    report.snapshots, found = snapshots.check_all(ledger, game_id, sound, ledger.last_version(game_id))
+    report.findings.extend(found)
+    return report
 
 
 def unseeded_shuffles(events: list[Map]) -> list[str]:

@@ -1,6 +1,8 @@
 """The ``mtg-ledger`` command line (CONTRACT section 1): the outermost shell.
 
-User errors (bad files, illegal actions, unknown games) print one line on stderr and exit 2.
+User errors (bad files, illegal actions, unknown games) print one line on stderr and exit 2. A stored
+game that fails its checks exits 1 (its chain is broken) or 3 (a row cannot be read), a failing store
+3; always one line, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,23 +16,26 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import MapperDeserialisationError, PersistenceError
 
 from mtg_ledger.core.decks import demo_setup
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.topics import UnknownTopic
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
-from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.audit import audit, audit_game, stored_log
+from mtg_ledger.replays.snapshots import check_all as check_snapshots
+from mtg_ledger.replays.verify import BrokenChain, StoreDamage
 from mtg_ledger.replays.progress import Progress
 from mtg_ledger.replays.replay import replay
-from mtg_ledger.core.schema import upgrade
 from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from mtg_ledger.core.schema import upgrade
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, load, parse_action
 from mtg_ledger.replays.text import line
 from mtg_ledger.replays.timetravel import changes
@@ -123,16 +128,23 @@ def load_log(ledger: Ledger, source: str) -> tuple[str, list[dict[str, Any]], di
         header, events = logfile.read(source)
         return str(header.get("game")), events, header
     game_id = _game_id(source)
-    ledger.game(game_id)  # raises GameNotFound
-    return str(game_id), list(ledger.event_maps(game_id)), None
+    return str(game_id), list(ledger.event_maps(game_id)), None  # checked as read: a broken chain raises
 
 
 def cmd_export(ledger: Ledger, args: argparse.Namespace) -> int:
     game_id = _game_id(args.game)
-    ledger.game(game_id)
-    header = logfile.write(args.output, str(game_id), list(ledger.event_maps(game_id)))
+    if args.forensic:  # every row as recorded, damage and all, for a judge to audit
+        events, problems = stored_log(ledger, game_id, skip_unreadable=True)
+        header = logfile.write(args.output, str(game_id), events)
+        print(f"{args.output}: forensic copy of {header['events']} rows as recorded" + (f"; {_say(problems[0])}" if problems else ", clean"))
+        return 1 if problems else 0
+    header = logfile.write(args.output, str(game_id), list(ledger.event_maps(game_id)))  # the whole chain checked first
     print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
     return 0
+
+
+def _say(finding: logfile.Finding) -> str:
+    return f"{'the header' if finding.version == 0 else f'event {finding.version}'}: {finding.message}"
 
 
 def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
@@ -154,12 +166,15 @@ def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
 
 
 def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, header = load_log(ledger, args.source)
-    if header is not None:  # a file: its header and chain first (audit says more)
+    stored = not Path(args.source).exists()
+    if stored:  # a game: its rows as recorded, checked as a log
+        events, problems = stored_log(ledger, _game_id(args.source))
+    else:  # a file: its header and chain first (audit says more)
+        header, events = logfile.read(args.source)
         problems = logfile.integrity(events, header)
-        if problems:
-            print(f"replay refused: event {problems[0].version}: {problems[0].message} (run `mtg-ledger audit` for the report)")
-            return 1
+    if problems:
+        print(f"replay refused: {_say(problems[0])} (run `mtg-ledger audit` for the report)")
+        return 1
     progress = Progress(len(events), "replay")
     result = replay(events, progress)
     progress.close()
@@ -167,6 +182,11 @@ def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
         assert result.state is not None
         turns = sum(1 for e in events if e["type"] == "TurnBegan")
         print(f"replay identical: {len(events)} events, {turns} turn state hashes, final state hash {result.state.state_hash()}")
+        if stored:  # a stored game's snapshots must be what the events give too
+            _, bad = check_snapshots(ledger, _game_id(args.source), events, len(events))
+            for finding in bad:
+                print(f"  {finding.message}")
+            return 1 if bad else 0
         return 0
     first = result.findings[0]
     print(f"replay diverges at event {first.version}: {first.message}" + (f" (rule {first.rule})" if first.rule else ""))
@@ -178,9 +198,14 @@ def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
 
 
 def cmd_audit(ledger: Ledger, args: argparse.Namespace) -> int:
-    game, events, header = load_log(ledger, args.source)
-    progress = Progress(len(events), "audit")
-    report = audit(game, events, header, progress)
+    if Path(args.source).exists():
+        header, events = logfile.read(args.source)
+        progress = Progress(len(events), "audit")
+        report = audit(str(header.get("game")), events, header, progress)
+    else:  # a stored game: rows as recorded, and every stored snapshot against the events
+        game_id = _game_id(args.source)
+        progress = Progress(ledger.last_version(game_id), "audit")
+        report = audit_game(ledger, game_id, progress)
     progress.close()
     if args.json:
         print(json.dumps(report.to_json(args.lang), ensure_ascii=False, indent=2))
@@ -314,6 +339,7 @@ def parser() -> argparse.ArgumentParser:
     p = verb("export", "write a game's self-describing log file")
     p.add_argument("game")
     p.add_argument("-o", "--output", required=True)
+    p.add_argument("--forensic", action="store_true", help="write every stored row as recorded, even when the chain is broken (exit 1 then)")
     p.set_defaults(run=cmd_export)
     p = verb("import", "store a log file as a game, after checking its header, hash chain, schema and every decision")
     p.add_argument("file")
@@ -359,14 +385,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, logfile.UnreadableLog) as e:
         print(f"mtg-ledger: {e}", file=sys.stderr)
         return 2
+    except StoreDamage as e:  # nothing of the damaged game was shown or built on
+        what = "fails its checks" if isinstance(e, BrokenChain) else "cannot be read"
+        print(f"mtg-ledger: the stored game {what}: {e}", file=sys.stderr)
+        return 1 if isinstance(e, BrokenChain) else 3
+    except (MapperDeserialisationError, UnknownTopic) as e:  # a damaged row met outside a game's checked read
+        print(f"mtg-ledger: the store holds a row this version cannot read: {_line(e)}", file=sys.stderr)
+        return 3
     except PersistenceError as e:
-        print(f"mtg-ledger: the store failed: {type(e).__name__}: {e}", file=sys.stderr)
-        return 1
+        print(f"mtg-ledger: the store failed: {type(e).__name__}: {_line(e)}", file=sys.stderr)
+        return 3
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a defect: still one line, and the exit status of an internal failure
+        print(f"mtg-ledger: internal error (please report it): {type(e).__name__}: {_line(e)}", file=sys.stderr)
+        return 3
     finally:
         if ledger is not None:
             ledger.close()
+
+
+def _line(error: BaseException) -> str:
+    return str(error).splitlines()[0] if str(error) else ""
 
 
 def run() -> Any:  # pragma: no cover - console script entry
