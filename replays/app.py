@@ -15,8 +15,8 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import Mapper, PersistenceError, StoredEvent, Transcoder
-from eventsourcing.utils import get_topic
+from eventsourcing.persistence import EventStore, IntegrityError, Mapper, PersistenceError, StoredEvent, Transcoder
+from eventsourcing.utils import Environment, EnvType, get_topic
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.commands import Command
@@ -25,9 +25,11 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.rules import check, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
+from mtg_ledger.core.schema import upgrade
 from mtg_ledger.core.topics import STORED, canonical, stored_as
 from mtg_ledger.replays import snapshots as snaps
-from mtg_ledger.replays import verify
+from mtg_ledger.replays import storage, verify
+from mtg_ledger.replays.logfile import Finding, UnreadableLog
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
@@ -44,6 +46,17 @@ class GameExists(ValueError):
 
 class NotADecisionPoint(ValueError):
     """A branch must start where a player is being asked for a decision."""
+
+
+class LogRefused(UnreadableLog):
+    """A log that does not audit clean: nothing of it is stored (exit status 2, HTTP 422)."""
+
+    def __init__(self, findings: list[Finding]) -> None:
+        first = min(findings, key=lambda f: f.version)
+        where = "the header" if first.version == 0 else f"event {first.version}"
+        rule = f" (rule {first.rule})" if first.rule else ""
+        super().__init__(f"refused, nothing imported: {where}: {first.message}{rule}")
+        self.findings = findings
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
@@ -88,24 +101,49 @@ class SchemaMapper(Mapper[UUID]):
 class Ledger(Application[UUID]):
     """Stores every game as one stream of contract events, with snapshots for time travel.
 
-    Every read checks what it reads (``replays.verify``).
+    Every read checks what it reads (``replays.verify``); a reader (``writes=False``) never creates or
+    alters the store's schema (``replays.storage``).
     """
 
     name = "mtgledger"
     is_snapshotting_enabled = True
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
+    def __init__(self, env: dict[str, str] | None = None, *, writes: bool = True) -> None:
+        self.writes = writes
         super().__init__(env)
         self._live: dict[UUID, Game] = {}  # games this process is playing, as last saved
         self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
 
+    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
+        environment = super().construct_env(name, env)
+        if not self.writes:
+            storage.forbid_ddl(environment)
+        return environment
+
     def construct_transcoder(self) -> Transcoder:
         return MsgpackTranscoder()
 
     def construct_mapper(self) -> Mapper[UUID]:
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=SchemaMapper)
+
+    def construct_recorder(self) -> Any:
+        return self._created(super().construct_recorder)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        store: EventStore[UUID] = self._created(super().construct_snapshot_store)
+        return store
+
+    def _created(self, construct: Callable[[], Any]) -> Any:
+        """The library constructs, the ledger creates what is missing (writers only, one at a time)."""
+        wanted = getattr(self.factory, "env_create_table", None)  # in memory (POPO) there is nothing to create
+        create = wanted() if wanted is not None else False
+        with storage.without_ddl(self.env):
+            made = construct()
+        if create:
+            storage.create_schema(made.recorder if isinstance(made, EventStore) else made)
+        return made
 
     # --- commands -------------------------------------------------------------------------
 
@@ -248,8 +286,18 @@ class Ledger(Application[UUID]):
 
     # --- logs in and out --------------------------------------------------------------------
 
+    def import_log(self, header: dict[str, Any], events: list[dict[str, Any]], game_id: UUID | None = None, progress: Callable[[int], None] | None = None) -> UUID:
+        """Store a log file's events as a game, only if it audits clean: header, hash chain, schema,
+        and every decision re-adjudicated by replay. A refused log raises ``LogRefused``; nothing is stored."""
+        from mtg_ledger.replays.audit import audit  # audit reads logs; the ledger only stores them
+
+        report = audit(str(header.get("game")), events, header, progress)
+        if report.findings:
+            raise LogRefused(report.findings)
+        return self.import_events([upgrade(e, header.get("event_versions") or {}) for e in events], game_id or UUID(header["game"]))
+
     def import_events(self, events: list[dict[str, Any]], game_id: UUID, progress: Callable[[int], None] | None = None) -> UUID:
-        """Store checked contract maps as a game (its events in one transaction, then its snapshots)."""
+        """Store checked contract maps as a game: its events and snapshots in one transaction."""
         if self._exists(game_id):
             raise GameExists(game_id)
         now = ev.GameEvent.create_timestamp()
@@ -269,9 +317,10 @@ class Ledger(Application[UUID]):
             game = domain_event.mutate(game)
             if progress is not None and i % 1000 == 0:
                 progress(i)
-        self.recorder.insert_events(stored)
-        if self.snapshots is not None and snapshots:  # an optimisation for time travel, after the import itself
-            self.snapshots.recorder.insert_events(snapshots)
+        try:
+            storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
+        except IntegrityError:
+            raise GameExists(game_id) from None
         return game_id
 
     def branch(self, game_id: UUID, at: int) -> UUID:

@@ -35,7 +35,6 @@ from mtg_ledger.replays.progress import Progress
 from mtg_ledger.replays.replay import replay
 from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
-from mtg_ledger.core.schema import upgrade
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, load, parse_action
 from mtg_ledger.replays.text import line
 from mtg_ledger.replays.timetravel import changes
@@ -47,6 +46,9 @@ NARRATED = frozenset(
         "CombatDamageDealt", "DamageDealt", "PermanentsPutIntoGraveyard", "CardsDiscarded", "PlayerLost", "GameEnded",
     }
 )
+
+
+WRITING_VERBS = frozenset({"demo", "play", "import", "branch", "decide", "views"})  # the others never create or alter a store
 
 
 class UserError(Exception):
@@ -150,17 +152,12 @@ def _say(finding: logfile.Finding) -> str:
 def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
     header, events = logfile.read(args.file)
     progress = Progress(len(events), "import")
-    report = audit(str(header.get("game")), events, header, progress)  # header, chain, schema, every decision
-    progress.close()
-    if report.findings:
-        first = report.first
-        assert first is not None
-        where = "the header" if first.version == 0 else f"event {first.version}"
-        rule = f" (rule {first.rule})" if first.rule else ""
-        raise logfile.UnreadableLog(f"{args.file}: refused, nothing imported: {where}: {first.message}{rule}")
-    events = [upgrade(e, header.get("event_versions") or {}) for e in events]
-    game_id = uuid4() if args.new_id else _game_id(str(header.get("game")))
-    ledger.import_events(events, game_id)
+    try:  # checked whole (header, chain, schema, every decision by replay) before anything is stored
+        game_id = ledger.import_log(header, events, uuid4() if args.new_id else None, progress)
+    except logfile.UnreadableLog as e:
+        raise logfile.UnreadableLog(f"{args.file}: {e}") from None
+    finally:
+        progress.close()
     print(game_id)
     return 0
 
@@ -379,7 +376,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_logging()
     ledger: Ledger | None = None
     try:
-        ledger = Ledger(env=store_env(args.db))
+        ledger = Ledger(env=store_env(args.db), writes=args.verb in WRITING_VERBS)
         code: int = args.run(ledger, args)
         return code
     except (UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, logfile.UnreadableLog) as e:

@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core.hashing import chain
+from mtg_ledger.replays import storage
 from tests.log_tools import Event, demo_log, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -154,6 +155,28 @@ def test_import_refuses_an_illegal_decision_rehashed_and_stores_nothing(tmp_path
     log[passed["v"] - 1]["player"] = "alice" if passed["player"] == "bob" else "bob"
     events = rehash(log)
     assert_refused(imported(tmp_path, capsys, header_of(events), events), f"event {passed['v']}", "117.3d")
+
+
+def test_import_stores_nothing_when_the_store_fails_half_way(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The events and snapshots of an import are one transaction: a failure among the last rows
+    leaves nothing of the first."""
+    log = demo_log()
+    monkeypatch.setenv("MTG_LEDGER_SNAPSHOT_INTERVAL", "100")
+    monkeypatch.setattr(storage, "BATCH", 50)
+    written = []
+    real = storage._batches
+
+    def failing(items: Any) -> Any:
+        for batch in real(items):
+            written.append(len(batch))
+            if len(written) == 15:
+                raise sqlite3.OperationalError("disk I/O error (simulated)")
+            yield batch
+
+    monkeypatch.setattr(storage, "_batches", failing)
+    code, out, err, rows = imported(tmp_path, capsys, header_of(log), log)
+    assert code == 3 and "Traceback" not in err and "the store failed" in err
+    assert rows == 0 and len(written) == 15
 
 
 def test_a_clean_log_imports_and_a_second_import_of_it_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
