@@ -59,6 +59,19 @@ class LogRefused(UnreadableLog):
         self.findings = findings
 
 
+class VersionConflict(Exception):
+    """Another writer stored the game's next event first: the game moved on, nothing of this decision
+    was stored, and it may be taken again against the new state (the HTTP service answers 409)."""
+
+    def __init__(self, game_id: object, version: int) -> None:
+        super().__init__(
+            f"game {game_id} moved on: another writer stored event {version} first; nothing of this decision was stored, "
+            "try it again against the game as it is now"
+        )
+        self.game_id = game_id
+        self.version = version
+
+
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
 SNAPSHOT_INTERVAL = 1000  # events between snapshots: chosen from `make bench` (see README)
 LINEAGE = UUID("6f1d0c52-8d0b-4c39-9c2e-3b5f4b7e1a10")
@@ -152,7 +165,10 @@ class Ledger(Application[UUID]):
         began = time.perf_counter()
         game = Game.start(setup, game_id or uuid4())
         count = len(game.pending_events)
-        self._save(game, 0)
+        try:
+            self._save(game, 0)
+        except IntegrityError:
+            raise GameExists(game.id) from None
         self._live[game.id] = game
         self._log("game started", game, count, began)
         return game.id
@@ -160,8 +176,9 @@ class Ledger(Application[UUID]):
     def decide(self, game_id: UUID, command: Command) -> int:
         """Check and apply one decision; everything it causes is saved in one transaction.
 
-        An illegal decision raises its ``IllegalAction`` and stores nothing (733.1). Returns the
-        number of events recorded.
+        An illegal decision raises its ``IllegalAction`` and stores nothing (733.1). If another writer
+        stored the game's next event first, ``VersionConflict`` and nothing stored. Returns the number
+        of events recorded.
         """
         began = time.perf_counter()
         game = self._game(game_id)
@@ -171,10 +188,12 @@ class Ledger(Application[UUID]):
             apply_decision(game, command, plan)
             count = len(game.pending_events)
             self._save(game, before)
-        except BaseException:
+        except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
             self._live.pop(game_id, None)
+            if isinstance(e, IntegrityError):
+                raise VersionConflict(game_id, before + 1) from None
             raise
         self._log("decision", game, count, began, command=type(command).__name__, player=command.player)
         return count

@@ -2,7 +2,7 @@
 
 User errors (bad files, illegal actions, unknown games) print one line on stderr and exit 2. A stored
 game that fails its checks exits 1 (its chain is broken) or 3 (a row cannot be read), a failing store
-3; always one line, never a traceback.
+3, a decision another writer beat to the game's next version 4; always one line, never a traceback.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from mtg_ledger.core.topics import UnknownTopic
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint
+from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.audit import audit, audit_game, stored_log
 from mtg_ledger.replays.snapshots import check_all as check_snapshots
 from mtg_ledger.replays.verify import BrokenChain, StoreDamage
@@ -49,6 +49,7 @@ NARRATED = frozenset(
 
 
 WRITING_VERBS = frozenset({"demo", "play", "import", "branch", "decide", "views"})  # the others never create or alter a store
+EXIT_CONFLICT = 4  # the game moved on: another writer stored its next event first (HTTP 409)
 
 
 class UserError(Exception):
@@ -389,6 +390,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MapperDeserialisationError, UnknownTopic) as e:  # a damaged row met outside a game's checked read
         print(f"mtg-ledger: the store holds a row this version cannot read: {_line(e)}", file=sys.stderr)
         return 3
+    except VersionConflict as e:
+        print(f"mtg-ledger: {e}", file=sys.stderr)
+        return EXIT_CONFLICT
     except PersistenceError as e:
         print(f"mtg-ledger: the store failed: {type(e).__name__}: {_line(e)}", file=sys.stderr)
         return 3
