@@ -50,7 +50,7 @@ def check_all(ledger: Any, game_id: UUID, events: list[Map], stored_events: int)
             )
             continue
         try:
-            game = snapshot_game(ledger.mapper, game_id, stored)
+            game, _ = snapshot_game(ledger.mapper, game_id, stored)
         except SnapshotRejected as e:
             findings.append(_bad(s, e.reason))
             continue
@@ -82,7 +82,7 @@ def difference(snapshot: Any, rebuilt: Any, path: str = "") -> str:
             if snapshot[key] != rebuilt[key] or type(snapshot[key]) is not type(rebuilt[key]):
                 return difference(snapshot[key], rebuilt[key], f"{path}{key}.")
     if isinstance(snapshot, list) and isinstance(rebuilt, list) and len(snapshot) == len(rebuilt):
-        for i, (a, b) in enumerate(zip(snapshot, rebuilt)):
+        for i, (a, b) in enumerate(zip(snapshot, rebuilt, strict=True)):
             if a != b or type(a) is not type(b):
                 return difference(a, b, f"{path}{i}.")
     return f"{path.rstrip('.') or 'the state'} is {snapshot!r:.60} in the snapshot, {rebuilt!r:.60} by the events"
