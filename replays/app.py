@@ -53,9 +53,8 @@ class LogRefused(UnreadableLog):
 
     def __init__(self, findings: list[Finding]) -> None:
         first = min(findings, key=lambda f: f.version)
-        where = "the header" if first.version == 0 else f"event {first.version}"
         rule = f" (rule {first.rule})" if first.rule else ""
-        super().__init__(f"refused, nothing imported: {where}: {first.message}{rule}")
+        super().__init__(f"refused, nothing imported: {first.place}: {first.message}{rule}")
         self.findings = findings
 
 
@@ -166,7 +165,7 @@ class Ledger(Application[UUID]):
         game = Game.start(setup, game_id or uuid4())
         count = len(game.pending_events)
         try:
-            self._save(game, 0)
+            self._save(game)
         except IntegrityError:
             raise GameExists(game.id) from None
         self._live[game.id] = game
@@ -187,7 +186,7 @@ class Ledger(Application[UUID]):
         try:
             apply_decision(game, command, plan)
             count = len(game.pending_events)
-            self._save(game, before)
+            self._save(game)
         except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
@@ -198,7 +197,7 @@ class Ledger(Application[UUID]):
         self._log("decision", game, count, began, command=type(command).__name__, player=command.player)
         return count
 
-    def _save(self, game: Game, before: int) -> None:
+    def _save(self, game: Game) -> None:
         """Save the new events; then snapshot the state right before each turn they begin, when due."""
         turns = [e.originator_version for e in game.pending_events if isinstance(e, ev.TurnBegan)]
         self.save(game)

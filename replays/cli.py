@@ -28,7 +28,7 @@ from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.app import GameExists, GameNotFound, Ledger, NotADecisionPoint, VersionConflict
-from mtg_ledger.replays.audit import audit, audit_game, stored_log
+from mtg_ledger.replays.audit import audit, audit_game, forensic_copy, stored_log
 from mtg_ledger.replays.snapshots import check_all as check_snapshots
 from mtg_ledger.replays.verify import BrokenChain, StoreDamage
 from mtg_ledger.replays.progress import Progress
@@ -137,17 +137,12 @@ def load_log(ledger: Ledger, source: str) -> tuple[str, list[dict[str, Any]], di
 def cmd_export(ledger: Ledger, args: argparse.Namespace) -> int:
     game_id = _game_id(args.game)
     if args.forensic:  # every row as recorded, damage and all, for a judge to audit
-        events, problems = stored_log(ledger, game_id, skip_unreadable=True)
-        header = logfile.write(args.output, str(game_id), events)
-        print(f"{args.output}: forensic copy of {header['events']} rows as recorded" + (f"; {_say(problems[0])}" if problems else ", clean"))
+        rows, problems = forensic_copy(ledger, game_id, args.output)
+        print(f"{args.output}: forensic copy of {rows} rows as recorded" + (f"; {problems[0].place}: {problems[0].message}" if problems else ", clean"))
         return 1 if problems else 0
     header = logfile.write(args.output, str(game_id), list(ledger.event_maps(game_id)))  # the whole chain checked first
     print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
     return 0
-
-
-def _say(finding: logfile.Finding) -> str:
-    return f"{'the header' if finding.version == 0 else f'event {finding.version}'}: {finding.message}"
 
 
 def cmd_import(ledger: Ledger, args: argparse.Namespace) -> int:
@@ -171,7 +166,7 @@ def cmd_replay(ledger: Ledger, args: argparse.Namespace) -> int:
         header, events = logfile.read(args.source)
         problems = logfile.integrity(events, header)
     if problems:
-        print(f"replay refused: {_say(problems[0])} (run `mtg-ledger audit` for the report)")
+        print(f"replay refused: {problems[0].place}: {problems[0].message} (run `mtg-ledger audit` for the report)")
         return 1
     progress = Progress(len(events), "replay")
     result = replay(events, progress)

@@ -46,6 +46,10 @@ class Finding:
     derived: Map | None = None
     allowed: tuple[str, ...] = ()
 
+    @property
+    def place(self) -> str:
+        return "the header" if self.version == 0 else f"event {self.version}"
+
 
 def header_for(game_id: str, events: list[Map]) -> Map:
     return {
