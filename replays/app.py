@@ -7,6 +7,7 @@ PostgreSQL, chosen by the library's environment variables), with our msgpack tra
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 from uuid import UUID, uuid4, uuid5
@@ -14,20 +15,23 @@ from uuid import UUID, uuid4, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
 from eventsourcing.domain import event as recorded_as
-from eventsourcing.persistence import InfrastructureFactory, IntegrityError, Mapper, Transcoder
-from eventsourcing.utils import Environment, get_topic
+from eventsourcing.persistence import EventStore, InfrastructureFactory, IntegrityError, Mapper, PersistenceError, StoredEvent, Transcoder
+from eventsourcing.utils import Environment, EnvType, get_topic
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.engine import apply_decision
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.rules import check, pending_decision
-from mtg_ledger.core.schema import class_versions, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
+from mtg_ledger.core.schema import class_versions, upgrade_log
 from mtg_ledger.core.topics import STORED, stored_as
+from mtg_ledger.replays import snapshots as snaps
+from mtg_ledger.replays import storage, verify
+from mtg_ledger.replays.logfile import Finding, UnreadableLog
 from mtg_ledger.replays.logs import get_logger
-from mtg_ledger.replays.recorded import RecordedFormMapper, in_recorded_form, read_recorded
+from mtg_ledger.replays.recorded import RecordedFormMapper, in_recorded_form
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
@@ -46,16 +50,38 @@ class NotADecisionPoint(ValueError):
     """A branch must start where a player is being asked for a decision."""
 
 
-class WriteConflict(RuntimeError):
-    """A write that stated the version it expected found another (or lost the race to store the game's
-    next version to another writer): nothing of it was stored."""
+class LogRefused(UnreadableLog):
+    """A log that does not audit clean: nothing of it is stored (exit status 2, HTTP 422)."""
 
-    def __init__(self, game_id: object, expected: int | None, found: int | None) -> None:
-        if expected is None:
-            what = f"another decision was stored in game {game_id} first"
-        else:
-            what = f"game {game_id} is at version {found}, not the expected {expected}"
-        super().__init__(f"{what}: nothing was stored; read the game again and decide anew")
+    def __init__(self, findings: list[Finding]) -> None:
+        first = min(findings, key=lambda f: f.version)
+        rule = f" (rule {first.rule})" if first.rule else ""
+        super().__init__(f"refused, nothing imported: {first.place}: {first.message}{rule}")
+        self.findings = findings
+
+
+class VersionConflict(Exception):
+    """Another writer stored the game's next event first: the game moved on, nothing of this decision
+    was stored, and it may be taken again against the new state (the HTTP service answers 409)."""
+
+    def __init__(self, game_id: object, version: int) -> None:
+        super().__init__(
+            f"game {game_id} moved on: another writer stored event {version} first; nothing of this decision was stored, "
+            "try it again against the game as it is now"
+        )
+        self.game_id = game_id
+        self.version = version
+
+
+class WriteConflict(VersionConflict):
+    """A write that stated the version it expected (the service's ``expected_version``) found another:
+    nothing of it was stored (HTTP 409, as for a race lost at the store)."""
+
+    def __init__(self, game_id: object, expected: int, found: int) -> None:
+        Exception.__init__(self, f"game {game_id} is at version {found}, not the expected {expected}: nothing was stored; "
+                                 "read the game again and decide anew")
+        self.game_id = game_id
+        self.version = found + 1
         self.expected = expected
         self.found = found
 
@@ -84,16 +110,28 @@ stored_as("Branched", "replays.app:Lineage.Branched")(Lineage.Branched)  # type:
 
 
 class Ledger(Application[UUID]):
-    """Stores every game as one stream of contract events, with snapshots for time travel."""
+    """Stores every game as one stream of contract events, with snapshots for time travel.
+
+    Every read checks what it reads (``replays.verify``); a reader (``writes=False``) never creates or
+    alters the store's schema (``replays.storage``).
+    """
 
     name = "mtgledger"
     is_snapshotting_enabled = True
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
+    def __init__(self, env: dict[str, str] | None = None, *, writes: bool = True) -> None:
+        self.writes = writes
         super().__init__(env)
         self._live: dict[UUID, Game] = {}  # games this process is playing, as last saved
+        self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
+
+    def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
+        environment = super().construct_env(name, env)
+        if not self.writes:
+            storage.forbid_ddl(environment)
+        return environment
 
     def construct_factory(self, env: Environment) -> InfrastructureFactory[Any]:
         return construct_factory(env)  # on PostgreSQL, the streams recorder (replays.stores)
@@ -104,6 +142,23 @@ class Ledger(Application[UUID]):
     def construct_mapper(self) -> Mapper[UUID]:
         return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=RecordedFormMapper)
 
+    def construct_recorder(self) -> Any:
+        return self._created(super().construct_recorder)
+
+    def construct_snapshot_store(self) -> EventStore[UUID]:
+        store: EventStore[UUID] = self._created(super().construct_snapshot_store)
+        return store
+
+    def _created(self, construct: Callable[[], Any]) -> Any:
+        """The library constructs, the ledger creates what is missing (writers only, one at a time)."""
+        wanted = getattr(self.factory, "env_create_table", None)  # in memory (POPO) there is nothing to create
+        create = wanted() if wanted is not None else False
+        with storage.without_ddl(self.env):  # type: ignore[arg-type]  # the application keeps an Environment
+            made = construct()
+        if create:
+            storage.create_schema(made.recorder if isinstance(made, EventStore) else made)
+        return made
+
     # --- commands -------------------------------------------------------------------------
 
     def start(self, setup: dict[str, Any], game_id: UUID | None = None) -> UUID:
@@ -111,7 +166,12 @@ class Ledger(Application[UUID]):
         began = time.perf_counter()
         game = Game.start(setup, game_id or uuid4())
         count = len(game.pending_events)
-        self._save(game, 0)
+        try:
+            self._save(game)
+        except IntegrityError:
+            if self._exists(game.id):
+                raise GameExists(game.id) from None
+            raise
         self._live[game.id] = game
         self._log("game started", game, count, began)
         return game.id
@@ -119,8 +179,9 @@ class Ledger(Application[UUID]):
     def decide(self, game_id: UUID, command: Command) -> int:
         """Check and apply one decision; everything it causes is saved in one transaction.
 
-        An illegal decision raises its ``IllegalAction`` and stores nothing (733.1). Returns the
-        number of events recorded.
+        An illegal decision raises its ``IllegalAction`` and stores nothing (733.1). If another writer
+        stored the game's next event first, ``VersionConflict`` and nothing stored. Returns the number
+        of events recorded.
         """
         began = time.perf_counter()
         game = self._game(game_id)
@@ -129,21 +190,39 @@ class Ledger(Application[UUID]):
         try:
             apply_decision(game, command, plan)
             count = len(game.pending_events)
-            self._save(game, before)
-        except BaseException:
+            self._save(game)
+        except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
             self._live.pop(game_id, None)
+            if isinstance(e, IntegrityError):
+                raise VersionConflict(game_id, before + 1) from None
             raise
         self._log("decision", game, count, began, command=type(command).__name__, player=command.player)
         return count
 
-    def _save(self, game: Game, before: int, *also: Aggregate) -> None:
-        """Save the new events (and ``also``'s, in the same transaction); take a snapshot when they
-        cross a multiple of the interval."""
+    def _save(self, game: Game, *also: Aggregate) -> None:
+        """Save the new events (and ``also``'s, in the same transaction); then snapshot the state right
+        before each turn they begin, when due."""
+        turns = [e.originator_version for e in game.pending_events if isinstance(e, ev.TurnBegan)]
         self.save(game, *also)
-        if self.snapshots is not None and game.version // self.snapshot_interval > before // self.snapshot_interval:
-            self.snapshots.put([Game.Snapshot.take(game)])
+        if self.snapshots is None or not turns:
+            return
+        try:
+            last = self._last_snapshot(game.id)
+            for turn in turns:
+                if snaps.due(turn - 1, last, self.snapshot_interval):
+                    self.snapshots.put([snaps.take(self._load(game.id, turn - 1))])
+                    last = self._snapshot_at[game.id] = turn - 1
+        except (PersistenceError, verify.StoreDamage) as e:  # a cache: the events are saved, which is what counts
+            self.logger.warning("snapshot not taken", game=str(game.id), error=verify.brief(e))
+
+    def _last_snapshot(self, game_id: UUID) -> int:
+        if game_id not in self._snapshot_at:
+            assert self.snapshots is not None
+            found = self.snapshots.recorder.select_events(game_id, desc=True, limit=1)
+            self._snapshot_at[game_id] = found[0].originator_version if found else 0
+        return self._snapshot_at[game_id]
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
         self.logger.info(
@@ -160,7 +239,7 @@ class Ledger(Application[UUID]):
     def start_with(self, setup: dict[str, Any], game_id: UUID, also: list[Aggregate]) -> Game:
         """``start``, saving ``also`` (the game's access tokens) in the same transaction."""
         game = Game.start(setup, game_id)
-        self._save(game, 0, *also)
+        self._save(game, *also)
         return game
 
     def fresh(self, game_id: UUID) -> Game:
@@ -169,9 +248,8 @@ class Ledger(Application[UUID]):
         game = self._live.get(game_id)
         if game is None:
             game = self.game(game_id)
-        else:
-            newer = self.events.get(game_id, gt=game.version)
-            game = project_game(game, newer) or game
+        elif self.last_version(game_id) != game.version:
+            game = self.game(game_id)  # another process stored more: read it, checked
         self._live[game_id] = game
         return game
 
@@ -198,65 +276,111 @@ class Ledger(Application[UUID]):
         try:
             apply_decision(game, command, plan)
             new = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
-            self._save(game, before, *(records(game, new) if records else ()))
+            self._save(game, *(records(game, new) if records else ()))
         except IntegrityError:
             self._live.pop(game_id, None)
-            raise WriteConflict(game_id, expected_version, None) from None
+            raise VersionConflict(game_id, before + 1) from None
         except BaseException:
             self._live.pop(game_id, None)
             raise
         self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
         return game, new
 
-    # --- queries --------------------------------------------------------------------------
+    # --- queries: every one checks what it reads ---------------------------------------------
 
     def _game(self, game_id: UUID) -> Game:
+        """The game to decide in: this process's own copy while the store holds no more than it saved."""
         game = self._live.get(game_id)
+        if game is None or self.last_version(game_id) != game.version:
+            game = self._live[game_id] = self.game(game_id)
+        return game
+
+    def last_version(self, game_id: UUID) -> int:
+        """The version of the last event row the store holds for the game (0: none)."""
+        with self._reading(game_id):
+            last = self.recorder.select_events(game_id, desc=True, limit=1)
+        return last[0].originator_version if last else 0
+
+    @contextmanager
+    def _reading(self, game_id: UUID) -> Iterator[None]:
+        try:
+            yield
+        except PersistenceError as e:
+            if verify.missing_table(e):  # a store nobody has written to yet (readers create nothing)
+                raise GameNotFound(game_id) from None
+            raise
+
+    def _load(self, game_id: UUID, version: int | None) -> Game:
+        def rejected(e: verify.SnapshotRejected) -> None:
+            self.logger.warning("snapshot rejected, rebuilt from the events", game=str(game_id), version=e.version, reason=e.reason)
+
+        with self._reading(game_id):
+            game = verify.load(self, game_id, version, rejected)
         if game is None:
-            game = self.game(game_id)
-            self._live[game_id] = game
+            raise GameNotFound(game_id)
         return game
 
     def game(self, game_id: UUID, version: int | None = None) -> Game:
-        """The game as it stood after event ``version`` (default: now)."""
-        try:
-            game = self.repository.get(game_id, version=version, projector_func=project_game)
-        except AggregateNotFoundError:
-            raise GameNotFound(game_id) from None
-        assert isinstance(game, Game)
-        return game
+        """The game as it stood after event ``version`` (default: now), checked (``replays.verify``)."""
+        return self._load(game_id, version)
 
     def state_now(self, game_id: UUID) -> GameState:
-        """The current state of a game this process plays (read-only: do not mutate)."""
-        return self._game(game_id).state
+        """The state of a game this process plays, as it last saved it (read-only: do not mutate);
+        ``decide`` reloads it first if the store has moved on."""
+        game = self._live.get(game_id)
+        return (game or self._game(game_id)).state
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
         return self.game(game_id, version).state
 
     def event_maps(self, game_id: UUID, first: int | None = None, last: int | None = None) -> Iterator[dict[str, Any]]:
-        """The contract maps of the game's events, versions ``first`` to ``last`` inclusive."""
-        gt = None if first is None else first - 1
+        """The contract maps of the game's events, versions ``first`` to ``last`` inclusive, each checked
+        against the chain from the last verified point before ``first``."""
+        start = self._load(game_id, first - 1) if first is not None and first > 1 else None
         found = False
-        for event in self.events.get(game_id, gt=gt, lte=last):
-            found = True
-            assert isinstance(event, ev.GameEvent)
-            yield event.to_map()
+        with self._reading(game_id):
+            for event in verify.maps(self, game_id, start, last):
+                found = True
+                if first is None or event["v"] >= first:
+                    yield event
         if not found and first is None and last is None:
             raise GameNotFound(game_id)
 
-    def recorded_log(self, game_id: UUID, last: int | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
-        """The game's event maps as recorded (before any upcasting), and the class versions they
-        were recorded in: what audit, replay, export and branch work on."""
-        maps, versions = read_recorded(self.mapper, self.recorder, game_id, last)
-        if not maps:
+    def recorded_rows(
+        self, game_id: UUID, *, skip_unreadable: bool = False, last: int | None = None
+    ) -> tuple[list[dict[str, Any]], list[verify.UnreadableRow], dict[str, int]]:
+        """Every row's map as recorded, unchecked (for the audit, replay and forensic copies), the rows
+        that cannot be read, and the class version each event type was recorded in."""
+        with self._reading(game_id):
+            events, unreadable, versions = verify.recorded(self, game_id, skip_unreadable=skip_unreadable, last=last)
+        if not events and not unreadable:
             raise GameNotFound(game_id)
-        return maps, versions
+        return events, unreadable, versions
+
+    def recorded_log(self, game_id: UUID, last: int | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]:
+        """The game's event maps as recorded (before any upcasting) and the class versions they were
+        recorded in: what export and branch copy. A row that cannot be read raises (``UnreadableRow``)."""
+        events, unreadable, versions = self.recorded_rows(game_id, last=last)
+        if unreadable:
+            raise unreadable[0]
+        return events, versions
 
     def at(self, game_id: UUID, version: int) -> GameState:
         """Time travel: the state right after event ``version``, from the nearest snapshot (CONTRACT section 1, ``--at``)."""
         return self.state(game_id, version)
 
     # --- logs in and out --------------------------------------------------------------------
+
+    def import_log(self, header: dict[str, Any], events: list[dict[str, Any]], game_id: UUID | None = None, progress: Callable[[int], None] | None = None) -> UUID:
+        """Store a log file's events as a game, only if it audits clean: header, hash chain, schema,
+        and every decision re-adjudicated by replay. A refused log raises ``LogRefused``; nothing is stored."""
+        from mtg_ledger.replays.audit import audit  # audit reads logs; the ledger only stores them
+
+        report = audit(str(header.get("game")), events, header, progress)
+        if report.findings:
+            raise LogRefused(report.findings)
+        recorded = header.get("event_versions")
+        return self.import_events(events, game_id or UUID(header["game"]), versions=recorded if isinstance(recorded, dict) else {})
 
     def import_events(
         self,
@@ -265,7 +389,7 @@ class Ledger(Application[UUID]):
         progress: Callable[[int], None] | None = None,
         versions: dict[str, int] | None = None,
     ) -> UUID:
-        """Store checked contract maps as a game, all in one transaction (never half an import).
+        """Store checked contract maps as a game: its events and snapshots in one transaction.
 
         ``versions``: the class versions the maps were recorded in (a log file's ``event_versions``);
         None: this engine's. An event recorded in an older form is stored in that form, under its
@@ -276,36 +400,39 @@ class Ledger(Application[UUID]):
         current = events if versions is None else upgrade_log(events, versions)  # SchemaError: nothing stored
         engine_versions = class_versions()
         now = ev.GameEvent.create_timestamp()
-        domain, stored = [], []
-        for recorded, e in zip(events, current, strict=True):
+        stored: list[StoredEvent] = []
+        snapshots: list[StoredEvent] = []
+        game: Any = None
+        last = 0
+        for i, (recorded, e) in enumerate(zip(events, current, strict=True), start=1):
             cls = ev.EVENT_TYPES[e["type"]]
             fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
             extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}
             # every GameEvent has a hash field (a dataclass field mypy can't see: the library's metaclass makes it)
-            domain.append(cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra))  # type: ignore[call-arg]
+            domain_event = cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra)  # type: ignore[call-arg]
             version = engine_versions[e["type"]] if versions is None else versions.get(e["type"], 1)
-            if version != engine_versions[e["type"]]:
-                stored.append(in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra))
-            else:
-                stored.append(domain[-1])
-        self.events.put(stored)
-        if self.snapshots is not None:  # an optimisation for time travel, after the import itself
-            game: Any = None
-            for i, domain_event in enumerate(domain, start=1):
-                game = domain_event.mutate(game)
-                if progress is not None and i % 1000 == 0:
-                    progress(i)
-                if i % self.snapshot_interval == 0:
-                    self.snapshots.put([Game.Snapshot.take(game)])
+            kept = domain_event if version == engine_versions[e["type"]] else in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra)
+            stored.append(self.mapper.to_stored_event(kept))
+            if self.snapshots is not None and cls is ev.TurnBegan and game is not None and snaps.due(i - 1, last, self.snapshot_interval):
+                snapshots.append(self.mapper.to_stored_event(snaps.take(game)))  # encoded now: the state moves on
+                last = i - 1
+            game = domain_event.mutate(game)
+            if progress is not None and i % 1000 == 0:
+                progress(i)
+        try:
+            storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
+        except IntegrityError:
+            raise GameExists(game_id) from None
         return game_id
 
     def branch(self, game_id: UUID, at: int) -> UUID:
         """A new game whose log is the first ``at`` events of ``game_id``; its lineage is recorded."""
-        recorded, versions = self.recorded_log(game_id, last=at) if at >= 1 else ([], {})
-        events = upgrade_log(recorded, versions)
-        if len(events) != at or at < 1:
-            raise NotADecisionPoint(f"--at {at}: game {game_id} has events 1 to {self.game(game_id).version}")
+        latest = self.game(game_id).version  # checked: a damaged game is refused before anything is copied
+        if not 1 <= at <= latest:
+            raise NotADecisionPoint(f"--at {at}: game {game_id} has events 1 to {latest}")
         state = self.at(game_id, at)
+        recorded, versions = self.recorded_log(game_id, last=at)
+        events = upgrade_log(recorded, versions)
         if pending_decision(state) is None and not state.ended:
             earlier = last_decision_point(events)
             hint = f"branch at {earlier}, the last decision point before it" if earlier else "no decision was asked for yet"
@@ -317,7 +444,7 @@ class Ledger(Application[UUID]):
 
     def lineage(self, game_id: UUID) -> dict[str, Any] | None:
         try:
-            record: Lineage = self.repository.get(uuid5(LINEAGE, str(game_id)))
+            record: Any = self.repository.get(uuid5(LINEAGE, str(game_id)))
         except AggregateNotFoundError:
             return None
         return {"branched_from": record.branched_from, "at_version": record.at_version}

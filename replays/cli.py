@@ -15,24 +15,27 @@ import traceback
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import MapperDeserialisationError, PersistenceError
 
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.setup import RULES_EDITION
 from mtg_ledger.replays import log_verbs, serve_verbs, verbs
-from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint
+from mtg_ledger.core.topics import UnknownTopic
+from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.examples import UnknownExample
 from mtg_ledger.replays.logfile import UnreadableLog, engine_version
 from mtg_ledger.replays.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
 from mtg_ledger.replays.scenario import ScenarioError
 from mtg_ledger.replays.store import DEFAULT_DB, NoStore, Store, StoreFailure
+from mtg_ledger.replays.verify import BrokenChain, StoreDamage
 
 USER_ERRORS = (
     verbs.UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, UnreadableLog, UnknownExample,
     NoStore, LogLevelError,
 )
 STORE_ERRORS = (StoreFailure, PersistenceError)
+EXIT_CONFLICT = 4  # the game moved on: another writer stored its next event first (HTTP 409)
 GAME = "1b4e28ba-2fa1-4d2e-883f-0016d3cca427"  # an example game id for the help texts
 
 Verb = Callable[[Store, argparse.Namespace], int]
@@ -77,7 +80,8 @@ def parser() -> Parser:
             "  mtg-ledger example contract_example -o s.json && mtg-ledger play s.json\n"
             "  mtg-ledger games                          the games in ./mtg-ledger.sqlite\n"
             "  mtg-ledger audit game.mtgl --lang fr      a judge's report on a log file\n\n"
-            "exit status: 0 success or clean, 1 findings (replay, audit, diff), 2 user error, 3 store or internal failure\n"
+            "exit status: 0 success or clean, 1 findings (replay, audit, diff; a stored game that fails its checks), 2 user error,\n"
+            "  3 store or internal failure, 4 the game moved on (another writer stored its next event first)\n"
             "environment: MTG_LEDGER_LOG_LEVEL, NO_COLOR, and the eventsourcing library's PERSISTENCE_MODULE, POSTGRES_*, SQLITE_DBNAME"
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -146,6 +150,8 @@ def parser() -> Parser:
              f"mtg-ledger export {GAME} -o game.mtgl", store="read")
     p.add_argument("game", metavar="GAME", help="a game id in the store")
     p.add_argument("-o", "--output", required=True, metavar="FILE", help="the log file to write")
+    p.add_argument("--forensic", action="store_true",
+                   help="write every stored row that reads, as recorded, even when the chain is broken (exit 1 then)")
 
     p = verb("import", verbs.cmd_import, "store a log file as a game, after checking its header and hash chain",
              "mtg-ledger import game.mtgl --new-id", store="write")
@@ -220,6 +226,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except USER_ERRORS as e:
         _say(e)
         return 2
+    except StoreDamage as e:  # nothing of the damaged game was shown or built on
+        _say(f"the stored game {'fails its checks' if isinstance(e, BrokenChain) else 'cannot be read'}: {e}", verbose)
+        return 1 if isinstance(e, BrokenChain) else 3
+    except (MapperDeserialisationError, UnknownTopic) as e:  # a damaged row met outside a game's checked read
+        _say(f"the store holds a row this version cannot read: {e}", verbose)
+        return 3
+    except VersionConflict as e:
+        _say(e)
+        return EXIT_CONFLICT
     except STORE_ERRORS as e:
         _say(e if isinstance(e, StoreFailure) else f"the store failed: {type(e).__name__}: {e}", verbose)
         return 3

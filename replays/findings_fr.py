@@ -103,6 +103,10 @@ MESSAGES = _table(
         "the rules ask for a decision ({decision}), the log records {type}":
             "les règles demandent une décision ({decision}), le journal enregistre {type}",
         "the log ends here": "le journal s'arrête ici",
+        "the header does not describe this log: {what}": "l'en-tête ne décrit pas ce journal : {what}",
+        "the rules cannot replay the log from here ({error}: {what})": "les règles ne peuvent pas rejouer le journal à partir d'ici ({error} : {what})",
+        "event {v}'s stored row cannot be read: {problem}": "la ligne stockée de l'événement {v} est illisible : {problem}",
+        "the header": "l'en-tête",
         "this engine cannot read the log: {reason}": "ce moteur ne peut pas lire le journal : {reason}",
         "the rules derive {type}, the log records {other}": "les règles produisent {type}, le journal enregistre {other}",
         "{type} differs from what the rules derive in {fields}": "{type} diffère de ce que produisent les règles pour : {fields}",

@@ -12,28 +12,31 @@ from pathlib import Path
 from uuid import UUID
 
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.audit import audit, audit_game
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.progress import progress_bar
 from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.snapshots import check_all as check_snapshots
 from mtg_ledger.replays.store import Store
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.replays.text import line
-from mtg_ledger.replays.verbs import Map, UserError, emit
+from mtg_ledger.replays.verbs import Map, UserError, emit, game_id
 
 
-def load_log(store: Store, source: str, label: str = "") -> tuple[str, list[Map], Map | None, dict[str, int]]:
+def load_log(store: Store, source: str, label: str = "") -> tuple[str, list[Map], Map | None, dict[str, int], list[Finding]]:
     """A log from a file (with its header) or from the store (a game id; the store is opened only
-    then): its events as recorded, and the class versions they were recorded in."""
+    then): its events as recorded, and the class versions they were recorded in. A stored game's rows
+    are read unchecked: replay and audit check them, and say more."""
     if Path(source).exists():
         header, events = logfile.read(source)
-        return str(header.get("game")), events, header, logfile.recorded_versions(header)
+        return str(header.get("game")), events, header, logfile.recorded_versions(header), []
     try:
         game = UUID(source)
     except ValueError:
         raise UserError(f"{label}{source}: no such file (and not a game id)") from None
-    events, versions = store.ledger.recorded_log(game)  # raises GameNotFound
-    return str(game), events, None, versions
+    events, unreadable, versions = store.ledger.recorded_rows(game)  # raises GameNotFound
+    damage = [Finding(e.version, "integrity", f"event {e.version}'s stored row cannot be read: {e.problem}") for e in unreadable[:1]]
+    return str(game), events, None, versions, damage  # the rows up to the first that cannot be read, and that one
 
 
 def _finding(f: Finding) -> Map:
@@ -41,27 +44,31 @@ def _finding(f: Finding) -> Map:
 
 
 def cmd_replay(store: Store, args: argparse.Namespace) -> int:
-    game, events, header, versions = load_log(store, args.source)
+    game, events, header, versions, damage = load_log(store, args.source)
     out: Map = {"game": game, "events": len(events)}
-    if header is not None:  # a file: its header and chain first (audit says more)
-        problems = logfile.integrity(events, header)
-        if problems:
-            if args.json:
-                emit({**out, "identical": False, "refused": True, "findings": [_finding(problems[0])]})
-            else:
-                print(f"replay refused: event {problems[0].version}: {problems[0].message} (run `mtg-ledger audit` for the report)")
-            return 1
+    problems = logfile.integrity(events, header)  # a file's header and chain, or a stored game's rows, first
+    problems = sorted([*problems, *damage], key=lambda f: f.version)
+    if problems:
+        if args.json:
+            emit({**out, "identical": False, "refused": True, "findings": [_finding(problems[0])]})
+        else:
+            print(f"replay refused: {problems[0].place}: {problems[0].message} (run `mtg-ledger audit` for the report)")
+        return 1
     with progress_bar(len(events), "replay") as done:
         result = replay(events, done, versions)
     turns = sum(1 for e in events if e["type"] == "TurnBegan")
+    bad_snapshots = check_snapshots(store.ledger, UUID(game), events, len(events))[1] if header is None and result.ok else []
     if args.json:
         state_hash = result.state.state_hash() if result.state is not None else None
-        emit({**out, "identical": result.ok, "turns": turns, "state_hash": state_hash, "findings": [_finding(f) for f in result.findings]})
-        return 0 if result.ok else 1
+        found = [*result.findings, *bad_snapshots]
+        emit({**out, "identical": result.ok, "turns": turns, "state_hash": state_hash, "findings": [_finding(f) for f in found]})
+        return 0 if not found else 1
     if result.ok:
         assert result.state is not None
         print(f"replay identical: {len(events)} events, {turns} turn state hashes, final state hash {result.state.state_hash()}")
-        return 0
+        for finding in bad_snapshots:  # a stored game's snapshots must be what the events give too
+            print(f"  {finding.message}")
+        return 1 if bad_snapshots else 0
     first = result.findings[0]
     print(f"replay diverges at event {first.version}: {first.message}" + (f" (rule {first.rule})" if first.rule else ""))
     if first.recorded is not None:
@@ -72,9 +79,14 @@ def cmd_replay(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_audit(store: Store, args: argparse.Namespace) -> int:
-    game, events, header, versions = load_log(store, args.source)
-    with progress_bar(len(events), "audit") as done:
-        report = audit(game, events, header, done, versions)
+    if Path(args.source).exists():
+        game, events, header, versions, damage = load_log(store, args.source)
+        with progress_bar(len(events), "audit") as done:
+            report = audit(game, events, header, done, versions)
+    else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
+        stored = game_id(args.source)
+        with progress_bar(store.ledger.last_version(stored), "audit") as done:
+            report = audit_game(store.ledger, stored, done)
     if args.json:
         emit(report.to_json(args.lang))
     else:
@@ -83,8 +95,8 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_diff(store: Store, args: argparse.Namespace) -> int:
-    _, a, _, versions_a = load_log(store, args.a, "A: ")
-    _, b, _, versions_b = load_log(store, args.b, "B: ")
+    _, a, _, versions_a, _ = load_log(store, args.a, "A: ")
+    _, b, _, versions_b, _ = load_log(store, args.b, "B: ")
     a, b = upgrade_log(a, versions_a), upgrade_log(b, versions_b)  # compared in the current form
     for i in range(max(len(a), len(b))):
         left, right = (a[i] if i < len(a) else None), (b[i] if i < len(b) else None)

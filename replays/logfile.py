@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
+from uuid import UUID
 
 import msgpack
 
@@ -43,6 +44,10 @@ class Finding:
     recorded: Map | None = None
     derived: Map | None = None
     allowed: tuple[str, ...] = ()
+
+    @property
+    def place(self) -> str:
+        return "the header" if self.version == 0 else f"event {self.version}"
 
 
 def header_for(game_id: str, events: list[Map], versions: dict[str, int] | None = None) -> Map:
@@ -130,9 +135,46 @@ def read_bytes(data: bytes, limits: dict[str, Any] | None = None) -> tuple[Map, 
     return header, events
 
 
+def header_findings(header: Map) -> list[Finding]:
+    """A header that does not describe a log as the format says (version 0: the file as a whole)."""
+    wrong = []
+    game = header.get("game")
+    if not _is_game_id(game):
+        wrong.append(f"its game {game!r:.60} is not a game id")
+    count = header.get("events")
+    if type(count) is not int or count < 0:
+        wrong.append(f"its event count {count!r:.60} is not a number of events")
+    final = header.get("hash")
+    if not isinstance(final, str) or len(final) != 64 or any(c not in "0123456789abcdef" for c in final):
+        wrong.append(f"its final hash {final!r:.80} is not a sha256 in hex")
+    for key in ("rules", "engine"):
+        if not isinstance(header.get(key), str):
+            wrong.append(f"its {key} {header.get(key)!r:.60} is not a string")
+    versions = header.get("event_versions", {})
+    if not isinstance(versions, dict) or any(type(k) is not str or type(v) is not int for k, v in versions.items()):
+        wrong.append("its event_versions is not a map of event types to class versions")
+    return [Finding(0, "integrity", f"the header does not describe this log: {w}") for w in wrong]
+
+
+def _is_game_id(value: Any) -> bool:
+    try:
+        UUID(value)
+    except (TypeError, ValueError, AttributeError):
+        return False
+    return True
+
+
+def _chains(previous: str, event: Map) -> bool:
+    try:
+        return bool(event["hash"] == chain(previous, event))
+    except Exception:  # a map that cannot be encoded canonically (keys of mixed types, ...) was never hashed so
+        return False
+
+
 def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
-    """Hash chain, gaps, duplicates, reordering, truncation and appended events (findings, in order)."""
-    findings: list[Finding] = []
+    """Hash chain, gaps, duplicates, reordering, truncation and appended events (findings, in order);
+    with a header, the header's own shape first."""
+    findings: list[Finding] = header_findings(header) if header is not None else []
     previous = GENESIS_HASH
     expected_version = 1
     for event in events:
@@ -148,7 +190,7 @@ def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
             else:
                 findings.append(Finding(expected_version, "integrity", f"event {expected_version} is missing: the next recorded is {v}", recorded=event))
             return findings
-        if event["hash"] != chain(previous, event):
+        if not _chains(previous, event):
             findings.append(
                 Finding(v, "integrity", f"event {v}'s hash does not match its content and the event before it: it was altered", recorded=event)
             )
@@ -157,9 +199,11 @@ def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
         expected_version += 1
     if header is not None:
         count, final = header.get("events"), header.get("hash")
-        if isinstance(count, int) and count > len(events):
+        if type(count) is not int or count < 0:
+            pass  # a finding of the header's own
+        elif count > len(events):
             findings.append(Finding(len(events) + 1, "integrity", f"the file is truncated: its header promises {count} events, it holds {len(events)}"))
-        elif isinstance(count, int) and count < len(events):
+        elif count < len(events):
             findings.append(
                 Finding(count + 1, "integrity", f"event {count + 1} was appended: the header covers {count} events", recorded=events[count])
             )

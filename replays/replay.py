@@ -161,6 +161,22 @@ def replay(log: list[Map], progress: Progress | None = None, versions: dict[str,
     except SchemaError as e:
         result.findings.append(Finding(0, "divergence", f"this engine cannot read the log: {e}"))
         return result
+    at = [1]  # the version being replayed, for a finding if the engine cannot go on
+    try:
+        _replay(log, progress, result, at)
+    except Exception as e:  # a defect or a forgery the checks before did not name: a finding all the same
+        v = min(at[0], max(len(log), 1))
+        what = str(e).splitlines()[0][:160] if str(e) else ""
+        result.findings.append(
+            Finding(v, "divergence", f"the rules cannot replay the log from here ({type(e).__name__}: {what})", recorded=log[v - 1] if log else None)
+        )
+        result.state = None
+    return result
+
+
+def _replay(log: list[Map], progress: Progress | None, result: ReplayResult, at: list[int]) -> ReplayResult:
+    """A log the engine cannot even follow (a forged shape that slipped past the schema, a value no rule
+    can take) raises; ``replay`` makes it a finding at the event where it stopped, never a crash."""
     if not log or log[0].get("type") != "GameStarted":
         result.findings.append(Finding(1, "divergence", "a log starts with GameStarted", recorded=log[0] if log else None))
         return result
@@ -181,6 +197,7 @@ def replay(log: list[Map], progress: Progress | None = None, versions: dict[str,
         return result
     while len(table.events) < len(log):
         n = len(table.events)
+        at[0] = n + 1
         if progress is not None:
             progress(n)
         decision = pending_decision(table.state)

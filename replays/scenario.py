@@ -63,10 +63,14 @@ def load(path: str | Path) -> Scenario:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise ScenarioError(f"{path}: cannot read the scenario file: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(f"{path}: not UTF-8 text (byte {e.start} is {e.object[e.start]:#04x}); save the scenario as UTF-8") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise ScenarioError(f"{path}: not valid JSON: {e.msg} at line {e.lineno}, column {e.colno}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: nested too deeply to be a scenario") from None
     return parse(data, str(path))
 
 
@@ -115,7 +119,7 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
         raise ScenarioError(f"{where}: starting_player {starting!r} is not one of the players")
     setup = {
         "format": fmt,
-        "seed": _int(data.get("seed", 0), f"{where}: seed"),
+        "seed": _int(data.get("seed", 0), f"{where}: seed", 0, 2**64 - 1),
         "shuffle": _bool(data.get("shuffle", False), f"{where}: shuffle"),
         "starting_player": starting,
         "players": setup_players,
@@ -127,9 +131,12 @@ def parse(data: Any, where: str = "scenario") -> Scenario:
     return Scenario(setup, actions)
 
 
-def _int(value: Any, at: str) -> int:
+def _int(value: Any, at: str, low: int = -(2**31), high: int = 2**31 - 1) -> int:
+    """A whole number in [low, high]: by default what a life total, a turn, an index or an object id can be."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{at}: expected a whole number, got {value!r}")
+        raise ScenarioError(f"{at}: expected a whole number, got {value!r:.60}")
+    if not low <= value <= high:
+        raise ScenarioError(f"{at}: {value if abs(value) < 10**30 else f'a {len(str(abs(value)))}-digit number'} is out of range ({low} to {high})")
     return value
 
 

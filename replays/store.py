@@ -75,7 +75,7 @@ class Store:
                 raise NoStore(f"no store at {name} (reading verbs never create one; `play`, `demo` and `import` write one)")
             env["CREATE_TABLE"] = env[f"{Ledger.name.upper()}_CREATE_TABLE"] = "false"
         try:
-            ledger = Ledger(env=env)
+            ledger = Ledger(env=env, writes=not self.reading)
         except (PersistenceError, InfrastructureFactoryError, OSError) as e:
             raise StoreFailure(f"cannot open the store ({self.where()}): {e}") from e
         if self.reading:

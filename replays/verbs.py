@@ -19,7 +19,6 @@ from mtg_ledger.core.decks import demo_setup
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.redact import view_of_event, view_of_state
 from mtg_ledger.core.rules import pending_decision
-from mtg_ledger.core.schema import SchemaError, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
@@ -30,7 +29,9 @@ from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, pl
 from mtg_ledger.replays.progress import progress_bar
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
 from mtg_ledger.replays.scenario_schema import json_schema
+from mtg_ledger.replays.audit import forensic_copy
 from mtg_ledger.replays.store import Store
+from mtg_ledger.replays.verify import BrokenChain
 from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.timetravel import changes
 
@@ -88,6 +89,8 @@ def _write(path: str, data: str | bytes) -> None:
 def cmd_demo(store: Store, args: argparse.Namespace) -> int:
     if not 2 <= args.players <= 4:
         raise UserError(f"--players {args.players}: the demo seats 2 to 4 players")
+    if not 0 <= args.seed < 2**64:
+        raise UserError(f"--seed {args.seed}: a seed is a whole number from 0 to 2**64 - 1")
     ledger = store.ledger
     game = play_demo(ledger, demo_setup(args.seed, args.players))
     events = list(ledger.event_maps(game))
@@ -137,18 +140,11 @@ def cmd_import(store: Store, args: argparse.Namespace) -> int:
 def import_file(store: Store, path: str, new_id: bool) -> tuple[UUID, int]:
     """A log file stored as a game after its checks (``import``, ``view FILE``): its id and event count."""
     header, events = logfile.read(path)
-    problems = logfile.integrity(events, header)
-    if problems:
-        first = problems[0]
-        raise logfile.UnreadableLog(f"{path}: refused, nothing imported: event {first.version}: {first.message}")
-    recorded = logfile.recorded_versions(header)
-    try:
-        upgrade_log(events, recorded)  # every event can be upcast, or nothing is imported
-    except SchemaError as e:
-        raise logfile.UnreadableLog(f"{path}: refused, nothing imported: {e}") from None
-    game = uuid4() if new_id else game_id(str(header.get("game")))
     with progress_bar(len(events), "import") as done:
-        store.ledger.import_events(events, game, done, versions=recorded)
+        try:  # checked whole (header, chain, schema, every decision by replay) before anything is stored
+            game = store.ledger.import_log(header, events, uuid4() if new_id else None, done)
+        except logfile.UnreadableLog as e:
+            raise logfile.UnreadableLog(f"{path}: {e}") from None
     return game, len(events)
 
 
@@ -170,6 +166,8 @@ def cmd_decide(store: Store, args: argparse.Namespace) -> int:
             raw = json.loads(text)
         except json.JSONDecodeError as e:
             raise UserError(f"action {i + 1} is not valid JSON: {e.msg}") from None
+        except RecursionError:
+            raise UserError(f"action {i + 1} is nested too deeply to be an action") from None
         for action in raw if isinstance(raw, list) else [raw]:
             parsed = parse_action(action, list(state.turn_order), f"action {i + 1}")
             if isinstance(parsed, PassUntil):
@@ -326,8 +324,20 @@ def cmd_views(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_export(store: Store, args: argparse.Namespace) -> int:
-    ledger, game, _ = _existing(store, args.game)
+    ledger, game = store.ledger, game_id(args.game)
+    if args.forensic:  # every row that reads, as recorded, damage and all, for a judge to audit
+        try:
+            rows, problems = forensic_copy(ledger, game, args.output)
+        except OSError as e:
+            raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
+        said = f"; {problems[0].place}: {problems[0].message}" if problems else ", clean"
+        emit({"output": args.output, "rows": rows, "clean": not problems}) if args.json else print(
+            f"{args.output}: forensic copy of {rows} rows as recorded{said}")
+        return 1 if problems else 0
     events, versions = ledger.recorded_log(game)  # as recorded: the chain holds over what is written
+    problems = logfile.integrity(events)  # the whole chain, before anything is written
+    if problems:
+        raise BrokenChain(game, problems[0].version, f"{problems[0].message}; nothing exported (--forensic writes it as it is)")
     try:
         header = logfile.write(args.output, str(game), events, versions)
     except OSError as e:

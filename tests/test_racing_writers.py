@@ -13,7 +13,7 @@ from pydantic import TypeAdapter
 from mtg_ledger.core.commands import PassPriority
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays.access import answered
-from mtg_ledger.replays.app import Ledger, WriteConflict
+from mtg_ledger.replays.app import Ledger, VersionConflict
 from mtg_ledger.replays.service import games as games_module
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.models import Action, NewGame
@@ -42,7 +42,7 @@ def test_the_second_of_two_writers_of_one_version_gets_a_conflict_and_the_log_ne
     game_id = a.start_with(SETUP, UUID(int=7), []).id
     read = stale(b, game_id)
     a.decide_at(game_id, PassPriority("alice"), expected_version=read.version)
-    with pytest.raises(WriteConflict):
+    with pytest.raises(VersionConflict):
         b.decide_at(game_id, PassPriority("alice"), expected_version=read.version)
     del b.fresh  # the process reads again
     log = list(b.event_maps(game_id))

@@ -59,8 +59,13 @@ def test_the_state_at_any_version_is_the_log_folded_to_that_version(store: str, 
                 checked += 1
     finally:
         ledger.close()
-    # one snapshot each time a save crosses a multiple of the interval
-    assert len(at) == len(events) // INTERVAL and all(v // INTERVAL == k for k, v in enumerate(sorted(at), start=1))
+    # one snapshot right before the first turn to begin after each multiple of the interval (that
+    # TurnBegan records the snapshot's state hash inside the chain: it vouches for the snapshot)
+    expected, last = [], 0
+    for e in events:
+        if e["type"] == "TurnBegan" and (e["v"] - 1) // INTERVAL > last // INTERVAL:
+            expected.append(last := e["v"] - 1)
+    assert sorted(at) == expected and len(at) > 5
     assert checked == len(wanted) > 150
 
 

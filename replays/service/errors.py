@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.schema import SchemaError
-from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, WriteConflict
+from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.logfile import UnreadableLog
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.scenario import ScenarioError
@@ -46,7 +46,7 @@ STATUS: dict[type[Exception], int] = {
     Unauthorized: 401,
     Forbidden: 403,
     GameNotFound: 404,
-    WriteConflict: 409,
+    VersionConflict: 409,  # the game moved on (a stale expected_version, or a race lost at the store)
     GameExists: 409,
     TooLarge: 413,
     RulesError: 422,  # an illegal action: nothing stored (733)

@@ -24,7 +24,7 @@ from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
 from mtg_ledger.replays.actions import action_json
-from mtg_ledger.replays.app import Ledger, WriteConflict
+from mtg_ledger.replays.app import Ledger, VersionConflict
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.replay import replay
@@ -110,7 +110,7 @@ class Games:
 
             try:
                 self.ledger.decide_at(game_id, command, expected, records)
-            except WriteConflict:
+            except VersionConflict:
                 first = self._answered(game_id, player, key, printed) if key is not None else None
                 if first is not None:  # the same request, stored by another process meanwhile
                     return first

@@ -1,0 +1,140 @@
+"""Every event of a log against the schema (CONTRACT section 3), before the rules look at it:
+known type, exactly its fields (none missing, none unknown), each of the declared type (a bool is not
+an int, a float is not an int), ``v`` a version and ``hash`` a sha256 in hex. ``GameStarted``, the one
+event a replay takes as given rather than derives, is checked down to every player's entry.
+
+``first_problem`` returns the first event that fails, as a ``Finding``; the audit and ``import`` both
+run it, then re-adjudicate the log by replay.
+"""
+
+from __future__ import annotations
+
+import re
+import types
+import typing
+from typing import Any, Union
+
+from mtg_ledger.core.events import EVENT_TYPES
+from mtg_ledger.replays.logfile import Finding
+
+Map = dict[str, Any]
+HEX64 = re.compile(r"[0-9a-f]{64}")
+FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
+SEED_RANGE = range(0, 2**64)
+PLAYER_FIELDS: dict[str, Any] = {
+    "name": str,
+    "life": int,
+    "schemes": list[str],
+    "library": list[str],
+    "hand": list[str],
+    "opening_hand": bool,
+    "battlefield": list[dict[str, Any]],
+}
+PERMANENT_FIELDS: dict[str, Any] = {"object": int, "card": str}
+
+
+def _field_types() -> dict[str, dict[str, Any]]:
+    out = {}
+    for name, cls in EVENT_TYPES.items():
+        hints = typing.get_type_hints(cls)
+        out[name] = {f: hints[f] for f in cls.field_names}
+    return out
+
+
+FIELDS = _field_types()
+
+
+def conforms(value: Any, tp: Any) -> bool:
+    """``value`` is of the declared type ``tp`` (the few forms the schema uses), recursively."""
+    if tp is Any:
+        return True
+    if tp is type(None) or tp is None:
+        return value is None
+    origin = typing.get_origin(tp)
+    if origin in (Union, types.UnionType):
+        return any(conforms(value, option) for option in typing.get_args(tp))
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        return type(value) is list and all(conforms(v, item) for v in value)
+    if origin is dict:
+        key, item = typing.get_args(tp)
+        return type(value) is dict and all(conforms(k, key) and conforms(v, item) for k, v in value.items())
+    return type(value) is tp  # exact: True is not an int, 3.0 is not an int, a str subclass is not a str
+
+
+def _name(tp: Any) -> str:
+    if typing.get_origin(tp) is None and isinstance(tp, type):
+        return {"str": "a string", "int": "a whole number", "bool": "true or false"}.get(tp.__name__, tp.__name__)
+    return str(tp).replace("typing.", "")
+
+
+def _fields_problem(where: str, value: Any, expected: dict[str, Any]) -> str | None:
+    if type(value) is not dict:
+        return f"{where} must be a map, not {type(value).__name__}"
+    missing = [k for k in expected if k not in value]
+    unknown = [k for k in value if k not in expected]
+    if missing:
+        return f"{where} lacks {', '.join(missing)}"
+    if unknown:
+        return f"{where} has unknown key(s) {', '.join(repr(k) for k in unknown)}"
+    for key, tp in expected.items():
+        if not conforms(value[key], tp):
+            return f"{where}.{key} must be {_name(tp)}, not {value[key]!r:.60}"
+    return None
+
+
+def event_problem(event: Any) -> str | None:
+    """What is wrong with one event map, or None."""
+    if type(event) is not dict:
+        return "it is not a map"
+    kind = event.get("type")
+    if type(kind) is not str or kind not in EVENT_TYPES:
+        return f"unknown event type {kind!r:.60}"
+    if type(event.get("v")) is not int:
+        return f"its version must be a whole number, not {event.get('v')!r:.60}"
+    if type(event.get("hash")) is not str or not HEX64.fullmatch(event["hash"]):
+        return f"its hash must be 64 lowercase hex digits, not {event.get('hash')!r:.80}"
+    fields = {k: v for k, v in event.items() if k not in ("v", "type", "hash")}
+    problem = _fields_problem(kind, fields, FIELDS[kind])
+    if problem is None and kind == "GameStarted":
+        problem = _game_started_problem(fields)
+    return problem
+
+
+def _game_started_problem(e: Map) -> str | None:
+    players = e["players"]
+    if len(players) < 2:
+        return f"GameStarted.players must seat at least two players, not {len(players)}"
+    names: list[str] = []
+    for i, p in enumerate(players):
+        where = f"GameStarted.players[{i}]"
+        problem = _fields_problem(where, p, PLAYER_FIELDS)
+        if problem:
+            return problem
+        for j, permanent in enumerate(p["battlefield"]):
+            problem = _fields_problem(f"{where}.battlefield[{j}]", permanent, PERMANENT_FIELDS)
+            if problem:
+                return problem
+        if not p["name"] or p["name"] in names:
+            return f"{where}.name {p['name']!r} is empty or used twice"
+        names.append(p["name"])
+    if e["format"] not in FORMATS:
+        return f"GameStarted.format {e['format']!r:.40} is not one of {', '.join(FORMATS)}"
+    if e["seed"] not in SEED_RANGE:
+        return f"GameStarted.seed {e['seed']} is outside 0 to 2**64 - 1"
+    if e["starting_player"] not in names:
+        return f"GameStarted.starting_player {e['starting_player']!r:.40} is not one of the players"
+    if e["archenemy"] is not None and e["archenemy"] not in names:
+        return f"GameStarted.archenemy {e['archenemy']!r:.40} is not one of the players"
+    if any(member not in names for team in e["teams"] for member in team):
+        return "GameStarted.teams names someone who is not a player"
+    return None
+
+
+def first_problem(events: list[Any]) -> Finding | None:
+    """The first event that does not conform to the schema, as an integrity finding."""
+    for i, event in enumerate(events, start=1):
+        problem = event_problem(event)
+        if problem is not None:
+            return Finding(i, "integrity", f"event {i} does not conform to the schema: {problem}", recorded=event if type(event) is dict else None)
+    return None

@@ -1,0 +1,118 @@
+"""A person with the SQLite file: edit, delete, duplicate and swap the rows of a stored game, change
+their topics, write garbage into them, and edit its snapshots. Every change is plain msgpack a tool
+could write; nothing here uses the ledger's own code, as a forger would not need to."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+Fields = dict[str, Any]
+EVENTS, SNAPSHOTS = "stored_events", "stored_snapshots"
+GAME_STATE_EXT = 4  # replays.transcoder.EXT_CODES["game_state"]
+
+
+def _key(game: str) -> str:
+    return game.replace("-", "")
+
+
+def _unpack(data: bytes) -> Any:
+    return msgpack.unpackb(data, ext_hook=msgpack.ExtType, raw=False, strict_map_key=False)
+
+
+def pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+def row(db: Path, game: str, version: int, table: str = EVENTS) -> tuple[str, bytes]:
+    with sqlite3.connect(db) as con:
+        found = con.execute(f"SELECT topic, state FROM {table} WHERE originator_id=? AND originator_version=?", (_key(game), version)).fetchone()
+    assert found is not None, f"no row {version} in {table}"
+    return found[0], found[1]
+
+
+def set_row(db: Path, game: str, version: int, *, state: bytes | None = None, topic: str | None = None, table: str = EVENTS) -> None:
+    with sqlite3.connect(db) as con:
+        if state is not None:
+            con.execute(f"UPDATE {table} SET state=? WHERE originator_id=? AND originator_version=?", (state, _key(game), version))
+        if topic is not None:
+            con.execute(f"UPDATE {table} SET topic=? WHERE originator_id=? AND originator_version=?", (topic, _key(game), version))
+
+
+def fields(db: Path, game: str, version: int) -> Fields:
+    """An event row's stored map (msgpack ext values kept as they are)."""
+    return dict(_unpack(row(db, game, version)[1]))
+
+
+def edit_event(db: Path, game: str, version: int, **changes: Any) -> None:
+    stored = fields(db, game, version)
+    stored.update(changes)
+    set_row(db, game, version, state=pack(stored))
+
+
+def delete_event(db: Path, game: str, version: int) -> None:
+    with sqlite3.connect(db) as con:
+        con.execute(f"DELETE FROM {EVENTS} WHERE originator_id=? AND originator_version=?", (_key(game), version))
+
+
+def delete_from(db: Path, game: str, version: int) -> None:
+    """Truncate the tail: every event from ``version`` on."""
+    with sqlite3.connect(db) as con:
+        con.execute(f"DELETE FROM {EVENTS} WHERE originator_id=? AND originator_version>=?", (_key(game), version))
+
+
+def copy_row(db: Path, game: str, source: int, target: int) -> None:
+    """Row ``target`` becomes a copy of row ``source`` (topic and content)."""
+    topic, state = row(db, game, source)
+    set_row(db, game, target, state=state, topic=topic)
+
+
+def swap_rows(db: Path, game: str, a: int, b: int) -> None:
+    (ta, sa), (tb, sb) = row(db, game, a), row(db, game, b)
+    set_row(db, game, a, state=sb, topic=tb)
+    set_row(db, game, b, state=sa, topic=ta)
+
+
+def snapshot_versions(db: Path, game: str) -> list[int]:
+    with sqlite3.connect(db) as con:
+        return [v for (v,) in con.execute(f"SELECT originator_version FROM {SNAPSHOTS} WHERE originator_id=? ORDER BY 1", (_key(game),))]
+
+
+def edit_snapshot(db: Path, game: str, version: int, change: Callable[[Fields], None], *, rehash: bool = False, drop_hash: bool = False) -> None:
+    """Change the game state inside a stored snapshot (``change`` edits its plain map). ``rehash``:
+    recompute the state hash stored beside it, as a forger who read the code would; ``drop_hash``:
+    store it without one, as the snapshots written before the hashes were."""
+    snapshot = _unpack(row(db, game, version, SNAPSHOTS)[1])
+    state = _unpack(snapshot["state"]["state"].data)
+    change(state)
+    snapshot["state"]["state"] = msgpack.ExtType(GAME_STATE_EXT, pack(state))
+    if rehash:
+        snapshot["state"]["state_hash"] = state_hash(state)
+    if drop_hash:
+        snapshot["state"].pop("state_hash", None)
+    set_row(db, game, version, state=pack(snapshot), table=SNAPSHOTS)
+
+
+def state_hash(state: Fields) -> str:
+    """GameState.state_hash, computed the way its docstring says (msgpack, keys sorted at every level)."""
+
+    def sort(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {k: sort(value[k]) for k in sorted(value)}
+        if isinstance(value, list):
+            return [sort(v) for v in value]
+        return value
+
+    return hashlib.sha256(pack(sort(state))).hexdigest()
+
+
+def dump(db: Path) -> list[tuple[Any, ...]]:
+    """Every row of every table, to compare a store before and after a verb."""
+    with sqlite3.connect(db) as con:
+        tables = [t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type='table' ORDER BY name")]
+        return [(t, *r) for t in tables for r in con.execute(f"SELECT * FROM {t} ORDER BY 1, 2")]
