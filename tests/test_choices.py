@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.commands import ActivateAbility, Concede, DeclareBlockers, PassPriority
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.rules import is_legal
 from mtg_ledger.core.table import LocalTable

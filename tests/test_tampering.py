@@ -278,7 +278,7 @@ def test_a_stacked_library_audits_clean_but_with_a_notice_for_the_judge() -> Non
     from mtg_ledger.core.hashing import GENESIS_HASH, chain
     from mtg_ledger.core.table import LocalTable
 
-    from mtg_ledger.core.decks import demo_setup
+    from mtg_ledger.replays.demo.decks import demo_setup
 
     setup = demo_setup(3)
     honest = LocalTable.start(setup)
