@@ -44,7 +44,8 @@ from mtg_ledger.core.commands import (
 from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.resolve import resolve_top, resume
-from mtg_ledger.core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
+from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, Plan, StackPlan
+from mtg_ledger.core.rules import check, pending_decision
 from mtg_ledger.core.sba import check_game_end, state_based_actions
 from mtg_ledger.core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
 from mtg_ledger.core.state import GameState
@@ -92,7 +93,7 @@ def handle(table: Table, command: Command) -> None:
     apply_decision(table, command, check(table.state, command))
 
 
-def apply_decision(table: Table, command: Command, checked: Any) -> None:
+def apply_decision(table: Table, command: Command, checked: Plan) -> None:
     """Record a checked decision (``checked``: the plan ``rules.check`` returned for it), then walk on."""
     advance(table, DECISIONS[type(command)](table, command, checked))
 
@@ -240,14 +241,14 @@ def _tap(table: Table, player: str, taps: list[tuple[int, str, str]]) -> None:
         emit(table, ev.ManaAbilityActivated, player=player, source=obj, card=name, mana=color)
 
 
-def pass_priority(table: Table, command: PassPriority, _: Any) -> Next:
-    emit(table, ev.PriorityPassed, player=command.player)
-    return passed_by(command.player)
+def pass_priority(table: Table, command: PassPriority, checked: PassPlan) -> Next:
+    emit(table, ev.PriorityPassed, player=checked.player)
+    return passed_by(checked.player)
 
 
-def play_land(table: Table, command: PlayLand, _: Any) -> Next:
-    emit(table, ev.LandPlayed, player=command.player, card=command.card, object=table.state.next_object)
-    return priority_to(command.player)  # 117.3c
+def play_land(table: Table, command: PlayLand, checked: LandPlan) -> Next:
+    emit(table, ev.LandPlayed, player=checked.player, card=checked.card, object=table.state.next_object)
+    return priority_to(checked.player)  # 117.3c
 
 
 def cast_spell(table: Table, command: CastSpell, checked: CastPlan) -> Next:
@@ -265,7 +266,7 @@ def cast_spell(table: Table, command: CastSpell, checked: CastPlan) -> Next:
     return priority_to(checked.player)  # 117.3c
 
 
-def activate_ability(table: Table, command: ActivateAbility, checked: Any) -> Next | None:
+def activate_ability(table: Table, command: ActivateAbility, checked: ManaAbilityPlan | AbilityPlan) -> Next | None:
     if isinstance(checked, AbilityPlan):  # 602.2: on the stack
         _tap(table, checked.player, checked.taps)
         emit(
@@ -281,8 +282,8 @@ def activate_ability(table: Table, command: ActivateAbility, checked: Any) -> Ne
             paid_with=[t[0] for t in checked.taps],
         )
         return priority_to(checked.player)  # 117.3c
-    obj, name, color = checked  # 605.3a: a mana ability, no stack; the player keeps priority
-    emit(table, ev.ManaAbilityActivated, player=command.player, source=obj, card=name, mana=color)
+    # 605.3a: a mana ability, no stack; the player keeps priority
+    emit(table, ev.ManaAbilityActivated, player=checked.player, source=checked.source, card=checked.card, mana=checked.mana)
     return None
 
 
@@ -293,8 +294,8 @@ def order_triggers(table: Table, command: OrderTriggers, checked: StackPlan) -> 
     return priority_to(receiver)
 
 
-def choose_defender(table: Table, command: ChooseDefender, _: Any) -> Next:
-    emit(table, ev.DefendingPlayerChosen, player=command.defender, chooser=command.player)
+def choose_defender(table: Table, command: ChooseDefender, checked: combat.DefenderPlan) -> Next:
+    emit(table, ev.DefendingPlayerChosen, player=checked.defender, chooser=checked.chooser)
     return PRIORITY_OR_END
 
 
@@ -318,27 +319,27 @@ def declare_blockers(table: Table, command: DeclareBlockers, checked: combat.Blo
     return TURN_BASED_ACTIONS  # the next defending player, or 509.2
 
 
-def assign_damage(table: Table, command: AssignDamage, checked: list[dict[str, Any]]) -> Next:
-    steps.deal_combat_damage(table, checked)
+def assign_damage(table: Table, command: AssignDamage, checked: combat.DamagePlan) -> Next:
+    steps.deal_combat_damage(table, checked.assignments)
     return PRIORITY_OR_END
 
 
-def discard(table: Table, command: Discard, _: Any) -> Next | None:
+def discard(table: Table, command: Discard, checked: DiscardPlan) -> Next | None:
     s = table.state
     if s.paused is not None:  # 608.2d: a resolving ability asked for it
-        return priority_to(teams.acting(s) or command.player) if resume(table, list(command.cards)) else None
-    limit = ch.max_hand_size(s, command.player)  # 514.1
-    emit(table, ev.CardsDiscarded, player=command.player, cards=list(command.cards), max_hand_size=limit, rule="514.1")
+        return priority_to(teams.acting(s) or checked.player) if resume(table, list(checked.cards)) else None
+    limit = ch.max_hand_size(s, checked.player)  # 514.1
+    emit(table, ev.CardsDiscarded, player=checked.player, cards=list(checked.cards), max_hand_size=limit, rule="514.1")
     return TURN_BASED_ACTIONS  # a teammate's discard (805.6), or 514.2
 
 
-def concede(table: Table, command: Concede, _: Any) -> Next | None:
+def concede(table: Table, command: Concede, checked: ConcedePlan) -> Next | None:
     """104.3a: a player may concede at any time; they leave the game (800.4a). If the game goes on
     and was waiting for them, it moves on without them: priority passes on (or, when everyone
     left has passed, the top object resolves or the step ends); a declaration or choice that was
     theirs to make is no longer asked for."""
     s = table.state
-    player = command.player
+    player = checked.player
     waiting = pending_decision(s)
     ordering, paused = s.ordering, s.paused
     emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")

@@ -31,6 +31,17 @@ from mtg_ledger.core.commands import (
 from mtg_ledger.core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core.plans import (
+    AbilityPlan,
+    CastPlan,
+    ConcedePlan,
+    DiscardPlan,
+    LandPlan,
+    ManaAbilityPlan,
+    PassPlan,
+    Plan,
+    StackPlan,
+)
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS
 
@@ -99,21 +110,6 @@ def pending_decision(state: GameState) -> Decision | None:
     return None
 
 
-# --- plans ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CastPlan:
-    player: str
-    card: str
-    targets: list[Any]
-    taps: list[tuple[int, str, str]]  # (object, card, color) mana abilities activated while casting
-    mana_spent: dict[str, int]
-
-
-Plan = Any
-
-
 def check(state: GameState, command: Command) -> Plan:
     """Return the plan for a legal command; raise IllegalAction (with its rule) otherwise."""
     if state.ended:
@@ -124,7 +120,7 @@ def check(state: GameState, command: Command) -> Plan:
     if state.players[player].lost:
         raise IllegalAction("800.4a", f"{player} has already left the game")
     if isinstance(command, Concede):
-        return command  # 104.3a: a player may concede at any time
+        return ConcedePlan(player)  # 104.3a: a player may concede at any time
     decision = pending_decision(state)
     if decision is None:
         raise WrongTiming("117.1", "no player decision is pending")
@@ -154,7 +150,7 @@ def check(state: GameState, command: Command) -> Plan:
             f"{player} cannot {_verb(command)}: {decision.player} holds priority",
         )
     if isinstance(command, PassPriority):
-        return command
+        return PassPlan(player)
     if isinstance(command, PlayLand):
         return check_land(state, command)
     if isinstance(command, CastSpell):
@@ -203,7 +199,7 @@ def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None
         raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
 
 
-def check_land(state: GameState, command: PlayLand) -> PlayLand:
+def check_land(state: GameState, command: PlayLand) -> LandPlan:
     """505.6b, 305.1-305.2: one land per turn, own main phase, empty stack, from hand."""
     ch.require_in_hand(state, command.player, command.card, "305.1")
     if not card(command.card).is_type("Land"):
@@ -211,7 +207,7 @@ def check_land(state: GameState, command: PlayLand) -> PlayLand:
     _sorcery_timing(state, command.player, f"{command.card} can be played", "505.6b")
     if state.players[command.player].lands_played >= 1:
         raise WrongTiming("305.2", f"{command.player} has already played a land this turn")
-    return command
+    return LandPlan(command.player, command.card)
 
 
 def check_cast(state: GameState, command: CastSpell) -> CastPlan:
@@ -268,17 +264,7 @@ def target_still_legal(state: GameState, spec: str | None, target: Any, controll
     return spec != "creature_you_control" or perm.controller == controller
 
 
-@dataclass(frozen=True)
-class AbilityPlan:
-    player: str
-    source: int
-    card: str
-    ability: int
-    taps: list[tuple[int, str, str]]
-    mana_spent: dict[str, int]
-
-
-def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str, str] | AbilityPlan:
+def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPlan | AbilityPlan:
     """605.3a: a mana ability may be activated whenever its controller has priority ({T}: 302.6);
     602.2, 602.5b: other activated abilities go on the stack, within their timing restriction."""
     perm = ch.find_permanent(state, command.source, what="source")
@@ -294,7 +280,7 @@ def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str
             raise CannotPay("602.2b", f"{label} is already tapped")
         if ch.sick(state, perm):
             raise CannotPay("302.6", f"{label} has summoning sickness: it can't use a {{T}} ability this turn")
-        return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+        return ManaAbilityPlan(command.player, perm.object, perm.card, definition.mana_abilities[command.ability].produces)
     activated = definition.activated[command.ability - mana_count]
     if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
         raise WrongTiming("602.5b", f"{label}'s ability can be activated only during its controller's upkeep")
@@ -303,7 +289,7 @@ def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str
     return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
 
 
-def check_discard(state: GameState, command: Discard, count: int, rule: str) -> Discard:
+def check_discard(state: GameState, command: Discard, count: int, rule: str) -> DiscardPlan:
     """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
     ability says."""
     if len(command.cards) != count:
@@ -314,15 +300,7 @@ def check_discard(state: GameState, command: Discard, count: int, rule: str) -> 
         if name not in hand:
             raise IllegalAction(rule, f"{command.player} has no {name!r} left in hand to discard")
         hand.remove(name)
-    return command
-
-
-@dataclass(frozen=True)
-class StackPlan:
-    player: str
-    order: list[int]
-    targets: dict[str, list[Any]]
-    removed: list[int]
+    return DiscardPlan(command.player, command.cards)
 
 
 def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
