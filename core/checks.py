@@ -10,11 +10,12 @@ from typing import Any
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams, triggers
 from mtg_ledger.core.cards import card
-from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Discard, OrderTriggers, PlayLand, Target
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, WrongTiming
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
-from mtg_ledger.core.plans import AbilityPlan, CastPlan, DiscardPlan, LandPlan, ManaAbilityPlan, StackPlan
+from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS
 
@@ -119,9 +120,22 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
 
 
-def check_discard(state: GameState, command: Discard, count: int, rule: str) -> DiscardPlan:
+def check_pass(state: GameState, command: PassPriority) -> PassPlan:
+    """117.3d: the player holding priority may pass it (rules.check has made sure they hold it)."""
+    return PassPlan(command.player)
+
+
+def check_concede(state: GameState, command: Concede) -> ConcedePlan:
+    """104.3a: a player may concede at any time."""
+    return ConcedePlan(command.player)
+
+
+def check_discard(state: GameState, command: Discard) -> DiscardPlan:
     """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
-    ability says."""
+    ability says (rules.check has made sure the pending decision is this player's discard)."""
+    asked = pending_decision(state)
+    assert asked is not None and asked.kind == "discard"
+    count, rule = asked.count, asked.rule_cited
     if len(command.cards) != count:
         raise IllegalAction(rule, f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
     hand = list(state.players[command.player].hand)

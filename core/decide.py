@@ -3,9 +3,6 @@ names the move the engine's loop resumes with."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, steps, teams
 from mtg_ledger.core import events as ev
@@ -147,18 +144,3 @@ def concede(table: Table, command: Concede, checked: ConcedePlan) -> Next | None
     if paused is not None:  # the object that waited for their choice left the stack with them
         return priority_to(teams.acting(s) or teams.next_team_player(s, player))
     return TURN_BASED_ACTIONS
-
-
-DECISIONS: dict[type, Callable[[Table, Any, Any], Next | None]] = {
-    PassPriority: pass_priority,
-    PlayLand: play_land,
-    CastSpell: cast_spell,
-    ActivateAbility: activate_ability,
-    OrderTriggers: order_triggers,
-    ChooseDefender: choose_defender,
-    DeclareAttackers: declare_attackers,
-    DeclareBlockers: declare_blockers,
-    AssignDamage: assign_damage,
-    Discard: discard,
-    Concede: concede,
-}

@@ -8,8 +8,8 @@ player, it makes the next move, and each move says which move follows. The moves
 (``core.turn.TURN_PLAN``) and nothing else to know what a step does: which step comes next (its
 ``then`` rules, the plan's next row, or the next phase of ``state.phase_plan``), whether its phase
 is skipped, its turn-based actions, whether players receive priority in it, and what happens as it
-ends. A decision is applied by one entry of the ``DECISIONS`` table, which records it and names the
-move the loop resumes with. Nothing recurses: a whole turn of passes runs at the same stack depth.
+ends. A decision is applied by its entry of the command table (``core.command_table``), which
+records it and names the move the loop resumes with. Nothing recurses: a whole turn of passes runs at the same stack depth.
 
 Checks come in a fixed order. Before a player would receive priority: state-based actions, then
 triggered abilities waiting to go on the stack, repeated until neither applies (117.5, 704.3,
@@ -26,7 +26,7 @@ from mtg_ledger.core import steps, teams, triggers
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.commands import Command
-from mtg_ledger.core.decide import DECISIONS
+from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.moves import BEGIN_TURN, END_STEP, NEXT_STEP, PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, priority_to
 from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.record import Table, emit
@@ -58,7 +58,7 @@ def handle(table: Table, command: Command) -> None:
 
 def apply_decision(table: Table, command: Command, checked: Plan) -> None:
     """Record a checked decision (``checked``: the plan ``rules.check`` returned for it), then walk on."""
-    advance(table, DECISIONS[type(command)](table, command, checked))
+    advance(table, COMMANDS[type(command)].apply(table, command, checked))
 
 
 # --- the moves -----------------------------------------------------------------------------
