@@ -6,16 +6,17 @@ answers (``answers``: a kind of ``core.decision.Decision``, or None for an actio
 at any time), how it is named in the rules' sentences (``verb``), whether any player of the team
 may send it (``team``, 805.7-805.8), its ``check`` (state, command -> its typed plan, or an
 ``IllegalAction`` naming the rule), its ``apply`` (records the checked plan and names the move
-the engine's loop makes next) and its ``candidates`` (state, decision -> the answers of its type
-worth asking the rules about, core.candidates).
+the engine's loop makes next), its ``candidates`` (state, decision -> the answers of its type
+worth asking the rules about, core.candidates) and the events that record it (``recorded``: each
+event type with how the command is read back from it, for a replay).
 
-Dispatch reads the table: ``rules.check``, ``engine.apply_decision``, ``legal.legal_actions`` and
-``choices.choices``.
+Dispatch reads the table: ``rules.check``, ``engine.apply_decision``, ``legal.legal_actions``,
+``choices.choices`` and the replay's ``decision_at``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
@@ -41,6 +42,7 @@ from mtg_ledger.core.state import GameState
 
 C = TypeVar("C")  # the command type
 P = TypeVar("P")  # the plan its check returns and its apply records
+Reader = Callable[[dict[str, Any], Decision, GameState], C | None]  # an event's contract map -> the command it records
 
 
 @dataclass(frozen=True)
@@ -51,37 +53,69 @@ class CommandSpec(Generic[C, P]):
     check: Callable[[GameState, C], P]
     apply: Callable[[Table, C, P], Next | None]
     candidates: Callable[[GameState, Decision], cand.Options[C]]
+    recorded: Mapping[str, Reader[C]]
     team: bool = False
 
 
 COMMANDS: dict[type, CommandSpec[Any, Any]] = {
-    PassPriority: CommandSpec("pass", "priority", "pass priority", checks.check_pass, decide.pass_priority, cand.passes),
-    PlayLand: CommandSpec("play_land", "priority", "play a land", checks.check_land, decide.play_land, cand.lands),
-    CastSpell: CommandSpec("cast", "priority", "cast a spell", checks.check_cast, decide.cast_spell, cand.casts),
+    PassPriority: CommandSpec(
+        kind="pass", answers="priority", verb="pass priority",
+        check=checks.check_pass, apply=decide.pass_priority, candidates=cand.passes,
+        recorded={"PriorityPassed": decide.priority_passed},
+    ),
+    PlayLand: CommandSpec(
+        kind="play_land", answers="priority", verb="play a land",
+        check=checks.check_land, apply=decide.play_land, candidates=cand.lands,
+        recorded={"LandPlayed": decide.land_played},
+    ),
+    CastSpell: CommandSpec(
+        kind="cast", answers="priority", verb="cast a spell",
+        check=checks.check_cast, apply=decide.cast_spell, candidates=cand.casts,
+        recorded={"SpellCast": decide.spell_cast},
+    ),
     ActivateAbility: CommandSpec(
-        "activate", "priority", "activate an ability", checks.check_activate, decide.activate_ability, cand.activations
+        kind="activate", answers="priority", verb="activate an ability",
+        check=checks.check_activate, apply=decide.activate_ability, candidates=cand.activations,
+        recorded={"AbilityActivated": decide.ability_activated, "ManaAbilityActivated": decide.mana_ability_activated},
     ),
     OrderTriggers: CommandSpec(
-        "order_triggers", "order_triggers", "order triggers", checks.check_order, decide.order_triggers, cand.orders
+        kind="order_triggers", answers="order_triggers", verb="order triggers",
+        check=checks.check_order, apply=decide.order_triggers, candidates=cand.orders,
+        recorded={"TriggeredAbilitiesStacked": decide.triggers_stacked},
     ),
     ChooseDefender: CommandSpec(
-        "choose_defender", "choose_defender", "choice of defending player", combat.check_choose_defender, decide.choose_defender,
-        cand.defenders,
+        kind="choose_defender", answers="choose_defender", verb="choice of defending player",
+        check=combat.check_choose_defender, apply=decide.choose_defender, candidates=cand.defenders,
+        recorded={"DefendingPlayerChosen": decide.defender_chosen},
     ),
     DeclareAttackers: CommandSpec(
-        "declare_attackers", "declare_attackers", "declaration of attackers", combat.check_attackers, decide.declare_attackers,
-        cand.attacks, team=True,
+        kind="declare_attackers", answers="declare_attackers", verb="declaration of attackers",
+        check=combat.check_attackers, apply=decide.declare_attackers, candidates=cand.attacks,
+        recorded={"AttackersDeclared": decide.attackers_declared},
+        team=True,  # 805.7-805.8
     ),
     DeclareBlockers: CommandSpec(
-        "declare_blockers", "declare_blockers", "declaration of blockers", combat.check_blockers, decide.declare_blockers,
-        cand.blocks, team=True,
+        kind="declare_blockers", answers="declare_blockers", verb="declaration of blockers",
+        check=combat.check_blockers, apply=decide.declare_blockers, candidates=cand.blocks,
+        recorded={"BlockersDeclared": decide.blockers_declared},
+        team=True,  # 805.7-805.8
     ),
     AssignDamage: CommandSpec(
-        "assign_damage", "assign_damage", "combat damage assignment", combat.check_assign_damage, decide.assign_damage,
-        cand.divisions, team=True,
+        kind="assign_damage", answers="assign_damage", verb="combat damage assignment",
+        check=combat.check_assign_damage, apply=decide.assign_damage, candidates=cand.divisions,
+        recorded={"CombatDamageDealt": decide.damage_dealt},
+        team=True,  # 805.7-805.8
     ),
-    Discard: CommandSpec("discard", "discard", "discard", checks.check_discard, decide.discard, cand.discards),
-    Concede: CommandSpec("concede", None, "concede", checks.check_concede, decide.concede, cand.concessions),  # 104.3a: at any time
+    Discard: CommandSpec(
+        kind="discard", answers="discard", verb="discard",
+        check=checks.check_discard, apply=decide.discard, candidates=cand.discards,
+        recorded={"CardsDiscarded": decide.cards_discarded},
+    ),
+    Concede: CommandSpec(
+        kind="concede", answers=None, verb="concede",  # 104.3a: a player may concede at any time
+        check=checks.check_concede, apply=decide.concede, candidates=cand.concessions,
+        recorded={"PlayerLost": decide.conceded},
+    ),
 }
 
 
@@ -91,3 +125,7 @@ def answering(kind: str) -> list[CommandSpec[Any, Any]]:
 
 
 _ANSWERING = {kind: [spec for spec in COMMANDS.values() if spec.answers in (kind, None)] for kind in RULE_OF_DECISION}
+
+
+RECORDED: dict[str, Reader[Any]] = {event: read for spec in COMMANDS.values() for event, read in spec.recorded.items()}
+"""Each event type that records a decision, with how the command is read back from it."""
