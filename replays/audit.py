@@ -5,10 +5,12 @@ one report naming the first bad event, what the rules allowed there, and the rul
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mtg_ledger.core.setup import seeded_order
+from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.replays.findings_fr import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity
 from mtg_ledger.replays.replay import Progress, replay
@@ -108,10 +110,22 @@ class AuditReport:
             lines.append(f"  {w['derived']} {_brief(first.derived)}")
         if first.allowed:
             lines.append(f"  {w['allowed']}")
-            lines.extend(f"    {french_allowed(a) if lang == 'fr' else a}" for a in first.allowed)
+            lines.extend(f"    {allowed_line(a, lang)}" for a in first.allowed)
         if len(self.findings) > 1:
             lines.append(w["more"].format(n=len(self.findings) - 1))
         return lines
+
+
+VERBS = {spec.kind: spec.verb for spec in COMMANDS.values()}
+
+
+def allowed_line(action: Map, lang: str) -> str:
+    """One of what the rules allowed there: who, what (the verb of its kind in the command table), then
+    the action itself in the scenario's form, as ``mtg-ledger decide`` and a scenario file take it."""
+    verb, text = VERBS[action["action"]], json.dumps(action, ensure_ascii=False)
+    if lang == "fr":
+        return french_allowed(action["player"], verb, text)
+    return f"{action['player']}: {verb} — {text}"
 
 
 def _brief(event: Map) -> str:

@@ -42,7 +42,7 @@ class Finding:
     rule: str | None = None
     recorded: Map | None = None
     derived: Map | None = None
-    allowed: tuple[str, ...] = ()
+    allowed: tuple[Map, ...] = ()  # what the rules allowed there, each in the scenario's action form
 
 
 def header_for(game_id: str, events: list[Map], versions: dict[str, int] | None = None) -> Map:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from mtg_ledger.core.command_table import RECORDED
@@ -23,11 +24,13 @@ from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_for
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.actions import action_json
 from mtg_ledger.replays.logfile import Finding
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
 UPCAST_TYPES = frozenset(kind for kind, _ in UPCASTERS)  # event types some older schema recorded in another form
+ALLOWED_SHOWN = 12  # legal actions a finding shows, at most
 
 
 @dataclass
@@ -98,13 +101,9 @@ def decision_at(log: list[Map], i: int, decision: Decision, state: GameState) ->
     return None if read is None else read(e, decision, state)
 
 
-def _allowed(state: GameState) -> tuple[str, ...]:
-    return tuple(_say(c) for c in list(legal_actions(state))[:12])
-
-
-def _say(command: Command) -> str:
-    fields = ", ".join(f"{k}={v!r}" for k, v in vars(command).items() if k not in ("player", "index") and v not in ((), None))
-    return f"{command.player}: {type(command).__name__}({fields})"
+def _allowed(state: GameState) -> tuple[Map, ...]:
+    """The first legal actions, in the scenario's action form (CONTRACT section 2)."""
+    return tuple(action_json(c) for c in islice(legal_actions(state), ALLOWED_SHOWN))
 
 
 def replay(log: list[Map], progress: Progress | None = None, versions: dict[str, int] | None = None) -> ReplayResult:
