@@ -26,6 +26,7 @@ from mtg_ledger.core.commands import (
 )
 from mtg_ledger.core.decision import RULE_OF_DECISION
 from mtg_ledger.replays.actions import FORMS, action_json
+from mtg_ledger.replays.demo.policy import PLAYS
 from mtg_ledger.replays.scenario import ACTIONS, parse_action
 from mtg_ledger.replays.scenario_schema import ACTION_NAMES
 
@@ -68,8 +69,9 @@ def test_the_scenario_parser_and_its_schema_know_every_kind_and_pass_until_besid
     assert set(ACTIONS) == set(ACTION_NAMES) == {*FORMS, "pass_until"}
 
 
-def test_every_decision_the_rules_ask_for_is_answered_by_an_entry_of_the_table() -> None:
+def test_every_decision_the_rules_ask_for_is_answered_by_an_entry_of_the_table_and_played_by_the_demo() -> None:
     assert {spec.answers for spec in COMMANDS.values()} == {*RULE_OF_DECISION, None}  # None: conceding, at any time (104.3a)
+    assert set(PLAYS) == set(RULE_OF_DECISION)
 
 
 def test_each_event_that_records_a_decision_is_read_back_by_exactly_one_entry() -> None:
