@@ -3,9 +3,10 @@
 A generator lists every answer of its command type worth asking the rules about (not all of them
 legal: ``core.legal`` keeps those ``rules.check`` accepts), lazily, up to the choice of mana
 sources (a cost is listed once, paid as the engine pays when ``pay`` is left out, 601.2g-h).
-Where a choice has more than ``LIMIT`` options (any subset of attackers or blockers, each with its
-defender or attacker; a division of combat damage), it lists the simplest answers and describes
-the rest by its ``shape``: what may be chosen from, in the action's own terms.
+Where a choice is too large to list (past ``LIMIT`` options: the subsets of attackers or blockers,
+each with its defender or attacker, the orders of triggered abilities, the discards; and, always,
+the divisions of combat damage other than the default), it lists the simplest answers and
+describes the rest by its ``shape``: what may be chosen from, in the action's own terms.
 """
 
 from __future__ import annotations

@@ -32,17 +32,15 @@ def check(state: GameState, command: Command) -> Plan:
     spec = COMMANDS.get(type(command))
     if spec is None:
         raise IllegalAction("117.1", f"unknown command {command!r}")
-    if spec.answers is None:  # 104.3a: conceding, at any time
-        plan: Plan = spec.check(state, command)
-        return plan
-    decision = pending_decision(state)
-    if decision is None:
-        raise WrongTiming("117.1", "no player decision is pending")
-    if spec.answers == "priority":
-        _holds_priority(state, decision, spec, command)
-    else:
-        _expect(state, decision, spec, player)
-    plan = spec.check(state, command)
+    if spec.answers is not None:  # what a player may do at any time (104.3a: concede) answers no decision
+        decision = pending_decision(state)
+        if decision is None:
+            raise WrongTiming("117.1", "no player decision is pending")
+        if spec.answers == "priority":
+            _holds_priority(state, decision, spec, command)
+        else:
+            _expect(state, decision, spec, player)
+    plan: Plan = spec.check(state, command)
     return plan
 
 

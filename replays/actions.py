@@ -1,7 +1,7 @@
 """Commands in the scenario's action form (CONTRACT section 2), both ways: one ``Form`` per kind of the
 command table (``core.command_table``), its half of each command's entry that is the outer shell's.
 
-``action_json`` writes a command as its action; ``command`` reads one back (``scenario.parse_action``
+``action_json`` writes a command as its action; ``command_of`` reads one back (``scenario.parse_action``
 checks the action's shape first). Objects are written by id (``{"object": N}``), so an action listed
 here means exactly one thing however many cards share its name; players by name.
 tests/test_command_table.py checks that the forms cover exactly the table's kinds.
@@ -60,7 +60,7 @@ def action_json(command: Command, *, with_player: bool = True) -> Map:
     return out
 
 
-def command(a: Map, player: str, names: list[str], at: str) -> Command:
+def command_of(a: Map, player: str, names: list[str], at: str) -> Command:
     """The command for an action of a known kind (``a["action"]``), by ``player``, in a game of ``names``."""
     made: Command = FORMS[a["action"]].read(a, player, names, at)
     return made

@@ -9,8 +9,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.core.command_table import COMMANDS
+from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.findings_fr import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity
 from mtg_ledger.replays.replay import Progress, replay

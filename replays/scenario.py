@@ -13,7 +13,7 @@ from typing import Any
 from mtg_ledger.core.cards import CARDS
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.turn import STEP_NAMES
-from mtg_ledger.replays.actions import FORMS, command, known, whole
+from mtg_ledger.replays.actions import FORMS, command_of, known, whole
 from mtg_ledger.replays.actions import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
 from mtg_ledger.replays.scenario_schema import SchemaViolation, check_action, check_scenario
 
@@ -149,4 +149,4 @@ def _action(a: Any, names: list[str], at: str) -> Action:
         raise ScenarioError(f"{at}: {kind} needs \"player\", one of {', '.join(names)} (got {player!r})")
     if kind not in FORMS:
         raise ScenarioError(f"{at}: the action {kind!r} is not supported yet by this engine version")
-    return command(a, player, names, at)
+    return command_of(a, player, names, at)
