@@ -20,7 +20,7 @@ from pathlib import Path
 from uuid import UUID
 
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS

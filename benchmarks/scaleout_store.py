@@ -40,8 +40,8 @@ import psycopg
 from eventsourcing.persistence import StoredEvent
 from psycopg import sql
 
-from mtg_ledger.core.decks import demo_setup
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.stores import RECORDER_ENV
 from mtg_ledger.replays.stores.postgres import StreamsRecorder

@@ -242,12 +242,23 @@ class BlockPlan:
     blockers: list[dict[str, Any]]  # {object, card, attacker}
 
 
-def check_choose_defender(state: GameState, command: ChooseDefender) -> ChooseDefender:
+@dataclass(frozen=True)
+class DefenderPlan:
+    chooser: str
+    defender: str
+
+
+@dataclass(frozen=True)
+class DamagePlan:
+    assignments: list[Assignment]  # every attacker's and blocker's combat damage (510.1)
+
+
+def check_choose_defender(state: GameState, command: ChooseDefender) -> DefenderPlan:
     """507.1: one of the active player's opponents still in the game."""
     opponents = teams.opponents(state, command.player)
     if command.defender not in opponents:
         raise IllegalAction("507.1", f"{command.defender!r} is not an opponent of {command.player} in the game")
-    return command
+    return DefenderPlan(command.player, command.defender)
 
 
 def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
@@ -315,7 +326,7 @@ def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
     return BlockPlan(command.player, chosen)
 
 
-def check_assign_damage(state: GameState, command: AssignDamage) -> list[Assignment]:
+def check_assign_damage(state: GameState, command: AssignDamage) -> DamagePlan:
     """510.1c-d: the active player divides the damage of the attackers named; the rest take the default."""
     chosen: dict[int, list[Assignment]] = {}
     for ref, parts in command.assignments:
@@ -327,4 +338,4 @@ def check_assign_damage(state: GameState, command: AssignDamage) -> list[Assignm
         if attacker.object in chosen:
             raise IllegalAction("510.1", f"{attacker.card}'s damage is assigned twice")
         chosen[attacker.object] = [{"target": ch.resolve_target(state, t, "creature"), "amount": n} for t, n in parts]
-    return combat_assignments(state, chosen)
+    return DamagePlan(combat_assignments(state, chosen))

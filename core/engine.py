@@ -8,8 +8,8 @@ player, it makes the next move, and each move says which move follows. The moves
 (``core.turn.TURN_PLAN``) and nothing else to know what a step does: which step comes next (its
 ``then`` rules, the plan's next row, or the next phase of ``state.phase_plan``), whether its phase
 is skipped, its turn-based actions, whether players receive priority in it, and what happens as it
-ends. A decision is applied by one entry of the ``DECISIONS`` table, which records it and names the
-move the loop resumes with. Nothing recurses: a whole turn of passes runs at the same stack depth.
+ends. A decision is applied by its entry of the command table (``core.command_table``), which
+records it and names the move the loop resumes with. Nothing recurses: a whole turn of passes runs at the same stack depth.
 
 Checks come in a fixed order. Before a player would receive priority: state-based actions, then
 triggered abilities waiting to go on the stack, repeated until neither applies (117.5, 704.3,
@@ -20,59 +20,23 @@ resolves or, with an empty stack, the step ends (117.4, 500.2).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, steps, teams, triggers
+from mtg_ledger.core import steps, teams, triggers
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import turn as turn_plan
-from mtg_ledger.core.commands import (
-    ActivateAbility,
-    AssignDamage,
-    CastSpell,
-    ChooseDefender,
-    Command,
-    Concede,
-    DeclareAttackers,
-    DeclareBlockers,
-    Discard,
-    OrderTriggers,
-    PassPriority,
-    PlayLand,
-)
-from mtg_ledger.core.outcome import Reason
+from mtg_ledger.core.commands import Command
+from mtg_ledger.core.command_table import COMMANDS
+from mtg_ledger.core.moves import BEGIN_TURN, END_STEP, NEXT_STEP, PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, priority_to
+from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.record import Table, emit
-from mtg_ledger.core.resolve import resolve_top, resume
-from mtg_ledger.core.rules import AbilityPlan, CastPlan, StackPlan, check, pending_decision
-from mtg_ledger.core.sba import check_game_end, state_based_actions
+from mtg_ledger.core.resolve import resolve_top
+from mtg_ledger.core.rules import check
+from mtg_ledger.core.sba import state_based_actions
 from mtg_ledger.core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
 from mtg_ledger.core.state import GameState
 
 __all__ = ["RULES_EDITION", "advance", "apply_decision", "begin_game", "handle", "started_fields"]
-
-
-@dataclass(frozen=True)
-class Next:
-    """The move the loop makes next; ``player`` for the moves that concern one player."""
-
-    move: str
-    player: str | None = None
-
-
-BEGIN_TURN = Next("begin turn")
-NEXT_STEP = Next("next step")
-TURN_BASED_ACTIONS = Next("turn-based actions")
-PRIORITY_OR_END = Next("priority or end")
-END_STEP = Next("end step")
-
-
-def priority_to(player: str) -> Next:
-    return Next("priority", player)
-
-
-def passed_by(player: str) -> Next:
-    return Next("after a pass", player)
 
 
 def advance(table: Table, todo: Next | None) -> None:
@@ -92,9 +56,9 @@ def handle(table: Table, command: Command) -> None:
     apply_decision(table, command, check(table.state, command))
 
 
-def apply_decision(table: Table, command: Command, checked: Any) -> None:
+def apply_decision(table: Table, command: Command, checked: Plan) -> None:
     """Record a checked decision (``checked``: the plan ``rules.check`` returned for it), then walk on."""
-    advance(table, DECISIONS[type(command)](table, command, checked))
+    advance(table, COMMANDS[type(command)].apply(table, command, checked))
 
 
 # --- the moves -----------------------------------------------------------------------------
@@ -229,140 +193,4 @@ MOVES: dict[str, Callable[[Table, Next], Next | None]] = {
     END_STEP.move: end_step,
     "priority": give_priority,
     "after a pass": after_pass,
-}
-
-
-# --- decisions: each records what was decided and names the move that follows ---------------
-
-
-def _tap(table: Table, player: str, taps: list[tuple[int, str, str]]) -> None:
-    for obj, name, color in taps:
-        emit(table, ev.ManaAbilityActivated, player=player, source=obj, card=name, mana=color)
-
-
-def pass_priority(table: Table, command: PassPriority, _: Any) -> Next:
-    emit(table, ev.PriorityPassed, player=command.player)
-    return passed_by(command.player)
-
-
-def play_land(table: Table, command: PlayLand, _: Any) -> Next:
-    emit(table, ev.LandPlayed, player=command.player, card=command.card, object=table.state.next_object)
-    return priority_to(command.player)  # 117.3c
-
-
-def cast_spell(table: Table, command: CastSpell, checked: CastPlan) -> Next:
-    _tap(table, checked.player, checked.taps)  # 601.2g
-    emit(
-        table,
-        ev.SpellCast,
-        player=checked.player,
-        card=checked.card,
-        object=table.state.next_object,
-        targets=checked.targets,
-        mana_spent=checked.mana_spent,
-        paid_with=[t[0] for t in checked.taps],
-    )
-    return priority_to(checked.player)  # 117.3c
-
-
-def activate_ability(table: Table, command: ActivateAbility, checked: Any) -> Next | None:
-    if isinstance(checked, AbilityPlan):  # 602.2: on the stack
-        _tap(table, checked.player, checked.taps)
-        emit(
-            table,
-            ev.AbilityActivated,
-            player=checked.player,
-            source=checked.source,
-            card=checked.card,
-            ability=checked.ability,
-            object=table.state.next_object,
-            targets=[],
-            mana_spent=checked.mana_spent,
-            paid_with=[t[0] for t in checked.taps],
-        )
-        return priority_to(checked.player)  # 117.3c
-    obj, name, color = checked  # 605.3a: a mana ability, no stack; the player keeps priority
-    emit(table, ev.ManaAbilityActivated, player=command.player, source=obj, card=name, mana=color)
-    return None
-
-
-def order_triggers(table: Table, command: OrderTriggers, checked: StackPlan) -> Next:
-    assert table.state.ordering is not None
-    receiver = table.state.ordering["priority_to"]
-    emit(table, ev.TriggeredAbilitiesStacked, player=checked.player, objects=checked.order, targets=checked.targets, removed=checked.removed)
-    return priority_to(receiver)
-
-
-def choose_defender(table: Table, command: ChooseDefender, _: Any) -> Next:
-    emit(table, ev.DefendingPlayerChosen, player=command.defender, chooser=command.player)
-    return PRIORITY_OR_END
-
-
-def declare_attackers(table: Table, command: DeclareAttackers, checked: combat.AttackPlan) -> Next:
-    _tap(table, checked.player, checked.taps)  # 508.1h
-    emit(
-        table,
-        ev.AttackersDeclared,
-        player=checked.player,
-        attackers=checked.attackers,
-        tapped=checked.tapped,
-        costs_paid=checked.costs,
-        mana_spent=checked.mana_spent,
-        paid_with=[t[0] for t in checked.taps],
-    )
-    return PRIORITY_OR_END  # 508.2
-
-
-def declare_blockers(table: Table, command: DeclareBlockers, checked: combat.BlockPlan) -> Next:
-    emit(table, ev.BlockersDeclared, player=checked.player, blockers=checked.blockers)
-    return TURN_BASED_ACTIONS  # the next defending player, or 509.2
-
-
-def assign_damage(table: Table, command: AssignDamage, checked: list[dict[str, Any]]) -> Next:
-    steps.deal_combat_damage(table, checked)
-    return PRIORITY_OR_END
-
-
-def discard(table: Table, command: Discard, _: Any) -> Next | None:
-    s = table.state
-    if s.paused is not None:  # 608.2d: a resolving ability asked for it
-        return priority_to(teams.acting(s) or command.player) if resume(table, list(command.cards)) else None
-    limit = ch.max_hand_size(s, command.player)  # 514.1
-    emit(table, ev.CardsDiscarded, player=command.player, cards=list(command.cards), max_hand_size=limit, rule="514.1")
-    return TURN_BASED_ACTIONS  # a teammate's discard (805.6), or 514.2
-
-
-def concede(table: Table, command: Concede, _: Any) -> Next | None:
-    """104.3a: a player may concede at any time; they leave the game (800.4a). If the game goes on
-    and was waiting for them, it moves on without them: priority passes on (or, when everyone
-    left has passed, the top object resolves or the step ends); a declaration or choice that was
-    theirs to make is no longer asked for."""
-    s = table.state
-    player = command.player
-    waiting = pending_decision(s)
-    ordering, paused = s.ordering, s.paused
-    emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
-    if check_game_end(table, Reason.CONCESSION) or waiting is None or waiting.player != player:
-        return None
-    if waiting.kind == "priority":
-        return passed_by(player)
-    if ordering is not None:  # their triggers left with them; priority goes where it was going
-        return priority_to(ordering["priority_to"])
-    if paused is not None:  # the object that waited for their choice left the stack with them
-        return priority_to(teams.acting(s) or teams.next_team_player(s, player))
-    return TURN_BASED_ACTIONS
-
-
-DECISIONS: dict[type, Callable[[Table, Any, Any], Next | None]] = {
-    PassPriority: pass_priority,
-    PlayLand: play_land,
-    CastSpell: cast_spell,
-    ActivateAbility: activate_ability,
-    OrderTriggers: order_triggers,
-    ChooseDefender: choose_defender,
-    DeclareAttackers: declare_attackers,
-    DeclareBlockers: declare_blockers,
-    AssignDamage: assign_damage,
-    Discard: discard,
-    Concede: concede,
 }

@@ -1,134 +1,53 @@
-"""Legal actions as a lazy view, backed by the same predicate that validation uses (core.rules.check)."""
+"""Legal actions as a lazy view, backed by the same predicate that validation uses (core.rules.check).
+
+The candidates are the command table's: each command type answering the pending decision lists its
+own (core.candidates), in the table's order. ``legal_actions`` is every legal action, up to the
+choice of mana sources (a cost is listed once, paid as the engine pays when ``pay`` is left out,
+601.2g-h), except where a choice is too large to list: there it holds the simplest actions, and
+``core.choices.choices(state).shapes`` says exactly what is left out (a division of combat damage
+other than the default, 510.1c-d; and, past ``candidates.LIMIT`` options, the other subsets of
+attackers or blockers, orders of triggered abilities or discards).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import combinations
+from typing import Any
 
-from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, teams, triggers
-from mtg_ledger.core.cards import card
-from mtg_ledger.core.commands import (
-    ActivateAbility,
-    AssignDamage,
-    ChooseDefender,
-    CastSpell,
-    Command,
-    Concede,
-    DeclareAttackers,
-    DeclareBlockers,
-    Discard,
-    OrderTriggers,
-    PassPriority,
-    PlayLand,
-    Target,
-)
-from mtg_ledger.core.rules import is_legal, pending_decision
+from mtg_ledger.core.candidates import Options
+from mtg_ledger.core.command_table import answering
+from mtg_ledger.core.commands import Command
+from mtg_ledger.core.decision import Decision, pending_decision
+from mtg_ledger.core.rules import is_legal
 from mtg_ledger.core.state import GameState
 
-MAX_SUBSETS = 64  # attack and block declarations offered, at most, per decision
+
+def options(state: GameState, decision: Decision, *, anytime: bool = True) -> list[Options[Any]]:
+    """Each answering command type's candidates for ``decision``; ``anytime=False`` leaves out the
+    actions a player may take at any time (conceding, 104.3a)."""
+    return [spec.candidates(state, decision) for spec in answering(decision.kind) if anytime or spec.answers is not None]
 
 
 def candidates(state: GameState) -> Iterator[Command]:
     """Every decision worth asking the rules about now (not all of them legal)."""
     decision = pending_decision(state)
-    if decision is None:
-        return
-    player = decision.player
-    if decision.kind == "priority":
-        yield PassPriority(player)
-        # 805.5a: while a team has priority, each of its players may cast, activate and play a land
-        for member in [player, *(m for m in teams.live_members(state, teams.team_of(state, player)) if m != player)]:
-            yield from _acts(state, member)
-    elif decision.kind == "order_triggers":
-        mine = [t.object for t in state.pending_triggers if t.player == player]
-        yield OrderTriggers(player, tuple(mine))
-        yield OrderTriggers(player, tuple(reversed(mine)))
-        for t in state.pending_triggers:
-            if t.player == player:
-                for option in triggers.legal_targets(state, triggers.ability(t).target, player)[1:2]:
-                    yield OrderTriggers(player, tuple(mine), tuple((option,) if o == t.object else None for o in mine))
-    elif decision.kind == "choose_defender":
-        for opponent in state.live_players():
-            if opponent != player:
-                yield ChooseDefender(player, opponent)
-    elif decision.kind == "declare_attackers":
-        ready = [p.object for p in ch.on_battlefield(state) if combat.can_attack(state, p)]
-        defenders = combat.attackable_players(state)
-        for n, subset in enumerate(_subsets(ready)):
-            yield DeclareAttackers(player, tuple((o, defenders[(n + i) % len(defenders)]) for i, o in enumerate(subset)))
-    elif decision.kind == "assign_damage":
-        yield AssignDamage(player, ())  # the default division
-        for attacker in ch.on_battlefield(state):
-            if combat.needs_assignment(state, attacker):
-                blockers = [b for b in attacker.blocked_by if state.permanent(b) is not None]
-                yield AssignDamage(player, ((attacker.object, ((blockers[-1], ch.power(state, attacker)),)),))
-    elif decision.kind == "declare_blockers":  # 805.8: with shared team turns, the whole team's
-        team = teams.team_of(state, player)
-        attackers = [p.object for p in ch.on_battlefield(state) if p.attacking in team]
-        blockers = [p.object for p in ch.on_battlefield(state) if p.controller in team and ch.is_creature(p) and not p.tapped]
-        yield DeclareBlockers(player, ())
-        count = 0
-        for b in blockers:
-            for a in attackers:
-                yield DeclareBlockers(player, ((b, a),))
-                count += 1
-        if attackers and len(blockers) > 1:
-            yield DeclareBlockers(player, tuple((b, attackers[i % len(attackers)]) for i, b in enumerate(blockers)))
-    elif decision.kind == "discard":
-        hand = state.players[player].hand
-        yield Discard(player, tuple(hand[: decision.count]))
-        yield Discard(player, tuple(hand[-decision.count :]))
-    yield Concede(player)
-
-
-def _acts(state: GameState, player: str) -> Iterator[Command]:
-    """What a player holding priority (or whose team holds it) might do besides passing."""
-    hand = state.players[player].hand
-    for name in dict.fromkeys(hand):
-        definition = card(name)
-        if definition.is_type("Land"):
-            yield PlayLand(player, name)
-            continue
-        for targets in _target_choices(state, definition.target):
-            yield CastSpell(player, name, targets=targets)
-    for obj, _, _ in ch.mana_sources(state, player):
-        yield ActivateAbility(player, obj)
-    for perm in ch.on_battlefield(state):  # abilities that use the stack (602)
-        face = ch.face(perm)
-        for i in range(len(face.activated)):
-            if perm.controller == player:
-                yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
-
-
-def _target_choices(state: GameState, spec: str | None) -> Iterator[tuple[Target, ...]]:
-    if spec is None:
-        yield ()
-        return
-    if spec in ("any", "player"):
-        for name in state.live_players():
-            yield (name,)
-        if spec == "player":
-            return
-    for p in ch.on_battlefield(state):
-        if ch.is_creature(p):
-            yield (p.object,)
-
-
-def _subsets(items: list[int]) -> Iterator[tuple[int, ...]]:
-    produced = 0
-    for size in range(len(items) + 1):
-        for subset in combinations(items, size):
-            yield subset
-            produced += 1
-            if produced >= MAX_SUBSETS:
-                return
+    if decision is not None:
+        for found in options(state, decision):
+            yield from found.listed
 
 
 def legal_actions(state: GameState, *, allow_concede: bool = False) -> Iterator[Command]:
-    """The candidates the rules accept, lazily."""
-    for command in candidates(state):
-        if isinstance(command, Concede) and not allow_concede:
-            continue
-        if is_legal(state, command):
-            yield command
+    """The candidates the rules accept, lazily, each once."""
+    decision = pending_decision(state)
+    if decision is not None:
+        yield from accepted(state, options(state, decision, anytime=allow_concede))
+
+
+def accepted(state: GameState, found: list[Options[Any]]) -> Iterator[Command]:
+    """The listed candidates that ``rules.check`` accepts, in order, each once."""
+    seen: dict[Command, None] = {}
+    for listed in found:
+        for command in listed.listed:
+            if command not in seen and is_legal(state, command):
+                seen[command] = None
+                yield command

@@ -14,7 +14,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.record import Table, draw, emit
-from mtg_ledger.core.rules import target_still_legal
+from mtg_ledger.core.checks import target_still_legal
 from mtg_ledger.core.state import GameState, StackObject
 from mtg_ledger.core.triggers import ability as triggered_ability
 from mtg_ledger.core.triggers import definition_named

@@ -1,117 +1,23 @@
 """Pure checks of player decisions. Checking is separate from applying (python-chess style):
 ``check(state, command)`` either returns a plan the engine can apply without further checks, or
 raises an ``IllegalAction`` naming the rule. ``legal_actions`` (core.legal) uses the same checks.
+
+What is common to every command is checked here (the game goes on, the player is in it, the
+command answers the pending decision and comes from the player it is asked of); what is particular
+to each is its entry's ``check`` in the command table (core.command_table).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat
-from mtg_ledger.core.cards import card
-from mtg_ledger.core import teams, triggers
-from mtg_ledger.core.commands import (
-    ActivateAbility,
-    OrderTriggers,
-    AssignDamage,
-    ChooseDefender,
-    CardRef,
-    CastSpell,
-    Command,
-    Concede,
-    DeclareAttackers,
-    DeclareBlockers,
-    Discard,
-    PassPriority,
-    PlayLand,
-    Target,
-)
-from mtg_ledger.core.errors import CannotPay, GameOver, IllegalAction, IllegalTarget, NotYourPriority, WrongTiming
-from mtg_ledger.core.mana import parse_cost
-from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core import teams
+from mtg_ledger.core.command_table import COMMANDS, CommandSpec
+from mtg_ledger.core.commands import Command, PassPriority
+from mtg_ledger.core.decision import RULE_OF_DECISION, Decision, pending_decision
+from mtg_ledger.core.errors import GameOver, IllegalAction, NotYourPriority, WrongTiming
+from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.state import GameState
-from mtg_ledger.core.turn import MAIN_STEPS
 
-
-@dataclass(frozen=True)
-class Decision:
-    """What the game is waiting for, and from whom."""
-
-    kind: str  # priority | order_triggers | choose_defender | declare_attackers | declare_blockers | assign_damage | discard
-    player: str
-    count: int = 0  # cards to discard
-    rule: str = ""  # the rule that asks for it, where the kind alone doesn't say (608.2d)
-
-    @property
-    def rule_cited(self) -> str:
-        return self.rule or RULE_OF_DECISION[self.kind]
-
-    def describe(self) -> str:
-        if self.kind == "priority":
-            return f"{self.player} holds priority"
-        if self.kind == "discard":
-            return f"the game is waiting for {self.player} to discard {self.count} card(s)"
-        return f"the game is waiting for {self.player} to {self.kind.replace('_', ' ')}"
-
-
-RULE_OF_DECISION = {
-    "priority": "117.3",
-    "order_triggers": "603.3b",
-    "choose_defender": "507.1",
-    "declare_attackers": "508.1",
-    "declare_blockers": "509.1",
-    "assign_damage": "510.1",
-    "discard": "514.1",
-}
-
-
-def pending_decision(state: GameState) -> Decision | None:
-    """The decision the rules ask for now, derived from the state alone."""
-    if state.ended:
-        return None
-    if state.priority is not None:
-        return Decision("priority", state.priority)
-    if state.paused is not None:  # 608.2d
-        return Decision("discard", state.paused["player"], state.paused["count"], "608.2d")
-    if state.ordering is not None:  # 603.3b
-        return Decision("order_triggers", state.ordering["player"])
-    active = teams.acting(state)  # 805.2: a team's choices are made by its primary player
-    if active is None:  # 800.4: the turn goes on without its player
-        return None
-    if state.step == "beginning_of_combat" and combat.must_choose_defender(state):
-        return Decision("choose_defender", active)
-    if state.step == "declare_attackers" and not state.attackers_declared:
-        return Decision("declare_attackers", active)
-    if state.step == "declare_blockers" and state.attackers_declared:
-        waiting = combat.defenders_to_declare(state)
-        if waiting:
-            return Decision("declare_blockers", waiting[0])
-    if state.step == "combat_damage" and not state.combat_damage_dealt:
-        if any(combat.needs_assignment(state, p) for p in ch.on_battlefield(state)):
-            return Decision("assign_damage", active)
-    if state.step == "cleanup":  # 514.1, 805.6: each player of the active team, in order
-        for member in teams.live_members(state, teams.active_team(state)):
-            n = ch.cards_to_discard(state, member)
-            if n:
-                return Decision("discard", member, n)
-    return None
-
-
-# --- plans ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CastPlan:
-    player: str
-    card: str
-    targets: list[Any]
-    taps: list[tuple[int, str, str]]  # (object, card, color) mana abilities activated while casting
-    mana_spent: dict[str, int]
-
-
-Plan = Any
+__all__ = ["RULE_OF_DECISION", "Decision", "check", "is_legal", "pending_decision"]
 
 
 def check(state: GameState, command: Command) -> Plan:
@@ -123,261 +29,46 @@ def check(state: GameState, command: Command) -> Plan:
         raise IllegalAction("102.1", f"{player!r} is not a player in this game")
     if state.players[player].lost:
         raise IllegalAction("800.4a", f"{player} has already left the game")
-    if isinstance(command, Concede):
-        return command  # 104.3a: a player may concede at any time
-    decision = pending_decision(state)
-    if decision is None:
-        raise WrongTiming("117.1", "no player decision is pending")
-    if isinstance(command, ChooseDefender):
-        _expect(state, decision, "choose_defender", player)
-        return combat.check_choose_defender(state, command)
-    if isinstance(command, DeclareAttackers):
-        _expect(state, decision, "declare_attackers", player)
-        return combat.check_attackers(state, command)
-    if isinstance(command, DeclareBlockers):
-        _expect(state, decision, "declare_blockers", player)
-        return combat.check_blockers(state, command)
-    if isinstance(command, AssignDamage):
-        _expect(state, decision, "assign_damage", player)
-        return combat.check_assign_damage(state, command)
-    if isinstance(command, Discard):
-        _expect(state, decision, "discard", player)
-        return check_discard(state, command, decision.count, decision.rule_cited)
-    if isinstance(command, OrderTriggers):
-        _expect(state, decision, "order_triggers", player)
-        return check_order(state, command)
+    spec = COMMANDS.get(type(command))
+    if spec is None:
+        raise IllegalAction("117.1", f"unknown command {command!r}")
+    if spec.answers is not None:  # what a player may do at any time (104.3a: concede) answers no decision
+        decision = pending_decision(state)
+        if decision is None:
+            raise WrongTiming("117.1", "no player decision is pending")
+        if spec.answers == "priority":
+            _holds_priority(state, decision, spec, command)
+        else:
+            _expect(state, decision, spec, player)
+    plan: Plan = spec.check(state, command)
+    return plan
+
+
+def _holds_priority(state: GameState, decision: Decision, spec: CommandSpec[Command, Plan], command: Command) -> None:
+    """117.1, 117.3d: actions taken with priority, by the player holding it (or a teammate, 805.5a)."""
     if decision.kind != "priority":
-        raise WrongTiming(decision.rule_cited, f"{decision.describe()}, not for a {_verb(command)}")
+        raise WrongTiming(decision.rule_cited, f"{decision.describe()}, not for a {spec.verb}")
+    player = command.player
     if decision.player != player and not teams.teammates(state, decision.player, player):  # 805.5a
         raise NotYourPriority(
             "117.3d" if isinstance(command, PassPriority) else "117.1",
-            f"{player} cannot {_verb(command)}: {decision.player} holds priority",
+            f"{player} cannot {spec.verb}: {decision.player} holds priority",
         )
-    if isinstance(command, PassPriority):
-        return command
-    if isinstance(command, PlayLand):
-        return check_land(state, command)
-    if isinstance(command, CastSpell):
-        return check_cast(state, command)
-    if isinstance(command, ActivateAbility):
-        return check_activate(state, command)
-    raise IllegalAction("117.1", f"unknown command {command!r}")
 
 
-def _verb(command: Command) -> str:
-    return {
-        PassPriority: "pass priority",
-        PlayLand: "play a land",
-        CastSpell: "cast a spell",
-        ActivateAbility: "activate an ability",
-        ChooseDefender: "choice of defending player",
-        DeclareAttackers: "declaration of attackers",
-        DeclareBlockers: "declaration of blockers",
-        AssignDamage: "combat damage assignment",
-        Discard: "discard",
-    }.get(type(command), type(command).__name__)
-
-
-# 805.7-805.8: a team's combat declarations are the team's, sent by any of its players
-TEAM_DECISIONS = frozenset({"declare_attackers", "declare_blockers", "assign_damage"})
-
-
-def _expect(state: GameState, decision: Decision, kind: str, player: str) -> None:
+def _expect(state: GameState, decision: Decision, spec: CommandSpec[Command, Plan], player: str) -> None:
+    """The answer to a decision other than priority, from the player it is asked of (805.7-805.8: a
+    team's combat declarations are the team's, sent by any of its players)."""
+    kind = spec.answers
+    assert kind is not None
     rule = decision.rule_cited if decision.kind == kind else RULE_OF_DECISION[kind]
     if decision.kind != kind:
         raise WrongTiming(rule, f"{decision.describe()}; it is not the time to {kind.replace('_', ' ')}")
-    if decision.player == player or (kind in TEAM_DECISIONS and teams.teammates(state, decision.player, player)):
+    if decision.player == player or (spec.team and teams.teammates(state, decision.player, player)):
         return
     if len(teams.team_of(state, decision.player)) > 1:
         raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is for the team of {decision.player} to do")
     raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {decision.player}'s to do")
-
-
-def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:
-    """307.1 / 505.6a: own turn, a main phase, the stack empty."""
-    if not teams.is_active(state, player):
-        raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
-    if state.step not in MAIN_STEPS:
-        raise WrongTiming(rule, f"{what} only in a main phase, not in the {str(state.step).replace('_', ' ')} step")
-    if state.stack:
-        raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
-
-
-def check_land(state: GameState, command: PlayLand) -> PlayLand:
-    """505.6b, 305.1-305.2: one land per turn, own main phase, empty stack, from hand."""
-    ch.require_in_hand(state, command.player, command.card, "305.1")
-    if not card(command.card).is_type("Land"):
-        raise IllegalAction("305.1", f"{command.card} is not a land; spells are cast, not played")
-    _sorcery_timing(state, command.player, f"{command.card} can be played", "505.6b")
-    if state.players[command.player].lands_played >= 1:
-        raise WrongTiming("305.2", f"{command.player} has already played a land this turn")
-    return command
-
-
-def check_cast(state: GameState, command: CastSpell) -> CastPlan:
-    """601.2: announce (from hand), timing, targets, then costs that can be paid."""
-    player = command.player
-    ch.require_in_hand(state, player, command.card, "601.2a")
-    definition = card(command.card)
-    if definition.is_type("Land"):
-        raise IllegalAction("305.9", f"{command.card} is a land: it is played (a special action), never cast")
-    if definition.sorcery_speed:
-        kind = "sorcery" if definition.is_type("Sorcery") else "permanent spell"
-        rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
-        _sorcery_timing(state, player, f"{command.card} ({kind}) can be cast", rule)
-    targets = check_targets(state, definition.target, command.targets, command.card, player)
-    what = f"{command.card}'s cost {definition.cost}"
-    taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
-    return CastPlan(player, command.card, targets, taps, spent)
-
-
-PLAYER_SPECS = {"any": "a creature or a player", "player": "a player", "opponent": "an opponent"}
-
-
-def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
-    """601.2c, 115.1: exactly the targets the spell asks for, each legal."""
-    if spec is None:
-        if given:
-            raise IllegalTarget("115.1", f"{name} has no targets, but {len(given)} were chosen")
-        return []
-    if len(given) != 1:
-        raise IllegalTarget("601.2c", f"{name} needs exactly one target, {len(given)} chosen")
-    chosen = given[0]
-    wanted = PLAYER_SPECS.get(spec, "a creature")
-    if isinstance(chosen, str) and chosen in state.players:
-        if spec not in PLAYER_SPECS or (spec == "opponent" and chosen == controller):
-            raise IllegalTarget("115.1", f"{name} must target {wanted}, not the player {chosen}")
-        if state.players[chosen].lost:
-            raise IllegalTarget("115.1", f"{chosen} has left the game and cannot be targeted")
-        return [chosen]
-    ref = CardRef(chosen) if isinstance(chosen, str) else chosen
-    perm = ch.find_permanent(state, ref, what="target")
-    if spec in ("player", "opponent") or not ch.is_creature(perm):
-        raise IllegalTarget("115.1", f"{name} must target {wanted}, not {ch.name(perm)}")
-    return [perm.object]
-
-
-def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
-    """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
-    if isinstance(target, str):
-        fits = spec in PLAYER_SPECS and not (spec == "opponent" and target == controller)
-        return fits and target in state.players and not state.players[target].lost
-    perm = state.permanent(target)
-    if perm is None or perm.phased_out or not ch.is_creature(perm):
-        return False
-    return spec != "creature_you_control" or perm.controller == controller
-
-
-@dataclass(frozen=True)
-class AbilityPlan:
-    player: str
-    source: int
-    card: str
-    ability: int
-    taps: list[tuple[int, str, str]]
-    mana_spent: dict[str, int]
-
-
-def check_activate(state: GameState, command: ActivateAbility) -> tuple[int, str, str] | AbilityPlan:
-    """605.3a: a mana ability may be activated whenever its controller has priority ({T}: 302.6);
-    602.2, 602.5b: other activated abilities go on the stack, within their timing restriction."""
-    perm = ch.find_permanent(state, command.source, what="source")
-    definition = ch.face(perm)
-    label = ch.name(perm)
-    if perm.controller != command.player:
-        raise IllegalAction("602.2", f"{command.player} does not control {label}")
-    mana_count = len(definition.mana_abilities)
-    if command.ability < 0 or command.ability >= mana_count + len(definition.activated):
-        raise IllegalAction("602.1", f"{label} has no activated ability number {command.ability}")
-    if command.ability < mana_count:
-        if perm.tapped:
-            raise CannotPay("602.2b", f"{label} is already tapped")
-        if ch.sick(state, perm):
-            raise CannotPay("302.6", f"{label} has summoning sickness: it can't use a {{T}} ability this turn")
-        return (perm.object, perm.card, definition.mana_abilities[command.ability].produces)
-    activated = definition.activated[command.ability - mana_count]
-    if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
-        raise WrongTiming("602.5b", f"{label}'s ability can be activated only during its controller's upkeep")
-    what = f"{label}'s ability cost {activated.cost}"
-    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
-    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
-
-
-def check_discard(state: GameState, command: Discard, count: int, rule: str) -> Discard:
-    """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
-    ability says."""
-    if len(command.cards) != count:
-        raise IllegalAction(rule, f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
-    hand = list(state.players[command.player].hand)
-    for name in command.cards:
-        card(name)
-        if name not in hand:
-            raise IllegalAction(rule, f"{command.player} has no {name!r} left in hand to discard")
-        hand.remove(name)
-    return command
-
-
-@dataclass(frozen=True)
-class StackPlan:
-    player: str
-    order: list[int]
-    targets: dict[str, list[Any]]
-    removed: list[int]
-
-
-def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
-    """603.3b-d: every waiting trigger of the player, once, in the order given, with legal targets."""
-    mine = [t for t in state.pending_triggers if t.player == command.player]
-    chosen: list[int] = []
-    for ref in command.order:
-        if isinstance(ref, int):
-            match = next((t for t in mine if t.object == ref), None)
-        else:
-            named = [t for t in mine if t.card == ref.card or (t.source is not None and _source_name(state, t.source) == ref.card)]
-            match = named[ref.index] if ref.index < len(named) else None
-        if match is None:
-            raise IllegalAction("603.3b", f"{command.player} has no waiting triggered ability {ref!r}")
-        if match.object in chosen:
-            raise IllegalAction("603.3b", f"the triggered ability of {match.card} (object {match.object}) is listed twice")
-        chosen.append(match.object)
-    if sorted(chosen) != sorted(t.object for t in mine):
-        names = ", ".join(f"{t.card} (object {t.object})" for t in mine)
-        raise IllegalAction("603.3b", f"{command.player} must put all of their waiting triggered abilities on the stack: {names}")
-    if len(command.targets) > len(command.order):
-        raise IllegalTarget("115.1", f"{len(command.targets)} target choices for {len(command.order)} triggered abilities")
-    by_object = {t.object: t for t in mine}
-    order: list[int] = []
-    targets: dict[str, list[Any]] = {}
-    removed: list[int] = []
-    for i, obj in enumerate(chosen):
-        trigger = by_object[obj]
-        spec = triggers.ability(trigger).target
-        options = triggers.legal_targets(state, spec, command.player)
-        given = command.targets[i] if i < len(command.targets) else None
-        if spec is None:
-            if given:
-                raise IllegalTarget("115.1", f"the ability of {trigger.card} has no targets, but {len(given)} were chosen")
-            order.append(obj)
-            continue
-        if not options:
-            removed.append(obj)  # 603.3d
-            continue
-        if given is None:
-            picked = options[0]
-        else:
-            if len(given) != 1:
-                raise IllegalTarget("603.3d", f"the ability of {trigger.card} needs exactly one target")
-            picked = ch.resolve_target(state, given[0])
-            if picked not in options:
-                raise IllegalTarget("115.1", f"{picked!r} is not a legal target for the ability of {trigger.card}")
-        order.append(obj)
-        targets[str(obj)] = [picked]
-    return StackPlan(command.player, order, targets, removed)
-
-
-def _source_name(state: GameState, obj: int) -> str | None:
-    perm = state.permanent(obj)
-    return None if perm is None else ch.name(perm)
 
 
 def is_legal(state: GameState, command: Command) -> bool:

@@ -5,11 +5,13 @@ one report naming the first bad event, what the rules allowed there, and the rul
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 from uuid import UUID
 
 from mtg_ledger.core.schema import SchemaError, upgrade_log
+from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays import snapshots
 from mtg_ledger.replays.findings_fr import french, french_allowed
@@ -130,12 +132,24 @@ class AuditReport:
             lines.append(f"  {w['derived']} {_brief(first.derived)}")
         if first.allowed:
             lines.append(f"  {w['allowed']}")
-            lines.extend(f"    {french_allowed(a) if lang == 'fr' else a}" for a in first.allowed)
+            lines.extend(f"    {allowed_line(a, lang)}" for a in first.allowed)
         others = [f for f in self.findings if f is not first]
         lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {_said(f.message, lang)}" for f in others if f.kind == "snapshot")
         if others:
             lines.append(w["more"].format(n=len(others)))
         return lines
+
+
+VERBS = {spec.kind: spec.verb for spec in COMMANDS.values()}
+
+
+def allowed_line(action: Map, lang: str) -> str:
+    """One of what the rules allowed there: who, what (the verb of its kind in the command table), then
+    the action itself in the scenario's form, as ``mtg-ledger decide`` and a scenario file take it."""
+    verb, text = VERBS[action["action"]], json.dumps(action, ensure_ascii=False)
+    if lang == "fr":
+        return french_allowed(action["player"], verb, text)
+    return f"{action['player']}: {verb} — {text}"
 
 
 def _brief(event: Map) -> str:

@@ -46,7 +46,7 @@ TO_DO = _words(  # what a player does, after "ne peut pas", "le moment de"
         "declare attackers": "déclarer des attaquants", "declare blockers": "déclarer des bloqueurs",
         "choose defender": "choisir le joueur défenseur", "assign damage": "assigner les blessures de combat",
         "order triggers": "mettre ses capacités déclenchées sur la pile", "priority": "agir avec la priorité",
-        "OrderTriggers": "mettre ses capacités déclenchées sur la pile", "Concede": "concéder",
+        "concede": "concéder",
     }
 )
 WANTED = _words({"a creature or a player": "une créature ou un joueur", "a player": "un joueur", "an opponent": "un adversaire", "a creature": "une créature"})
@@ -239,22 +239,6 @@ def french(message: str) -> str:
     return f"{out} (règle {rule})" if rule else out
 
 
-ALLOWED = _words(
-    {
-        "PassPriority": "passer la priorité", "PlayLand": "jouer un terrain", "CastSpell": "lancer un sort",
-        "ActivateAbility": "activer une capacité", "ChooseDefender": "choisir le joueur défenseur",
-        "DeclareAttackers": "déclarer des attaquants", "DeclareBlockers": "déclarer des bloqueurs",
-        "AssignDamage": "assigner les blessures de combat", "OrderTriggers": "ordonner ses capacités déclenchées",
-        "Discard": "se défausser", "Concede": "concéder",
-    }
-)
-_ALLOWED = re.compile(r"^(?P<player>[^:]+): (?P<kind>\w+)\((?P<fields>.*)\)$", re.DOTALL)
-
-
-def french_allowed(line: str) -> str:
-    """One of "what the rules allowed there" (``alice: CastSpell(card='Shock')``) in French."""
-    m = _ALLOWED.match(line)
-    if m is None:
-        return line
-    fields = f" ({m.group('fields')})" if m.group("fields") else ""
-    return f"{m.group('player')} : {ALLOWED(m.group('kind'))}{fields}"
+def french_allowed(player: str, verb: str, action: str) -> str:
+    """One of "what the rules allowed there" in French: the verb translated, the action (JSON) as it is."""
+    return f"{player} : {TO_DO(verb)} — {action}"

@@ -43,7 +43,7 @@ class Finding:
     rule: str | None = None
     recorded: Map | None = None
     derived: Map | None = None
-    allowed: tuple[str, ...] = ()
+    allowed: tuple[Map, ...] = ()  # what the rules allowed there, each in the scenario's action form
 
     @property
     def place(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from uuid import UUID
 
-from mtg_ledger.core import policy
+from mtg_ledger.replays.demo import policy
 from mtg_ledger.core.commands import AssignDamage, Command, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.rules import pending_decision

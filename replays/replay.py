@@ -8,22 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
-from mtg_ledger.core.commands import (
-    ActivateAbility,
-    AssignDamage,
-    CastSpell,
-    ChooseDefender,
-    Command,
-    Concede,
-    DeclareAttackers,
-    DeclareBlockers,
-    Discard,
-    OrderTriggers,
-    PassPriority,
-    PlayLand,
-)
+from mtg_ledger.core.command_table import RECORDED
+from mtg_ledger.core.commands import Command
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core import engine
 from mtg_ledger.core import events as ev
@@ -35,11 +24,13 @@ from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_for
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
+from mtg_ledger.replays.actions import action_json
 from mtg_ledger.replays.logfile import Finding
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
 UPCAST_TYPES = frozenset(kind for kind, _ in UPCASTERS)  # event types some older schema recorded in another form
+ALLOWED_SHOWN = 12  # legal actions a finding shows, at most
 
 
 @dataclass
@@ -90,59 +81,29 @@ def recorded_shuffles(events: list[Map]) -> Shuffles:
     return out
 
 
+# The decisions recorded after the mana abilities activated to pay for them (601.2g, 602.2b, 508.1h).
+PAID_DECISIONS = ("SpellCast", "AbilityActivated", "AttackersDeclared")
+
+
 def decision_at(log: list[Map], i: int, decision: Decision, state: GameState) -> Command | None:
-    """The player decision the log records at index ``i``, where the rules ask for ``decision``."""
+    """The player decision the log records at index ``i``, where the rules ask for ``decision``: read
+    back by the command table's entry for the event recorded there (``core.command_table.RECORDED``)."""
     e = log[i]
-    kind = e["type"]
-    if kind == "PlayerLost" and e.get("rule") == "104.3a":
-        return Concede(e["player"])
-    if kind == "ManaAbilityActivated":
+    if e["type"] == "ManaAbilityActivated":
         j = i
         while j < len(log) and log[j]["type"] == "ManaAbilityActivated":
             j += 1
         after = log[j] if j < len(log) else None
-        paying = len(after.get("paid_with", [])) if after and after["type"] in ("SpellCast", "AbilityActivated", "AttackersDeclared") else 0
-        if j - i > paying:  # a mana ability activated on its own (605.3a)
-            return ActivateAbility(e["player"], e["source"], 0)
-        assert after is not None
-        return decision_at(log, j, decision, state)
-    if kind == "PriorityPassed":
-        return PassPriority(e["player"])
-    if kind == "LandPlayed":
-        return PlayLand(e["player"], e["card"])
-    if kind == "SpellCast":
-        return CastSpell(e["player"], e["card"], targets=tuple(e["targets"]), pay=tuple(e["paid_with"]))
-    if kind == "AbilityActivated":
-        return ActivateAbility(e["player"], e["source"], e["ability"])
-    if kind == "TriggeredAbilitiesStacked":
-        order = [*e["objects"], *e["removed"]]
-        targets = tuple(tuple(e["targets"][str(o)]) if str(o) in e["targets"] else None for o in order)
-        return OrderTriggers(e["player"], tuple(order), targets)
-    if kind == "DefendingPlayerChosen":
-        return ChooseDefender(e["chooser"], e["player"])
-    if kind == "AttackersDeclared":
-        return DeclareAttackers(e["player"], tuple((a["object"], a["defender"]) for a in e["attackers"]), pay=tuple(e["paid_with"]))
-    if kind == "BlockersDeclared":
-        return DeclareBlockers(e["player"], tuple((b["object"], b["attacker"]) for b in e["blockers"]))
-    if kind == "CombatDamageDealt" and decision.kind == "assign_damage":
-        attackers: dict[int, list[tuple[Any, int]]] = {}
-        for a in e["assignments"]:
-            source = state.permanent(a["source"])
-            if source is not None and source.attacking:
-                attackers.setdefault(a["source"], []).append((a["target"], a["amount"]))
-        return AssignDamage(decision.player, tuple((obj, tuple(parts)) for obj, parts in attackers.items()))
-    if kind == "CardsDiscarded":
-        return Discard(e["player"], tuple(e["cards"]))
-    return None
+        paying = len(after.get("paid_with", [])) if after and after["type"] in PAID_DECISIONS else 0
+        if j - i <= paying:  # these paid for the decision that follows
+            return decision_at(log, j, decision, state)
+    read = RECORDED.get(e["type"])
+    return None if read is None else read(e, decision, state)
 
 
-def _allowed(state: GameState) -> tuple[str, ...]:
-    return tuple(_say(c) for c in list(legal_actions(state))[:12])
-
-
-def _say(command: Command) -> str:
-    fields = ", ".join(f"{k}={v!r}" for k, v in vars(command).items() if k not in ("player", "index") and v not in ((), None))
-    return f"{command.player}: {type(command).__name__}({fields})"
+def _allowed(state: GameState) -> tuple[Map, ...]:
+    """The first legal actions, in the scenario's action form (CONTRACT section 2)."""
+    return tuple(action_json(c) for c in islice(legal_actions(state), ALLOWED_SHOWN))
 
 
 def replay(log: list[Map], progress: Progress | None = None, versions: dict[str, int] | None = None) -> ReplayResult:
@@ -236,7 +197,7 @@ def _paid_first(log: list[Map], n: int) -> int:
     j = n
     while j < len(log) and log[j]["type"] == "ManaAbilityActivated":
         j += 1
-    return j - n if j < len(log) and log[j]["type"] in ("SpellCast", "AbilityActivated", "AttackersDeclared") else 0
+    return j - n if j < len(log) and log[j]["type"] in PAID_DECISIONS else 0
 
 
 def _same(table: LocalTable, log: list[Map], start: int, result: ReplayResult) -> bool:

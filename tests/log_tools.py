@@ -10,9 +10,9 @@ from typing import Any
 
 
 from mtg_ledger.core.apply import apply_event
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import logfile

@@ -8,7 +8,7 @@ from uuid import UUID
 
 import pytest
 
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.browse import find, timeline, turn_outline
 from mtg_ledger.replays.play import play_demo

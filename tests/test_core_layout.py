@@ -52,6 +52,18 @@ def test_core_modules_import_one_another_without_a_cycle() -> None:
         visit(module, ())
 
 
+def test_core_imports_nothing_of_the_outer_layers_not_even_the_demo() -> None:
+    """Dependencies point inward (STYLE.md): the demo's decks and player live in replays.demo."""
+    outer = {
+        f"{p.name}: {name}"
+        for p in CORE.rglob("*.py")
+        for node in ast.walk(ast.parse(p.read_text()))
+        for name in ([node.module or ""] if isinstance(node, ast.ImportFrom) else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+        if name.startswith(("mtg_ledger.replays", "mtg_ledger.projections"))
+    }
+    assert outer == set()
+
+
 def test_no_core_module_is_much_over_400_lines() -> None:
     long = {p.name: n for p in CORE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES}
     assert long == {}

@@ -18,7 +18,7 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.play import play_demo

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.decks import demo_setup
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.projections.runner import catch_up, make_view

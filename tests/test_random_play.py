@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
-from mtg_ledger.core.decks import DECKS
+from mtg_ledger.replays.demo.decks import DECKS
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions

@@ -21,7 +21,7 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
-from mtg_ledger.core.decks import DECKS
+from mtg_ledger.replays.demo.decks import DECKS
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.legal import candidates
 from mtg_ledger.replays.app import Ledger

@@ -10,9 +10,9 @@ from uuid import UUID
 import pytest
 
 import mtg_ledger.core.rng
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.events import SCHEMA_VERSION
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.play import play_demo

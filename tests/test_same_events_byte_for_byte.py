@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.errors import IllegalAction
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import examples, logfile

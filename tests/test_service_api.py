@@ -16,7 +16,7 @@ import pytest
 
 from mtg_ledger.replays import examples
 
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from tests.conftest import postgres_schema
 from tests.service_server import bearer, cli, ndjson, new_game, server, write_json
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays import logfile

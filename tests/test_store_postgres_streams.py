@@ -18,8 +18,8 @@ from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.tests import persistence as library_tests
 from psycopg import sql
 
-from mtg_ledger.core.decks import demo_setup
-from mtg_ledger.core.policy import choose
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.play import play_demo
 from mtg_ledger.replays.stores import RECORDER_ENV

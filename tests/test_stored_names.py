@@ -18,7 +18,7 @@ import msgpack
 import pytest
 from eventsourcing.persistence import StoredEvent
 
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.topics import STORED, UnknownTopic
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.app import Ledger

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from mtg_ledger.core.commands import CastSpell, PassPriority
-from mtg_ledger.core.decks import demo_setup
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.errors import NotYourPriority
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.table import LocalTable
@@ -43,7 +43,7 @@ def test_a_whole_demo_game_is_stored_event_by_event_and_rebuilds_identically(led
 def test_the_store_holds_exactly_what_the_in_memory_engine_records(ledger: Ledger) -> None:
     game_id = play_demo(ledger, demo_setup(5))
     table = LocalTable.start(demo_setup(5))
-    from mtg_ledger.core.policy import choose
+    from mtg_ledger.replays.demo.policy import choose
 
     while (command := choose(table.state)) is not None:
         table.handle(command)
@@ -54,7 +54,7 @@ def test_state_after_any_version_is_the_state_rebuilt_to_that_event(ledger: Ledg
     game_id = play_demo(ledger, demo_setup(2))
     events = list(ledger.event_maps(game_id))
     table = LocalTable.start(demo_setup(2))
-    from mtg_ledger.core.policy import choose
+    from mtg_ledger.replays.demo.policy import choose
 
     while (command := choose(table.state)) is not None:
         table.handle(command)

@@ -187,11 +187,12 @@ def test_a_sorcery_speed_spell_forged_into_combat_is_an_illegal_decision_at_that
     assert report.first is not None
     assert (report.first.version, report.first.kind, report.first.rule) == (version, "legality", rule)
     assert report.first.recorded is not None and report.first.recorded["card"] == card
-    assert any("PassPriority" in a for a in report.first.allowed)  # what the rules allowed there
+    assert {"player": player, "action": "pass"} in report.first.allowed  # what the rules allowed there, as a scenario action
 
     code, out, _ = audited_file(tmp_path, capsys, header, events)
     assert code == 1 and first_bad(out) == version
     assert rule in out and card in out
+    assert f'{player}: pass priority — {{"player": "{player}", "action": "pass"}}' in out  # never a Python repr
 
 
 def test_a_priority_pass_by_a_player_without_priority_rehashed_is_illegal_under_117_3d(
@@ -278,7 +279,7 @@ def test_a_stacked_library_audits_clean_but_with_a_notice_for_the_judge() -> Non
     from mtg_ledger.core.hashing import GENESIS_HASH, chain
     from mtg_ledger.core.table import LocalTable
 
-    from mtg_ledger.core.decks import demo_setup
+    from mtg_ledger.replays.demo.decks import demo_setup
 
     setup = demo_setup(3)
     honest = LocalTable.start(setup)

@@ -6,6 +6,7 @@ policy can never make the engine do something illegal.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,21 +34,7 @@ from mtg_ledger.core.turn import MAIN_STEPS
 def choose(state: GameState) -> Command | None:
     """The policy's decision for whatever the game is waiting for (None when it waits for nothing)."""
     decision = pending_decision(state)
-    if decision is None:
-        return None
-    if decision.kind == "choose_defender":
-        return ChooseDefender(decision.player, _weakest_opponent(state, decision.player))
-    if decision.kind == "declare_attackers":
-        return _attack(state, decision.player)
-    if decision.kind == "declare_blockers":
-        return _block(state, decision.player)
-    if decision.kind == "assign_damage":
-        return AssignDamage(decision.player, ())  # the default division: lethal damage in order
-    if decision.kind == "discard":
-        return _discard(state, decision)
-    if decision.kind == "order_triggers":
-        return _order(state, decision.player)
-    return _priority(state, decision.player)
+    return None if decision is None else PLAYS[decision.kind](state, decision)
 
 
 def _order(state: GameState, player: str) -> OrderTriggers:
@@ -278,3 +265,18 @@ def _discard(state: GameState, decision: Decision) -> Discard:  # 514.1, and dis
 
     hand = sorted(state.players[decision.player].hand, key=keep_score)
     return Discard(decision.player, tuple(hand[: decision.count]))
+
+
+# One play per kind of decision the command table's entries answer (core.command_table, ``answers``;
+# tests/test_command_table.py keeps them in step). Keyed by the decision rather than the command type:
+# priority is answered by four command types at once (pass, play a land, cast, activate), and choosing
+# among them is the policy's whole work there.
+PLAYS: dict[str, Callable[[GameState, Decision], Command]] = {
+    "priority": lambda state, decision: _priority(state, decision.player),
+    "order_triggers": lambda state, decision: _order(state, decision.player),
+    "choose_defender": lambda state, decision: ChooseDefender(decision.player, _weakest_opponent(state, decision.player)),
+    "declare_attackers": lambda state, decision: _attack(state, decision.player),
+    "declare_blockers": lambda state, decision: _block(state, decision.player),
+    "assign_damage": lambda state, decision: AssignDamage(decision.player, ()),  # the default division: lethal damage in order
+    "discard": _discard,
+}

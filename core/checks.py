@@ -1,0 +1,202 @@
+"""The checks of the decisions a player takes outside combat (combat's are in ``core.combat``): playing
+a land, casting a spell, activating an ability, discarding, putting triggered abilities on the stack.
+Each returns the plan the engine records, or raises an ``IllegalAction`` naming the rule.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import teams, triggers
+from mtg_ledger.core.cards import card
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
+from mtg_ledger.core.decision import pending_decision
+from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, WrongTiming
+from mtg_ledger.core.mana import parse_cost
+from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.turn import MAIN_STEPS
+
+
+def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:
+    """307.1 / 505.6a: own turn, a main phase, the stack empty."""
+    if not teams.is_active(state, player):
+        raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
+    if state.step not in MAIN_STEPS:
+        raise WrongTiming(rule, f"{what} only in a main phase, not in the {str(state.step).replace('_', ' ')} step")
+    if state.stack:
+        raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
+
+
+def check_land(state: GameState, command: PlayLand) -> LandPlan:
+    """505.6b, 305.1-305.2: one land per turn, own main phase, empty stack, from hand."""
+    ch.require_in_hand(state, command.player, command.card, "305.1")
+    if not card(command.card).is_type("Land"):
+        raise IllegalAction("305.1", f"{command.card} is not a land; spells are cast, not played")
+    _sorcery_timing(state, command.player, f"{command.card} can be played", "505.6b")
+    if state.players[command.player].lands_played >= 1:
+        raise WrongTiming("305.2", f"{command.player} has already played a land this turn")
+    return LandPlan(command.player, command.card)
+
+
+def check_cast(state: GameState, command: CastSpell) -> CastPlan:
+    """601.2: announce (from hand), timing, targets, then costs that can be paid."""
+    player = command.player
+    ch.require_in_hand(state, player, command.card, "601.2a")
+    definition = card(command.card)
+    if definition.is_type("Land"):
+        raise IllegalAction("305.9", f"{command.card} is a land: it is played (a special action), never cast")
+    if definition.sorcery_speed:
+        kind = "sorcery" if definition.is_type("Sorcery") else "permanent spell"
+        rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
+        _sorcery_timing(state, player, f"{command.card} ({kind}) can be cast", rule)
+    targets = check_targets(state, definition.target, command.targets, command.card, player)
+    what = f"{command.card}'s cost {definition.cost}"
+    taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
+    return CastPlan(player, command.card, targets, taps, spent)
+
+
+PLAYER_SPECS = {"any": "a creature or a player", "player": "a player", "opponent": "an opponent"}
+
+
+def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
+    """601.2c, 115.1: exactly the targets the spell asks for, each legal."""
+    if spec is None:
+        if given:
+            raise IllegalTarget("115.1", f"{name} has no targets, but {len(given)} were chosen")
+        return []
+    if len(given) != 1:
+        raise IllegalTarget("601.2c", f"{name} needs exactly one target, {len(given)} chosen")
+    chosen = given[0]
+    wanted = PLAYER_SPECS.get(spec, "a creature")
+    if isinstance(chosen, str) and chosen in state.players:
+        if spec not in PLAYER_SPECS or (spec == "opponent" and chosen == controller):
+            raise IllegalTarget("115.1", f"{name} must target {wanted}, not the player {chosen}")
+        if state.players[chosen].lost:
+            raise IllegalTarget("115.1", f"{chosen} has left the game and cannot be targeted")
+        return [chosen]
+    ref = CardRef(chosen) if isinstance(chosen, str) else chosen
+    perm = ch.find_permanent(state, ref, what="target")
+    if spec in ("player", "opponent") or not ch.is_creature(perm):
+        raise IllegalTarget("115.1", f"{name} must target {wanted}, not {ch.name(perm)}")
+    return [perm.object]
+
+
+def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
+    """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
+    if isinstance(target, str):
+        fits = spec in PLAYER_SPECS and not (spec == "opponent" and target == controller)
+        return fits and target in state.players and not state.players[target].lost
+    perm = state.permanent(target)
+    if perm is None or perm.phased_out or not ch.is_creature(perm):
+        return False
+    return spec != "creature_you_control" or perm.controller == controller
+
+
+def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPlan | AbilityPlan:
+    """605.3a: a mana ability may be activated whenever its controller has priority ({T}: 302.6);
+    602.2, 602.5b: other activated abilities go on the stack, within their timing restriction."""
+    perm = ch.find_permanent(state, command.source, what="source")
+    definition = ch.face(perm)
+    label = ch.name(perm)
+    if perm.controller != command.player:
+        raise IllegalAction("602.2", f"{command.player} does not control {label}")
+    mana_count = len(definition.mana_abilities)
+    if command.ability < 0 or command.ability >= mana_count + len(definition.activated):
+        raise IllegalAction("602.1", f"{label} has no activated ability number {command.ability}")
+    if command.ability < mana_count:
+        if perm.tapped:
+            raise CannotPay("602.2b", f"{label} is already tapped")
+        if ch.sick(state, perm):
+            raise CannotPay("302.6", f"{label} has summoning sickness: it can't use a {{T}} ability this turn")
+        return ManaAbilityPlan(command.player, perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+    activated = definition.activated[command.ability - mana_count]
+    if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
+        raise WrongTiming("602.5b", f"{label}'s ability can be activated only during its controller's upkeep")
+    what = f"{label}'s ability cost {activated.cost}"
+    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
+    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
+
+
+def check_pass(state: GameState, command: PassPriority) -> PassPlan:
+    """117.3d: the player holding priority may pass it (rules.check has made sure they hold it)."""
+    return PassPlan(command.player)
+
+
+def check_concede(state: GameState, command: Concede) -> ConcedePlan:
+    """104.3a: a player may concede at any time."""
+    return ConcedePlan(command.player)
+
+
+def check_discard(state: GameState, command: Discard) -> DiscardPlan:
+    """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
+    ability says (rules.check has made sure the pending decision is this player's discard)."""
+    asked = pending_decision(state)
+    assert asked is not None and asked.kind == "discard"
+    count, rule = asked.count, asked.rule_cited
+    if len(command.cards) != count:
+        raise IllegalAction(rule, f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
+    hand = list(state.players[command.player].hand)
+    for name in command.cards:
+        card(name)
+        if name not in hand:
+            raise IllegalAction(rule, f"{command.player} has no {name!r} left in hand to discard")
+        hand.remove(name)
+    return DiscardPlan(command.player, command.cards)
+
+
+def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
+    """603.3b-d: every waiting trigger of the player, once, in the order given, with legal targets."""
+    mine = [t for t in state.pending_triggers if t.player == command.player]
+    chosen: list[int] = []
+    for ref in command.order:
+        if isinstance(ref, int):
+            match = next((t for t in mine if t.object == ref), None)
+        else:
+            named = [t for t in mine if t.card == ref.card or (t.source is not None and _source_name(state, t.source) == ref.card)]
+            match = named[ref.index] if ref.index < len(named) else None
+        if match is None:
+            raise IllegalAction("603.3b", f"{command.player} has no waiting triggered ability {ref!r}")
+        if match.object in chosen:
+            raise IllegalAction("603.3b", f"the triggered ability of {match.card} (object {match.object}) is listed twice")
+        chosen.append(match.object)
+    if sorted(chosen) != sorted(t.object for t in mine):
+        names = ", ".join(f"{t.card} (object {t.object})" for t in mine)
+        raise IllegalAction("603.3b", f"{command.player} must put all of their waiting triggered abilities on the stack: {names}")
+    if len(command.targets) > len(command.order):
+        raise IllegalTarget("115.1", f"{len(command.targets)} target choices for {len(command.order)} triggered abilities")
+    by_object = {t.object: t for t in mine}
+    order: list[int] = []
+    targets: dict[str, list[Any]] = {}
+    removed: list[int] = []
+    for i, obj in enumerate(chosen):
+        trigger = by_object[obj]
+        spec = triggers.ability(trigger).target
+        options = triggers.legal_targets(state, spec, command.player)
+        given = command.targets[i] if i < len(command.targets) else None
+        if spec is None:
+            if given:
+                raise IllegalTarget("115.1", f"the ability of {trigger.card} has no targets, but {len(given)} were chosen")
+            order.append(obj)
+            continue
+        if not options:
+            removed.append(obj)  # 603.3d
+            continue
+        if given is None:
+            picked = options[0]
+        else:
+            if len(given) != 1:
+                raise IllegalTarget("603.3d", f"the ability of {trigger.card} needs exactly one target")
+            picked = ch.resolve_target(state, given[0])
+            if picked not in options:
+                raise IllegalTarget("115.1", f"{picked!r} is not a legal target for the ability of {trigger.card}")
+        order.append(obj)
+        targets[str(obj)] = [picked]
+    return StackPlan(command.player, order, targets, removed)
+
+
+def _source_name(state: GameState, obj: int) -> str | None:
+    perm = state.permanent(obj)
+    return None if perm is None else ch.name(perm)

@@ -1,0 +1,132 @@
+"""The command table: every kind of player decision, registered once, with what the rules need of it.
+
+Each ``CommandSpec`` says, for one command type: its ``kind`` (the name of its scenario action,
+CONTRACT section 2, whose JSON form is the outer shell's: ``replays.actions.FORMS``), the decision it
+answers (``answers``: a kind of ``core.decision.Decision``, or None for an action a player may take
+at any time), how it is named in the rules' sentences (``verb``), whether any player of the team
+may send it (``team``, 805.7-805.8), its ``check`` (state, command -> its typed plan, or an
+``IllegalAction`` naming the rule), its ``apply`` (records the checked plan and names the move
+the engine's loop makes next), its ``candidates`` (state, decision -> the answers of its type
+worth asking the rules about, core.candidates) and the events that record it (``recorded``: each
+event type with how the command is read back from it, for a replay).
+
+Dispatch reads the table: ``rules.check``, ``engine.apply_decision``, ``legal.legal_actions``,
+``choices.choices`` and the replay's ``decision_at``. Adding a command is one entry here and one form
+in ``replays.actions``; tests/test_command_table.py fails while either is missing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from mtg_ledger.core import candidates as cand
+from mtg_ledger.core import checks, combat, decide
+from mtg_ledger.core.commands import (
+    ActivateAbility,
+    AssignDamage,
+    CastSpell,
+    ChooseDefender,
+    Concede,
+    DeclareAttackers,
+    DeclareBlockers,
+    Discard,
+    OrderTriggers,
+    PassPriority,
+    PlayLand,
+)
+from mtg_ledger.core.decision import RULE_OF_DECISION, Decision
+from mtg_ledger.core.moves import Next
+from mtg_ledger.core.record import Table
+from mtg_ledger.core.state import GameState
+
+C = TypeVar("C")  # the command type
+P = TypeVar("P")  # the plan its check returns and its apply records
+Reader = Callable[[dict[str, Any], Decision, GameState], C | None]  # an event's contract map -> the command it records
+
+
+@dataclass(frozen=True)
+class CommandSpec(Generic[C, P]):
+    kind: str
+    answers: str | None
+    verb: str
+    check: Callable[[GameState, C], P]
+    apply: Callable[[Table, C, P], Next | None]
+    candidates: Callable[[GameState, Decision], cand.Options[C]]
+    recorded: Mapping[str, Reader[C]]
+    team: bool = False
+
+
+COMMANDS: dict[type, CommandSpec[Any, Any]] = {
+    PassPriority: CommandSpec(
+        kind="pass", answers="priority", verb="pass priority",
+        check=checks.check_pass, apply=decide.pass_priority, candidates=cand.passes,
+        recorded={"PriorityPassed": decide.priority_passed},
+    ),
+    PlayLand: CommandSpec(
+        kind="play_land", answers="priority", verb="play a land",
+        check=checks.check_land, apply=decide.play_land, candidates=cand.lands,
+        recorded={"LandPlayed": decide.land_played},
+    ),
+    CastSpell: CommandSpec(
+        kind="cast", answers="priority", verb="cast a spell",
+        check=checks.check_cast, apply=decide.cast_spell, candidates=cand.casts,
+        recorded={"SpellCast": decide.spell_cast},
+    ),
+    ActivateAbility: CommandSpec(
+        kind="activate", answers="priority", verb="activate an ability",
+        check=checks.check_activate, apply=decide.activate_ability, candidates=cand.activations,
+        recorded={"AbilityActivated": decide.ability_activated, "ManaAbilityActivated": decide.mana_ability_activated},
+    ),
+    OrderTriggers: CommandSpec(
+        kind="order_triggers", answers="order_triggers", verb="order triggers",
+        check=checks.check_order, apply=decide.order_triggers, candidates=cand.orders,
+        recorded={"TriggeredAbilitiesStacked": decide.triggers_stacked},
+    ),
+    ChooseDefender: CommandSpec(
+        kind="choose_defender", answers="choose_defender", verb="choice of defending player",
+        check=combat.check_choose_defender, apply=decide.choose_defender, candidates=cand.defenders,
+        recorded={"DefendingPlayerChosen": decide.defender_chosen},
+    ),
+    DeclareAttackers: CommandSpec(
+        kind="declare_attackers", answers="declare_attackers", verb="declaration of attackers",
+        check=combat.check_attackers, apply=decide.declare_attackers, candidates=cand.attacks,
+        recorded={"AttackersDeclared": decide.attackers_declared},
+        team=True,  # 805.7-805.8
+    ),
+    DeclareBlockers: CommandSpec(
+        kind="declare_blockers", answers="declare_blockers", verb="declaration of blockers",
+        check=combat.check_blockers, apply=decide.declare_blockers, candidates=cand.blocks,
+        recorded={"BlockersDeclared": decide.blockers_declared},
+        team=True,  # 805.7-805.8
+    ),
+    AssignDamage: CommandSpec(
+        kind="assign_damage", answers="assign_damage", verb="combat damage assignment",
+        check=combat.check_assign_damage, apply=decide.assign_damage, candidates=cand.divisions,
+        recorded={"CombatDamageDealt": decide.damage_dealt},
+        team=True,  # 805.7-805.8
+    ),
+    Discard: CommandSpec(
+        kind="discard", answers="discard", verb="discard",
+        check=checks.check_discard, apply=decide.discard, candidates=cand.discards,
+        recorded={"CardsDiscarded": decide.cards_discarded},
+    ),
+    Concede: CommandSpec(
+        kind="concede", answers=None, verb="concede",  # 104.3a: a player may concede at any time
+        check=checks.check_concede, apply=decide.concede, candidates=cand.concessions,
+        recorded={"PlayerLost": decide.conceded},
+    ),
+}
+
+
+def answering(kind: str) -> list[CommandSpec[Any, Any]]:
+    """The entries that answer a decision of this kind, in the table's order (those taken at any time included)."""
+    return _ANSWERING[kind]
+
+
+_ANSWERING = {kind: [spec for spec in COMMANDS.values() if spec.answers in (kind, None)] for kind in RULE_OF_DECISION}
+
+
+RECORDED: dict[str, Reader[Any]] = {event: read for spec in COMMANDS.values() for event, read in spec.recorded.items()}
+"""Each event type that records a decision, with how the command is read back from it."""

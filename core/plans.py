@@ -1,0 +1,77 @@
+"""Plans: what a checked decision does, for the engine to record without checking again.
+
+``rules.check`` returns one for every legal command (the combat ones come from ``core.combat``);
+each of the engine's decisions records the fields of its plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from mtg_ledger.core.combat import AttackPlan, BlockPlan, DamagePlan, DefenderPlan
+
+
+@dataclass(frozen=True)
+class PassPlan:
+    player: str
+
+
+@dataclass(frozen=True)
+class LandPlan:
+    player: str
+    card: str
+
+
+@dataclass(frozen=True)
+class CastPlan:
+    player: str
+    card: str
+    targets: list[Any]
+    taps: list[tuple[int, str, str]]  # (object, card, color) mana abilities activated while casting
+    mana_spent: dict[str, int]
+
+
+@dataclass(frozen=True)
+class ManaAbilityPlan:
+    """605.3a: a mana ability, activated without using the stack."""
+
+    player: str
+    source: int
+    card: str
+    mana: str
+
+
+@dataclass(frozen=True)
+class AbilityPlan:
+    player: str
+    source: int
+    card: str
+    ability: int
+    taps: list[tuple[int, str, str]]
+    mana_spent: dict[str, int]
+
+
+@dataclass(frozen=True)
+class StackPlan:
+    player: str
+    order: list[int]
+    targets: dict[str, list[Any]]
+    removed: list[int]
+
+
+@dataclass(frozen=True)
+class DiscardPlan:
+    player: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ConcedePlan:
+    player: str
+
+
+Plan = Union[
+    PassPlan, LandPlan, CastPlan, ManaAbilityPlan, AbilityPlan, StackPlan, DefenderPlan, AttackPlan,
+    BlockPlan, DamagePlan, DiscardPlan, ConcedePlan,
+]
