@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 from uuid import UUID, uuid4, uuid5
 
@@ -371,16 +371,24 @@ class Ledger(Application[UUID]):
 
     # --- logs in and out --------------------------------------------------------------------
 
-    def import_log(self, header: dict[str, Any], events: list[dict[str, Any]], game_id: UUID | None = None, progress: Callable[[int], None] | None = None) -> UUID:
+    def import_log(
+        self,
+        header: dict[str, Any],
+        events: list[dict[str, Any]],
+        game_id: UUID | None = None,
+        progress: Callable[[int], None] | None = None,
+        also: Sequence[Aggregate] = (),
+    ) -> UUID:
         """Store a log file's events as a game, only if it audits clean: header, hash chain, schema,
-        and every decision re-adjudicated by replay. A refused log raises ``LogRefused``; nothing is stored."""
+        and every decision re-adjudicated by replay. A refused log raises ``LogRefused``; nothing is stored.
+        ``also``'s events (the new game's access tokens) are stored in the same transaction."""
         from mtg_ledger.replays.audit import audit  # audit reads logs; the ledger only stores them
 
         report = audit(str(header.get("game")), events, header, progress)
         if report.findings:
             raise LogRefused(report.findings)
         recorded = header.get("event_versions")
-        return self.import_events(events, game_id or UUID(header["game"]), versions=recorded if isinstance(recorded, dict) else {})
+        return self.import_events(events, game_id or UUID(header["game"]), versions=recorded if isinstance(recorded, dict) else {}, also=also)
 
     def import_events(
         self,
@@ -388,8 +396,10 @@ class Ledger(Application[UUID]):
         game_id: UUID,
         progress: Callable[[int], None] | None = None,
         versions: dict[str, int] | None = None,
+        also: Sequence[Aggregate] = (),
     ) -> UUID:
-        """Store checked contract maps as a game: its events and snapshots in one transaction.
+        """Store checked contract maps as a game: its events and snapshots, and ``also``'s events (its
+        access tokens, its lineage), in one transaction.
 
         ``versions``: the class versions the maps were recorded in (a log file's ``event_versions``);
         None: this engine's. An event recorded in an older form is stored in that form, under its
@@ -419,14 +429,16 @@ class Ledger(Application[UUID]):
             game = domain_event.mutate(game)
             if progress is not None and i % 1000 == 0:
                 progress(i)
+        stored.extend(self.mapper.to_stored_event(e) for aggregate in also for e in aggregate.collect_events())
         try:
             storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
         except IntegrityError:
             raise GameExists(game_id) from None
         return game_id
 
-    def branch(self, game_id: UUID, at: int) -> UUID:
-        """A new game whose log is the first ``at`` events of ``game_id``; its lineage is recorded."""
+    def branch(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
+        """A new game whose log is the first ``at`` events of ``game_id``; its lineage (and ``also``'s
+        events: its access tokens) are stored in the same transaction."""
         latest = self.game(game_id).version  # checked: a damaged game is refused before anything is copied
         if not 1 <= at <= latest:
             raise NotADecisionPoint(f"--at {at}: game {game_id} has events 1 to {latest}")
@@ -437,9 +449,9 @@ class Ledger(Application[UUID]):
             earlier = last_decision_point(events)
             hint = f"branch at {earlier}, the last decision point before it" if earlier else "no decision was asked for yet"
             raise NotADecisionPoint(f"--at {at}: after event {at} the engine is still at work (nobody is asked for a decision); {hint}")
-        new_id = uuid4()
-        self.import_events(recorded, new_id, versions=versions)
-        self.save(Lineage(game=str(new_id), branched_from=str(game_id), at_version=at))
+        new_id = new_id or uuid4()
+        lineage = Lineage(game=str(new_id), branched_from=str(game_id), at_version=at)
+        self.import_events(recorded, new_id, versions=versions, also=[lineage, *also])
         return new_id
 
     def lineage(self, game_id: UUID) -> dict[str, Any] | None:

@@ -130,7 +130,8 @@ def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
     if not isinstance(fields, dict) or not isinstance(fields.get("hash"), str) or "v" in fields or "type" in fields:
         raise UnreadableRow(game_id, v, f"its stored bytes decode to something that is not a stored {cls.__name__}")
     recorded: Map = {"v": v, "type": cls.__name__}
-    recorded.update((k, x) for k, x in fields.items() if k not in _STORAGE_ONLY)
+    recorded.update((k, x) for k, x in fields.items() if k not in _STORAGE_ONLY and k != "hash")
+    recorded["hash"] = fields["hash"]  # last, as in a contract map (GameEvent.to_map) and a log file
     return Row(v, cls, fields, recorded)
 
 

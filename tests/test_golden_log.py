@@ -57,3 +57,13 @@ def test_an_older_event_version_is_upgraded_by_its_upcaster(monkeypatch: pytest.
     assert upgrade(old, {"TurnBegan": 0}) == turn
     with pytest.raises(SchemaError, match="no upcaster"):
         upgrade(old, {"TurnBegan": -1})
+
+
+def test_the_golden_log_imported_and_exported_again_is_the_same_file_byte_for_byte(tmp_path: Path) -> None:
+    from mtg_ledger.replays.cli import main
+
+    db, copy = str(tmp_path / "g.sqlite"), tmp_path / "copy.mtgl"
+    assert main(["import", str(GOLDEN), "--db", db, "--json"]) == 0
+    header, _ = logfile.read(GOLDEN)
+    assert main(["export", header["game"], "-o", str(copy), "--db", db]) == 0
+    assert copy.read_bytes() == GOLDEN.read_bytes()

@@ -95,3 +95,16 @@ def test_the_viewer_page_and_its_assets_are_served_from_the_package(url: str, ga
     assert page.status_code == 200 and "/viewer/viewer.js" in page.text and page.headers["referrer-policy"] == "no-referrer"
     assert httpx.get(f"{url}/viewer/viewer.js").headers["content-type"].startswith("text/javascript")
     assert httpx.get(f"{url}/viewer/other.js").status_code in (404, 422)
+
+
+def test_a_schema_1_log_posted_to_the_service_is_stored_as_recorded_and_reads_back_checked(url: str) -> None:
+    """The golden log (schema 1: GameEnded's older form) through POST /logs: its events keep the form their
+    hashes cover, so every checked read, the audit and the export agree with it; its tokens come with it."""
+    golden = (Path(__file__).parent / "golden" / "schema1-free-for-all.mtgl").read_bytes()
+    made = httpx.post(f"{url}/logs", content=golden, headers={"Content-Type": "application/vnd.mtg-ledger"})
+    assert made.status_code == 201, made.text
+    game, judge = made.json()["game"], bearer(made.json()["tokens"]["judge"])
+    state = httpx.get(f"{url}/games/{game}/state", headers=judge)
+    assert state.status_code == 200 and state.json()["ended"]
+    assert httpx.get(f"{url}/games/{game}/audit", headers=judge).json()["clean"]
+    assert httpx.get(f"{url}/games/{game}/export", headers=judge).content[-200:] == golden[-200:]

@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
-from mtg_ledger.core.schema import SchemaError, upgrade
+from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
@@ -27,7 +27,6 @@ from mtg_ledger.replays.actions import action_json
 from mtg_ledger.replays.app import Ledger, VersionConflict
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.logs import get_logger
-from mtg_ledger.replays.replay import replay
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, parse, parse_action
 from mtg_ledger.replays.service.errors import Unprocessable
 from mtg_ledger.replays.service.models import NewGame, action_map
@@ -65,24 +64,29 @@ class Games:
     def import_log(self, data: bytes) -> Map:
         """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
         header, events = logfile.read_bytes(data, logfile.UPLOAD_LIMITS)
-        try:
-            events = _checked(header, events)
+        game_id = uuid4()
+        started = events[0] if events and isinstance(events[0], dict) else {}
+        players: Any = started.get("players")
+        names = [p["name"] for p in players if isinstance(p, dict) and isinstance(p.get("name"), str)] if isinstance(players, list) else []
+        tokens, records = self._tokens_for(game_id, names)
+        try:  # checked whole (header, chain, schema, every decision by replay); stored with its tokens, or nothing
+            self.ledger.import_log(header, events, game_id, also=records)
         except (logfile.UnreadableLog, SchemaError):
             raise
         except Exception as e:  # noqa: BLE001 - a file from someone else whose fields the checks cannot even read
             get_logger().warning("uploaded log refused: its checks failed", error=f"{type(e).__name__}: {e}")
             raise logfile.UnreadableLog(f"refused, nothing imported: the log's events cannot be read ({type(e).__name__})") from None
-        game_id = self.ledger.import_events(events, uuid4())
-        return self._tokens_for(game_id, [p["name"] for p in events[0]["players"]])
+        return {"game": str(game_id), "tokens": tokens}
 
     def branch(self, game_id: UUID, at: int) -> Map:
-        new_id = self.ledger.branch(game_id, at)
-        return self._tokens_for(new_id, list(self.ledger.state(new_id).turn_order))
+        new_id = uuid4()
+        tokens, records = self._tokens_for(new_id, list(self.ledger.state(game_id, 1).turn_order))
+        self.ledger.branch(game_id, at, new_id, also=records)  # the branch and its tokens in one transaction
+        return {"game": str(new_id), "tokens": tokens}
 
-    def _tokens_for(self, game_id: UUID, names: list[str]) -> Map:
-        tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER] if JUDGE_HOLDER not in names else [*names])
-        self.ledger.save(*records)
-        return {"game": str(game_id), "tokens": tokens}
+    @staticmethod
+    def _tokens_for(game_id: UUID, names: list[str]) -> tuple[Map, list[Any]]:
+        return issue(str(game_id), [*names, JUDGE_HOLDER] if JUDGE_HOLDER not in names else [*names])
 
     # --- acting ------------------------------------------------------------------------------
 
@@ -170,21 +174,6 @@ class Games:
     def audit(self, game_id: UUID, lang: str) -> Map:
         events, versions = self.ledger.recorded_log(game_id)
         return audit(str(game_id), events, versions=versions).to_json(lang)
-
-
-def _checked(header: Map, events: list[Map]) -> list[Map]:
-    """The events of a log file, upgraded, if its hash chain holds and it replays identically."""
-    problems = logfile.integrity(events, header)
-    if problems:
-        raise logfile.UnreadableLog(f"refused, nothing imported: event {problems[0].version}: {problems[0].message}")
-    recorded = header.get("event_versions")
-    events = [upgrade(e, recorded if isinstance(recorded, dict) else {}) for e in events]
-    result = replay(events)
-    if not result.ok:
-        first = result.findings[0]
-        rule = f" (rule {first.rule})" if first.rule else ""
-        raise logfile.UnreadableLog(f"refused, nothing imported: event {first.version}: {first.message}{rule}")
-    return events
 
 
 def _no_judge_seat(names: list[str]) -> None:
