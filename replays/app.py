@@ -30,6 +30,7 @@ from mtg_ledger.core.topics import STORED, stored_as
 from mtg_ledger.replays import snapshots as snaps
 from mtg_ledger.replays import storage, verify
 from mtg_ledger.replays.logfile import Finding, UnreadableLog
+from mtg_ledger.replays.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.recorded import RecordedFormMapper, in_recorded_form
 from mtg_ledger.replays.stores import construct_factory
@@ -122,7 +123,7 @@ class Ledger(Application[UUID]):
     def __init__(self, env: dict[str, str] | None = None, *, writes: bool = True) -> None:
         self.writes = writes
         super().__init__(env)
-        self._live: dict[UUID, Game] = {}  # games this process is playing, as last saved
+        self._live: LiveGames[Game] = LiveGames(int(self.env.get(LIVE_GAMES_ENV) or LIVE_GAMES))  # games this process plays
         self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)

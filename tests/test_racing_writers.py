@@ -4,6 +4,7 @@ loser's read is made stale on purpose (as when it reads just before the winner c
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
@@ -11,9 +12,11 @@ import pytest
 from pydantic import TypeAdapter
 
 from mtg_ledger.core.commands import PassPriority
+from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays.access import answered
 from mtg_ledger.replays.app import Ledger, VersionConflict
+from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.service import games as games_module
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.models import Action, NewGame
@@ -72,3 +75,15 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_the_first_answ
     assert again == first
     del b.fresh
     assert [e["type"] for e in b.event_maps(game_id)].count("PriorityPassed") == 1
+
+
+def test_a_process_keeps_at_most_the_configured_number_of_games_in_memory(tmp_path: Path) -> None:
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "live.sqlite"),
+                         "MTG_LEDGER_LIVE_GAMES": "2"})
+    try:
+        games = [ledger.start(demo_setup(seed)) for seed in (1, 2, 3)]
+        assert list(ledger._live) == games[1:]  # the least recently used went first
+        ledger.decide(games[0], PassPriority(pending_decision(ledger.state_now(games[0])).player))  # read again, checked
+        assert list(ledger._live) == [games[2], games[0]]
+    finally:
+        ledger.close()
