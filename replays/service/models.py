@@ -207,3 +207,7 @@ class ErrorOut(BaseModel):
 class Health(BaseModel):
     ok: bool
     store: str
+    streams: Literal["listen", "reconnecting", "poll"] = Field(
+        description="how live streams learn of new decisions: listen (PostgreSQL's NOTIFY, connected), reconnecting "
+        "(PostgreSQL, reading the store every second until the listener is back), poll (every 50 ms: SQLite)"
+    )

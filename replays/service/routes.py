@@ -49,7 +49,9 @@ async def healthz(request: Request) -> Any:
     """200 once the store answers."""
     ledger = games(request).ledger
     await run(ledger.recorder.max_notification_id)
-    return {"ok": True, "store": type(ledger.recorder).__name__}
+    listener = request.app.state.listener
+    streams = "poll" if listener is None else "listen" if listener.listening.is_set() else "reconnecting"
+    return {"ok": True, "store": type(ledger.recorder).__name__, "streams": streams}
 
 
 @router.post("/games", status_code=201, response_model=GameCreated, responses={401: _E, 413: _E, 422: _E, 503: _E}, dependencies=[Creator], tags=["games"])
@@ -129,7 +131,7 @@ async def stream(
         first = int(last_event_id) + 1
     await run(games(request).version, id)  # 404 before the stream starts
     app = request.app.state
-    body = follow(games(request).ledger, id, viewer_of(holder.holder), first, app.stopping, app.stream_seconds, app.poll)
+    body = follow(games(request).ledger, id, viewer_of(holder.holder), first, app.stopping, app.stream_seconds, app.wakeups)
     return StreamingResponse(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

@@ -66,7 +66,7 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
         uvicorn.run("mtg_ledger.replays.service.app:app_from_environment", factory=True, workers=workers, **common)
         return 0
     app = create_app(store_env)
-    server = Server(uvicorn.Config(app, **common), on_exit=app.state.stopping.set)
+    server = Server(uvicorn.Config(app, **common), on_exit=app.state.stop)
     server.run()
     return 0 if server.started else 3
 
@@ -79,7 +79,7 @@ def view(store_env: dict[str, str], game: str, token: str, host: str, port: int,
     address = f"{url(host, port)}/games/{game}/viewer#token={token}"
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=GRACE,
                             server_header=False)
-    server = ViewerServer(config, on_exit=app.state.stopping.set, address=address, open_browser=open_browser)
+    server = ViewerServer(config, on_exit=app.state.stop, address=address, open_browser=open_browser)
     server.run()
     return 0 if server.started else 3
 
