@@ -1,12 +1,20 @@
 """Several worker processes over one PostgreSQL store (issue 13): a stream attached to one process shows
-decisions taken through another at once (LISTEN/NOTIFY, not polling)."""
+decisions taken through another at once (LISTEN/NOTIFY, not polling), a worker killed with SIGKILL is
+replaced while the others go on answering, and a stop ends live streams at once."""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import statistics
+import subprocess
+import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 import pytest
@@ -72,3 +80,95 @@ def test_a_stream_attached_to_one_server_shows_decisions_taken_through_another_w
             f" {max(delays) * 1000:.1f} ms (max); after B's answer {statistics.median(after) * 1000:.1f} ms, {max(after) * 1000:.1f} ms"
         )
         assert max(delays) < BOUND_S, delays
+
+
+@contextmanager
+def workers(store: dict[str, str], count: int) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
+    env.update(store, MTG_LEDGER_LOG_LEVEL="warning")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0", "--workers", str(count)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[3]
+        deadline = time.monotonic() + 20
+        while len(worker_pids(process.pid)) < count or not _healthy(url):
+            assert time.monotonic() < deadline, "the workers never became healthy"
+            time.sleep(0.1)
+        yield process, url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The worker processes of ``serve --workers N`` (uvicorn's spawned children)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == parent and b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return sorted(found)
+
+
+def _healthy(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/healthz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def test_a_worker_killed_with_sigkill_is_replaced_and_the_server_answers_meanwhile() -> None:
+    with postgres_schema() as store, workers(store, 2) as (process, url):
+        game, tokens = new_game(url, SETUP)
+        before = worker_pids(process.pid)
+        os.kill(before[0], signal.SIGKILL)
+        answered = 0
+        deadline = time.monotonic() + 20
+        while (now := worker_pids(process.pid)) == [p for p in before if p != before[0]] or len(now) < 2:
+            assert time.monotonic() < deadline, "the killed worker was never replaced"
+            with httpx.Client(base_url=url) as fresh:  # a new connection: whichever worker accepts it answers
+                r = fresh.get(f"/games/{game}/decision", headers=bearer(tokens["judge"]))
+            assert r.status_code == 200
+            answered += 1
+            time.sleep(0.05)
+        assert before[0] not in now and before[1] in now and answered >= 1
+        while not _healthy(url):
+            assert time.monotonic() < deadline
+        d = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+        assert httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[d["player"]]), json={"action": "pass"}).status_code == 200
+
+
+def test_a_stop_ends_the_live_streams_of_every_worker_at_once() -> None:
+    with postgres_schema() as store, workers(store, 2) as (process, url):
+        game, tokens = new_game(url, SETUP)
+        ended: list[float] = []
+
+        def follow() -> None:
+            with httpx.stream("GET", f"{url}/games/{game}/stream", headers=bearer(tokens["judge"]), timeout=30) as r:
+                for _ in r.iter_lines():
+                    pass
+            ended.append(time.perf_counter())
+
+        followers = [threading.Thread(target=follow) for _ in range(4)]  # on either worker, or both
+        for f in followers:
+            f.start()
+        time.sleep(1.0)
+        asked = time.perf_counter()
+        process.send_signal(signal.SIGTERM)
+        for f in followers:
+            f.join(timeout=20)
+        assert process.wait(timeout=20) == 0
+        assert len(ended) == 4 and max(ended) - asked < 2.0, [round(e - asked, 2) for e in ended]

@@ -12,8 +12,11 @@ from types import FrameType
 from typing import Any
 
 import uvicorn
+from eventsourcing.persistence import InfrastructureFactoryError, PersistenceError
 
+from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.service.app import create_app
+from mtg_ledger.replays.store import StoreFailure
 
 GRACE = 5  # seconds the requests in flight get to finish once asked to stop
 
@@ -60,6 +63,7 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
     }
     if workers > 1:
         os.environ.update(store_env)  # each worker builds its app from the environment
+        create_tables()
         if port == 0:
             common["port"] = port = free_port(host)
         print(f"mtg-ledger serving on {url(host, port)} ({workers} workers)", flush=True)
@@ -69,6 +73,18 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
     server = Server(uvicorn.Config(app, **common), on_exit=app.state.stop)
     server.run()
     return 0 if server.started else 3
+
+
+def create_tables() -> None:
+    """``serve --workers N``: the store's tables, created here once before the workers start (under the
+    schema's advisory lock, so several hosts starting together never race either). The workers then
+    open the store without DDL: one restarted while the database is down still starts, answering 503
+    until the database is back, where creating tables would fail its start and stop every worker."""
+    try:
+        Ledger(env={}).close()
+    except (PersistenceError, InfrastructureFactoryError, OSError) as e:
+        raise StoreFailure(f"cannot open the store: {e}") from e
+    os.environ["CREATE_TABLE"] = os.environ[f"{Ledger.name.upper()}_CREATE_TABLE"] = "false"
 
 
 def view(store_env: dict[str, str], game: str, token: str, host: str, port: int, open_browser: bool) -> int:
