@@ -172,3 +172,14 @@ def test_a_stop_ends_the_live_streams_of_every_worker_at_once() -> None:
             f.join(timeout=20)
         assert process.wait(timeout=20) == 0
         assert len(ended) == 4 and max(ended) - asked < 2.0, [round(e - asked, 2) for e in ended]
+
+
+def test_workers_print_nothing_past_the_servers_address_at_the_default_log_level() -> None:
+    with postgres_schema() as store, workers(store, 2) as (process, url):
+        game, tokens = new_game(url, SETUP)
+        for _ in range(6):
+            d = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+            assert httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[d["player"]]), json={"action": "pass"}).status_code == 200
+        process.send_signal(signal.SIGTERM)
+        out, _ = process.communicate(timeout=20)
+    assert out == ""  # a spawned worker once logged every decision to stdout, and blocked once the pipe filled

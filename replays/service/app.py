@@ -17,6 +17,7 @@ from fastapi import FastAPI
 
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.logfile import engine_version
+from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.auth import ADMIN_TOKEN_ENV
 from mtg_ledger.replays.service.games import Games
@@ -81,7 +82,9 @@ def app_from_environment() -> FastAPI:
 
     A worker runs uvicorn's own server, whose SIGTERM and SIGINT handlers are in place by the time it
     builds the app: they are wrapped here, so that live streams end at once on a stop, as with one process.
+    A worker is a new interpreter (spawned): its log threshold is set again, from ``MTG_LEDGER_LOG_LEVEL``.
     """
+    configure_logging(default="warning")
     app = create_app({})
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGINT, signal.SIGTERM):
