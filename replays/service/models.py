@@ -207,7 +207,6 @@ class ErrorOut(BaseModel):
 class Health(BaseModel):
     ok: bool
     store: str
-    streams: Literal["listen", "reconnecting", "poll"] = Field(
-        description="how live streams learn of new decisions: listen (PostgreSQL's NOTIFY, connected), reconnecting "
-        "(PostgreSQL, reading the store every second until the listener is back), poll (every 50 ms: SQLite)"
+    streams: Literal["listen", "poll"] = Field(
+        description="how live streams learn of new decisions: listen (PostgreSQL's NOTIFY), poll (every 50 ms: SQLite)"
     )

@@ -25,7 +25,7 @@ from mtg_ledger.replays.logs import get_logger
 POLL = 0.05  # seconds between reads of a stream's game where the store cannot notify
 FALLBACK = 1.0  # seconds a stream waits for a notification before it reads the store anyway
 HEALTH_CHECK = 5.0  # seconds without a notification after which the listener checks its connection
-RECONNECT = (0.1, 2.0)  # the listener's first and longest wait before connecting again
+RECONNECT = (0.05, 0.5)  # the listener's first and longest wait before connecting again (the routes answer 503 meanwhile)
 
 
 class Wakeups:
@@ -87,7 +87,9 @@ def games_in(payload: str) -> list[UUID] | None:
 
 class Listener:
     """The one LISTEN connection of this process: each notification wakes the streams of the games it
-    names. Reconnects on its own (after a restart of the server, say), waking every stream as it does."""
+    names. Reconnects on its own (after a restart of the server, say), waking every stream as it does.
+    While it is not connected the routes answer 503 at once (``routes.reachable``): PostgreSQL ends
+    this session as soon as it shuts down, before the pool finds out."""
 
     def __init__(self, wakeups: Wakeups, connect: dict[str, Any], channel: str) -> None:
         self.wakeups = wakeups
