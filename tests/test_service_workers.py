@@ -8,19 +8,14 @@ import json
 import os
 import signal
 import statistics
-import subprocess
-import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.conftest import postgres_schema
-from tests.service_server import bearer, new_game, server
+from tests.service_server import bearer, healthy, new_game, server, worker_pids, workers
 
 pytestmark = pytest.mark.postgres
 SETUP = {
@@ -82,54 +77,6 @@ def test_a_stream_attached_to_one_server_shows_decisions_taken_through_another_w
         assert max(delays) < BOUND_S, delays
 
 
-@contextmanager
-def workers(store: dict[str, str], count: int) -> Iterator[tuple[subprocess.Popen[str], str]]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
-    env.update(store, MTG_LEDGER_LOG_LEVEL="warning")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0", "--workers", str(count)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
-    try:
-        assert process.stdout is not None
-        url = process.stdout.readline().split()[3]
-        deadline = time.monotonic() + 20
-        while len(worker_pids(process.pid)) < count or not _healthy(url):
-            assert time.monotonic() < deadline, "the workers never became healthy"
-            time.sleep(0.1)
-        yield process, url
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-def worker_pids(parent: int) -> list[int]:
-    """The worker processes of ``serve --workers N`` (uvicorn's spawned children)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if ppid == parent and b"spawn_main" in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
-        except (OSError, ValueError, IndexError):
-            continue
-    return sorted(found)
-
-
-def _healthy(url: str) -> bool:
-    try:
-        return httpx.get(f"{url}/healthz", timeout=2).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 def test_a_worker_killed_with_sigkill_is_replaced_and_the_server_answers_meanwhile() -> None:
     with postgres_schema() as store, workers(store, 2) as (process, url):
         game, tokens = new_game(url, SETUP)
@@ -145,7 +92,7 @@ def test_a_worker_killed_with_sigkill_is_replaced_and_the_server_answers_meanwhi
             answered += 1
             time.sleep(0.05)
         assert before[0] not in now and before[1] in now and answered >= 1
-        while not _healthy(url):
+        while not healthy(url):
             assert time.monotonic() < deadline
         d = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
         assert httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[d["player"]]), json={"action": "pass"}).status_code == 200

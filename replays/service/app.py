@@ -27,6 +27,8 @@ from mtg_ledger.replays.service.viewer import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
 from mtg_ledger.replays.service.sse import STREAM_SECONDS_ENV
 
+FIRST_LISTEN_S = 2.0  # how long a starting process waits for its LISTEN session (the database may be down: it then starts anyway)
+
 DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (CONTRACT section 6).
 
 Create a game (`POST /games`): the answer holds one token per player and the judge's, shown once.
@@ -48,6 +50,9 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
         app.state.wakeups, listener = wakeups_for(ledger)
         listening = asyncio.create_task(listener.run()) if listener is not None else None
         app.state.listener = listener
+        if listener is not None:  # the routes answer 503 until it listens: give it a moment before serving
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(listener.listening.wait(), FIRST_LISTEN_S)
         try:
             yield
         finally:
