@@ -10,7 +10,7 @@ test runs on this machine notice for a few seconds. Bounded: about 40 s, loopbac
    resuming with ``Last-Event-ID`` whenever its connection drops.
 2. ``KILLS`` times, one worker process is killed with SIGKILL mid-load; uvicorn starts another.
 3. Once, the PostgreSQL cluster restarts (``pg_ctlcluster VERSION main restart``): the workers reconnect,
-   clients get 503 with ``Retry-After`` meanwhile. The cluster is up again before the test returns, even
+   clients get 503 with ``Retry-After`` meanwhile (``MONITORS`` more clients ask every 20 ms, to see them). The cluster is up again before the test returns, even
    when it fails.
 4. Then, for every game in the store: its log is contiguous, its hash chain holds (over the maps as
    recorded), it replays and audits clean; the events after its start are exactly the events of the
@@ -46,6 +46,7 @@ pytestmark = pytest.mark.postgres
 
 GAMES = 8
 KILLS = 3
+MONITORS = 3  # clients asking every 20 ms while the database restarts
 WARM_UP_S = 3.0  # load before the first fault
 BETWEEN_S = 2.0  # load between faults, once the killed worker is back
 AFTER_S = 4.0  # load after the database is back
@@ -175,6 +176,37 @@ class Follower(threading.Thread):
             self.resumed += 1
 
 
+class Monitor(threading.Thread):
+    """Asks for game 0's pending decision every 20 ms, as a client arriving at any moment would, giving up
+    on an answer after 0.25 s: sees the 503s while the database restarts (the playing clients are mostly
+    waiting on a request in flight, which the worker carries through the restart: PostgreSQL is back within
+    a second or two here)."""
+
+    def __init__(self, url: str, game: str, token: str, tally: Tally) -> None:
+        super().__init__(daemon=True)
+        self.url, self.game, self.token, self.tally = url, game, token, tally
+        self.stop = threading.Event()
+
+        self.seen: list[tuple[float, float, int]] = []  # when sent, how long it took, the status
+
+    def run(self) -> None:
+        with httpx.Client(base_url=self.url, timeout=0.25) as http:
+            while not self.stop.wait(0.02):
+                began = time.monotonic()
+                try:
+                    r = http.get(f"/games/{self.game}/decision", headers=bearer(self.token))
+                except httpx.TransportError:
+                    self.tally.count("dropped")
+                    continue
+                self.seen.append((began, time.monotonic() - began, r.status_code))
+                self.tally.count(r.status_code)
+                if r.status_code == 503:
+                    with self.tally.lock:
+                        self.tally.unavailable_at.append(time.monotonic())
+                        if "Retry-After" not in r.headers:
+                            self.tally.unavailable_without_retry_after += 1
+
+
 def restart_postgres() -> float:
     """``pg_ctlcluster VERSION main restart``; returns how long it took."""
     version = sorted(os.listdir("/etc/postgresql"))[-1]
@@ -220,7 +252,8 @@ def test_under_load_killed_workers_and_a_database_restart_lose_nothing_acknowled
             for t in threads:
                 t.start()
             kills: list[int] = []
-            restart_took = 0.0
+            restart_took = restart_began = 0.0
+            monitors: list[Monitor] = []
             try:
                 time.sleep(WARM_UP_S)
                 for k in range(KILLS):
@@ -230,6 +263,11 @@ def test_under_load_killed_workers_and_a_database_restart_lose_nothing_acknowled
                     replaced(process, victim, time.monotonic() + 20)
                     time.sleep(BETWEEN_S)
                 before_restart = sum(len(p.acknowledged) for p in players)
+                monitors = [Monitor(url, players[i].game, players[i].tokens["judge"], tally) for i in range(MONITORS)]
+                for m in monitors:
+                    m.start()
+                    time.sleep(0.007)  # staggered: one of them is free whenever the database goes
+                restart_began = time.monotonic()
                 try:
                     restart_took = restart_postgres()
                 finally:
@@ -237,6 +275,8 @@ def test_under_load_killed_workers_and_a_database_restart_lose_nothing_acknowled
                 time.sleep(AFTER_S)
             finally:
                 stop.set()
+                for m in monitors:
+                    m.stop.set()
                 for t in threads:
                     t.join(timeout=DEADLINE_S + 5)
             after_restart = sum(len(p.acknowledged) for p in players) - before_restart
@@ -266,9 +306,11 @@ def test_under_load_killed_workers_and_a_database_restart_lose_nothing_acknowled
         f"\nfault test, {time.monotonic() - began:.0f} s: {GAMES} games, {acknowledged} decisions acknowledged"
         f" ({after_restart} after the database restart), {KILLS} workers killed, PostgreSQL restarted in {restart_took:.1f} s;"
         f" answers {dict(sorted(tally.statuses.items()))}, {tally.dropped} requests dropped and sent again;"
-        f" 503s over {outage:.1f} s; the longest request, retries included, {tally.longest:.1f} s;"
+        f" 503s (with Retry-After) over {outage:.1f} s; the longest request, retries included, {tally.longest:.1f} s;"
         f" the follower resumed {follower.resumed} times and saw {len(follower.versions)} events"
     )
+    for m in monitors:
+        print("a monitor's requests around the restart (s after it began, s taken, status):", _timeline(m.seen, restart_began, restart_took))
     assert not any(status >= 500 and status != 503 for status in tally.statuses), tally.statuses
     assert tally.statuses.get(503, 0) >= 1, "no client saw a 503 while the database restarted"
     assert tally.unavailable_without_retry_after == 0
@@ -289,6 +331,18 @@ def test_under_load_killed_workers_and_a_database_restart_lose_nothing_acknowled
         for seen, stored in zip(answered, log[p.created_version :], strict=True):  # a player's copy: hidden values are null
             assert all(value is None or stored.get(name) == value for name, value in seen.items()), (seen, stored)
     assert follower.versions == list(range(1, final0 + 1)), "the live stream of game 0 missed or repeated an event"
+
+
+def _timeline(seen: list[tuple[float, float, int]], began: float, took: float) -> str:
+    """Runs of one status, and any request slower than 0.2 s, from the restart's start to 2 s after its end."""
+    out: list[str] = []
+    for at, duration, status in seen:
+        offset = at - began
+        if not -0.1 <= offset <= took + 2:
+            continue
+        if duration > 0.2 or not out or not out[-1].endswith(f" {status}"):
+            out.append(f"{offset:+.2f} {duration:.2f} {status}")
+    return "; ".join(out)
 
 
 def _tail(log: Any) -> str:
