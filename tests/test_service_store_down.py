@@ -3,6 +3,7 @@ and nothing is done; never a 500, never a hang. The real restart under load is i
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from collections.abc import Iterator
@@ -13,6 +14,7 @@ import pytest
 from eventsourcing.persistence import OperationalError
 from fastapi.testclient import TestClient
 
+from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.service.app import create_app
 
 SETUP = {"players": [{"name": "alice", "library": ["Forest"] * 5, "hand": []}, {"name": "bob", "library": ["Mountain"] * 5, "hand": []}]}
@@ -20,6 +22,7 @@ SETUP = {"players": [{"name": "alice", "library": ["Forest"] * 5, "hand": []}, {
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
+    configure_logging(io.StringIO(), level="warning")  # the service logs each 503: here, not to a stream an earlier test closed
     app = create_app({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "down.sqlite")}, settings={})
     with TestClient(app) as c:
         yield c
