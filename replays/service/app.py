@@ -6,18 +6,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import threading
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from types import FrameType
-from typing import Any
 
 from fastapi import FastAPI
 
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.logfile import engine_version
-from mtg_ledger.replays.logs import configure_logging
 from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.auth import ADMIN_TOKEN_ENV
 from mtg_ledger.replays.service.games import Games
@@ -83,25 +79,6 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
 
 
 def app_from_environment() -> FastAPI:
-    """For ``uvicorn --factory`` (``serve --workers N``): the store the process environment names.
-
-    A worker runs uvicorn's own server, whose SIGTERM and SIGINT handlers are in place by the time it
-    builds the app: they are wrapped here, so that live streams end at once on a stop, as with one process.
-    A worker is a new interpreter (spawned): its log threshold is set again, from ``MTG_LEDGER_LOG_LEVEL``.
-    """
-    configure_logging(default="warning")
-    app = create_app({})
-    if threading.current_thread() is threading.main_thread():
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            handler = signal.getsignal(sig)
-            if callable(handler):
-                signal.signal(sig, _also(app.state.stop, handler))
-    return app
-
-
-def _also(first: Callable[[], None], handler: Callable[[int, FrameType | None], Any]) -> Callable[[int, FrameType | None], Any]:
-    def both(sig: int, frame: FrameType | None) -> Any:
-        first()
-        return handler(sig, frame)
-
-    return both
+    """For ``uvicorn --factory``: the store the process environment names (``serve --workers N`` runs its
+    workers itself: ``service/workers.py``)."""
+    return create_app({})

@@ -17,6 +17,7 @@ from eventsourcing.persistence import InfrastructureFactoryError, PersistenceErr
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.service.app import create_app
 from mtg_ledger.replays.store import StoreFailure
+from mtg_ledger.replays.service.workers import Workers, listening_sockets
 
 GRACE = 5  # seconds the requests in flight get to finish once asked to stop
 
@@ -24,9 +25,10 @@ GRACE = 5  # seconds the requests in flight get to finish once asked to stop
 class Server(uvicorn.Server):
     """uvicorn's server, which also ends live streams as soon as it is asked to stop."""
 
-    def __init__(self, config: uvicorn.Config, on_exit: Any) -> None:
+    def __init__(self, config: uvicorn.Config, on_exit: Any, announce: bool = True) -> None:
         super().__init__(config)
         self.on_exit = on_exit
+        self.announce = announce  # a worker of several says nothing: the parent prints the address
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.on_exit()
@@ -37,7 +39,7 @@ class Server(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
-        if self.started:
+        if self.started and self.announce:
             host, port = self.servers[0].sockets[0].getsockname()[:2]
             print(f"mtg-ledger serving on {url(host, port)}", flush=True)
 
@@ -64,11 +66,10 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
     if workers > 1:
         os.environ.update(store_env)  # each worker builds its app from the environment
         create_tables()
-        if port == 0:
-            common["port"] = port = free_port(host)
+        sockets = listening_sockets(host, port, workers)
+        port = sockets[0].getsockname()[1]
         print(f"mtg-ledger serving on {url(host, port)} ({workers} workers)", flush=True)
-        uvicorn.run("mtg_ledger.replays.service.app:app_from_environment", factory=True, workers=workers, **common)
-        return 0
+        return Workers(sockets, common, GRACE).run()
     app = create_app(store_env)
     server = Server(uvicorn.Config(app, **common), on_exit=app.state.stop)
     server.run()
