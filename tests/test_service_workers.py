@@ -10,6 +10,7 @@ import signal
 import statistics
 import threading
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -130,3 +131,13 @@ def test_workers_print_nothing_past_the_servers_address_at_the_default_log_level
         process.send_signal(signal.SIGTERM)
         out, _ = process.communicate(timeout=20)
     assert out == ""  # a spawned worker once logged every decision to stdout, and blocked once the pipe filled
+
+
+def test_each_worker_listens_on_a_socket_of_its_own_on_the_one_port_so_the_kernel_spreads_connections() -> None:
+    with postgres_schema() as store, workers(store, 3) as (process, url):
+        port = int(url.rsplit(":", 1)[1])
+        listening = [
+            line.split() for line in Path("/proc/net/tcp").read_text().splitlines()[1:]
+            if line.split()[1].endswith(f":{port:04X}") and line.split()[3] == "0A"  # 0A: LISTEN
+        ]  # fmt: skip
+        assert len(listening) == 3  # SO_REUSEPORT: one queue per worker (one shared queue left one worker nearly every connection)
