@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.timetravel
 	$(PY) -m benchmarks.service
 	$(PY) -m benchmarks.scaleout_store
+	$(PY) -m benchmarks.scaleout
 
 # mypy can't follow setuptools' package-dir mapping (core/ is mtg_ledger.core): it reads the packages
 # through a tree of links named as they install. Strict on core, mypy's defaults elsewhere (pyproject).
