@@ -19,7 +19,7 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # issue 13: serve --workers 2 on the loopback PostgreSQL under load, workers killed with SIGKILL and the
-# cluster restarted once (other test runs on the machine notice it for a few seconds); about 40 s
+# cluster restarted once (other test runs on the machine notice it for a second or so); about 25 s
 fault: $(STAMP)
 	$(PY) -m pytest -q -s tests/fault_service.py
 
