@@ -2,13 +2,13 @@
 and faults under load; afterwards nothing acknowledged is lost and nothing is stored twice.
 
 Not part of `make test` (the file name is not ``test_*``): it restarts the PostgreSQL cluster, which other
-test runs on this machine notice for a few seconds. Bounded: about 40 s, loopback only.
+test runs on this machine notice for a second or so. Bounded: about 25 s, loopback only.
 
 1. ``GAMES`` games, one client thread each, plays decisions with an ``Idempotency-Key`` and the
    ``expected_version`` it read; after a dropped connection, a timeout or a 503 it sends the same request
    again (honouring ``Retry-After``) until it gets an answer. One more client follows game 0's live stream,
    resuming with ``Last-Event-ID`` whenever its connection drops.
-2. ``KILLS`` times, one worker process is killed with SIGKILL mid-load; uvicorn starts another.
+2. ``KILLS`` times, one worker process is killed with SIGKILL mid-load; ``serve`` starts another.
 3. Once, the PostgreSQL cluster restarts (``pg_ctlcluster VERSION main restart``): the workers reconnect,
    clients get 503 with ``Retry-After`` meanwhile (``MONITORS`` more clients ask every 10 ms, to see them). The cluster is up again before the test returns, even
    when it fails.
