@@ -84,7 +84,7 @@ def workers(store: dict[str, str], count: int, stderr: Any = subprocess.DEVNULL)
 
 
 def worker_pids(parent: int) -> list[int]:
-    """The worker processes of ``serve --workers N`` (uvicorn's spawned children)."""
+    """The worker processes of ``serve --workers N`` (the spawned children of its process)."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
