@@ -186,7 +186,7 @@ def parser() -> Parser:
              "mtg-ledger serve --db games.sqlite --port 8000\nPERSISTENCE_MODULE=eventsourcing.postgres mtg-ledger serve --workers 2", store="none")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0: any free one)")
-    p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (several need a store they share: PostgreSQL)")
+    p.add_argument("--workers", type=int, default=1, metavar="N", help="worker processes (more than one needs PostgreSQL: PERSISTENCE_MODULE=eventsourcing.postgres)")
 
     p = verb("view", serve_verbs.cmd_view, "the time-travel viewer of one game or log file, on a local port: prints its address",
              f"mtg-ledger view {GAME} --db demo.sqlite\nmtg-ledger view game.mtgl --open", store="write")

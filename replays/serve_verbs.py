@@ -11,7 +11,7 @@ from uuid import UUID
 
 from mtg_ledger.replays.access import JUDGE_HOLDER, issue
 from mtg_ledger.replays.logs import configure_logging
-from mtg_ledger.replays.store import Store, store_env
+from mtg_ledger.replays.store import SQLITE_MODULES, Store, store_env
 from mtg_ledger.replays.verbs import UserError, _existing, import_file
 
 
@@ -25,12 +25,21 @@ def _port(port: int) -> None:
         raise UserError(f"--port {port}: a port is 1 to 65535 (0: any free one)")
 
 
+SHARED_STORES = ("eventsourcing.postgres", "mtg_ledger.replays.stores.postgres")  # what several processes may share
+
+
 def cmd_serve(store: Store, args: argparse.Namespace) -> int:
     from mtg_ledger.replays.service.server import log_level, serve
 
     _port(args.port)
     if args.workers < 1:
         raise UserError(f"--workers {args.workers}: at least one worker serves")
+    module = os.environ.get("PERSISTENCE_MODULE") or "eventsourcing.sqlite"
+    if args.workers > 1 and module not in SHARED_STORES:
+        kind = "SQLite lets one process write a file at a time" if module in SQLITE_MODULES else f"{module} is not shared between processes"
+        raise UserError(
+            f"--workers {args.workers} needs PostgreSQL (PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_*): {kind}; serve with one worker, or store on PostgreSQL"
+        )
     _quiet_server()
     return serve(store_env(store.db), args.host, args.port, args.workers, log_level())
 

@@ -56,6 +56,55 @@ def server(store: dict[str, str], **settings: str) -> Iterator[str]:
             assert stopped == 0, f"the server stopped with status {stopped}"
 
 
+@contextmanager
+def workers(store: dict[str, str], count: int, stderr: Any = subprocess.DEVNULL) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """``serve --workers count`` over ``store``; yields the process and its URL once every worker answers."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
+    env.update(store, MTG_LEDGER_LOG_LEVEL="warning")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0", "--workers", str(count)],
+        env=env, stdout=subprocess.PIPE, stderr=stderr, text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        url = process.stdout.readline().split()[3]
+        deadline = time.monotonic() + 20
+        while len(worker_pids(process.pid)) < count or not healthy(url):
+            assert time.monotonic() < deadline, "the workers never became healthy"
+            time.sleep(0.1)
+        yield process, url
+    finally:
+        if process.poll() is None:
+            process.send_signal(signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def worker_pids(parent: int) -> list[int]:
+    """The worker processes of ``serve --workers N`` (the spawned children of its process)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if ppid == parent and b"spawn_main" in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return sorted(found)
+
+
+def healthy(url: str) -> bool:
+    try:
+        return httpx.get(f"{url}/healthz", timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 

@@ -189,3 +189,22 @@ def test_the_service_describes_itself_and_answers_health(url: str) -> None:
     assert httpx.get(f"{url}/docs").status_code == 200
     assert httpx.get(f"{url}/healthz").json()["ok"] is True
     assert httpx.get(f"{url}/games/00000000-0000-0000-0000-000000000000/state").status_code == 401
+
+
+def test_an_attack_the_decision_route_lists_by_object_id_is_accepted_by_the_actions_route(url: str) -> None:
+    setup = {
+        "starting_player": "alice",
+        "players": [
+            {"name": "alice", "library": ["Forest"] * 5, "hand": [], "battlefield": ["Grizzly Bears", "Grizzly Bears"]},
+            {"name": "bob", "library": ["Mountain"] * 5, "hand": []},
+        ],
+    }
+    game, tokens = new_game(url, setup)
+    judge = bearer(tokens["judge"])
+    while (d := httpx.get(f"{url}/games/{game}/decision", headers=judge).json())["kind"] != "declare_attackers":
+        assert httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[d["player"]]), json={"action": "pass"}).status_code == 200
+    every = max((a for a in d["legal"] if a["action"] == "declare_attackers"), key=lambda a: len(a["attackers"]))
+    assert [set(a) for a in every["attackers"]] == [{"object", "defender"}] * 2  # two of one name: told apart by object id
+    r = httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens["alice"]), json={**every, "expected_version": d["version"]})
+    assert r.status_code == 200, r.text
+    assert r.json()["events"][0]["type"] == "AttackersDeclared" and len(r.json()["events"][0]["attackers"]) == 2

@@ -59,3 +59,14 @@ def test_serve_with_two_workers_serves_one_store_on_one_port() -> None:
         finally:
             process.send_signal(signal.SIGTERM)
             assert process.wait(timeout=30) == 0
+
+
+def test_serve_with_two_workers_on_sqlite_is_refused_in_one_line_that_names_postgresql(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
+    done = subprocess.run(
+        [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0", "--workers", "2", "--db", str(tmp_path / "one.sqlite")],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and "needs PostgreSQL" in done.stderr and "SQLite" in done.stderr
+    assert not (tmp_path / "one.sqlite").exists()

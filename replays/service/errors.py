@@ -42,6 +42,10 @@ class TooLarge(Exception):
     """413: a body over the limit."""
 
 
+class StoreUnavailable(Exception):
+    """503 at once: this process has lost its session with the database (PostgreSQL restarting, say)."""
+
+
 STATUS: dict[type[Exception], int] = {
     Unauthorized: 401,
     Forbidden: 403,
@@ -56,7 +60,22 @@ STATUS: dict[type[Exception], int] = {
     SchemaError: 422,
     Unprocessable: 422,
     PersistenceError: 503,  # the store is down or busy: not the client's fault, nor a defect of ours
+    StoreUnavailable: 503,
 }
+RETRY_AFTER_S = 1  # a 503's Retry-After: a restart of PostgreSQL takes a few seconds
+
+
+def _store_driver_errors() -> None:
+    """psycopg's errors of the connection (a pool timeout among them), should one reach us without the
+    library's translation: 503 too. psycopg is the optional PostgreSQL extra."""
+    try:
+        import psycopg
+    except ImportError:
+        return
+    STATUS[psycopg.OperationalError] = STATUS[psycopg.InterfaceError] = 503
+
+
+_store_driver_errors()
 
 
 def status_of(error: BaseException) -> int | None:
@@ -71,7 +90,7 @@ def body_of(error: BaseException) -> dict[str, Any]:
         return {"error": error.message, "rule": error.rule}
     if isinstance(error, Unprocessable) and error.field:
         return {"error": str(error), "field": error.field}
-    if isinstance(error, PersistenceError):
+    if status_of(error) == 503:
         return {"error": "the store is unavailable; try again"}
     return {"error": str(error)}
 
@@ -83,7 +102,9 @@ def respond(error: BaseException) -> JSONResponse:
         return JSONResponse({"error": "internal error: this is a defect of mtg-ledger, logged on the server"}, status_code=500)
     headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
     if status == 503:
-        get_logger().warning("store unavailable", error=f"{type(error).__name__}: {error}")
+        if not isinstance(error, StoreUnavailable):  # that one is logged once, by the listener that lost its session
+            get_logger().warning("store unavailable", error=f"{type(error).__name__}: {error}")
+        headers = {"Retry-After": str(RETRY_AFTER_S)}
     return JSONResponse(body_of(error), status_code=status, headers=headers)
 
 

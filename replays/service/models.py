@@ -174,7 +174,7 @@ Action = Annotated[
 
 def action_map(action: BaseModel, player: str) -> dict[str, Any]:
     """The section-2 action for ``player``: what ``scenario.parse_action`` reads."""
-    body = action.model_dump(exclude_none=True, exclude={"expected_version"})
+    body = action.model_dump(exclude_none=True, exclude_unset=True, exclude={"expected_version"})  # not {"object": 3, "index": 0}
     return {**body, "player": player}
 
 
@@ -207,3 +207,6 @@ class ErrorOut(BaseModel):
 class Health(BaseModel):
     ok: bool
     store: str
+    streams: Literal["listen", "poll"] = Field(
+        description="how live streams learn of new decisions: listen (PostgreSQL's NOTIFY), poll (every 50 ms: SQLite)"
+    )

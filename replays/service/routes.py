@@ -8,19 +8,33 @@ import json
 from typing import Annotated, Any, Literal
 
 from anyio import to_thread
-from fastapi import APIRouter, Body, Header, Query, Request, Response
+from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from mtg_ledger.replays.service.auth import Creator, GameId, Judge, Member, Player
-from mtg_ledger.replays.service.errors import Unprocessable
+from mtg_ledger.replays.service.errors import StoreUnavailable, Unprocessable
 from mtg_ledger.replays.service.games import Games, viewer_of
 from mtg_ledger.replays.service.models import Action, ActionTaken, DecisionOut, ErrorOut, GameCreated, Health, NewGame
 from mtg_ledger.replays.service.sse import follow
 
-router = APIRouter()
+async def reachable(request: Request) -> None:
+    """While this process's LISTEN session is lost (PostgreSQL restarting, say), every route of the store
+    answers 503 with Retry-After at once, rather than wait for the pool to reconnect. Without a
+    listener (SQLite), there is nothing to lose."""
+    listener = request.app.state.listener
+    if listener is not None and not listener.listening.is_set():
+        raise StoreUnavailable("the store is unavailable; try again")
+
+
+router = APIRouter(dependencies=[Depends(reachable)])
 
 _E: dict[str, Any] = {"model": ErrorOut}
-READ: dict[int | str, dict[str, Any]] = {401: _E, 403: _E, 404: _E, 422: _E, 503: _E}
+_503: dict[str, Any] = {
+    "model": ErrorOut,
+    "description": "the store is unavailable (PostgreSQL restarting, say): nothing was done; try again",
+    "headers": {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}},
+}
+READ: dict[int | str, dict[str, Any]] = {401: _E, 403: _E, 404: _E, 422: _E, 503: _503}
 WRITE: dict[int | str, dict[str, Any]] = {**READ, 409: _E, 413: _E}
 BINARY = {"schema": {"type": "string", "format": "binary"}}
 LOG_FILE = "application/vnd.mtg-ledger"
@@ -44,15 +58,17 @@ async def run(function: Any, *args: Any) -> Any:
     return await to_thread.run_sync(function, *args)
 
 
-@router.get("/healthz", response_model=Health, responses={503: _E}, tags=["service"])
+@router.get("/healthz", response_model=Health, responses={503: _503}, tags=["service"])
 async def healthz(request: Request) -> Any:
     """200 once the store answers."""
     ledger = games(request).ledger
     await run(ledger.recorder.max_notification_id)
-    return {"ok": True, "store": type(ledger.recorder).__name__}
+    listener = request.app.state.listener
+    streams = "poll" if listener is None else "listen"  # (while a listener reconnects, ``reachable`` answers 503)
+    return {"ok": True, "store": type(ledger.recorder).__name__, "streams": streams}
 
 
-@router.post("/games", status_code=201, response_model=GameCreated, responses={401: _E, 413: _E, 422: _E, 503: _E}, dependencies=[Creator], tags=["games"])
+@router.post("/games", status_code=201, response_model=GameCreated, responses={401: _E, 413: _E, 422: _E, 503: _503}, dependencies=[Creator], tags=["games"])
 async def create_game(request: Request, body: NewGame) -> Any:
     """Start a game from a scenario without actions; one token per player and the judge's, shown once."""
     return await run(games(request).create, body)
@@ -62,7 +78,7 @@ async def create_game(request: Request, body: NewGame) -> Any:
     "/logs",
     status_code=201,
     response_model=GameCreated,
-    responses={401: _E, 413: _E, 422: _E, 503: _E},
+    responses={401: _E, 413: _E, 422: _E, 503: _503},
     response_model_exclude_none=True,
     dependencies=[Creator],
     openapi_extra={"requestBody": {"required": True, "content": {LOG_FILE: BINARY, "application/octet-stream": BINARY}}},
@@ -129,7 +145,7 @@ async def stream(
         first = int(last_event_id) + 1
     await run(games(request).version, id)  # 404 before the stream starts
     app = request.app.state
-    body = follow(games(request).ledger, id, viewer_of(holder.holder), first, app.stopping, app.stream_seconds, app.poll)
+    body = follow(games(request).ledger, id, viewer_of(holder.holder), first, app.stopping, app.stream_seconds, app.wakeups)
     return StreamingResponse(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

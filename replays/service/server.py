@@ -12,8 +12,12 @@ from types import FrameType
 from typing import Any
 
 import uvicorn
+from eventsourcing.persistence import InfrastructureFactoryError, PersistenceError
 
+from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.service.app import create_app
+from mtg_ledger.replays.store import StoreFailure
+from mtg_ledger.replays.service.workers import Workers, listening_sockets
 
 GRACE = 5  # seconds the requests in flight get to finish once asked to stop
 
@@ -21,9 +25,10 @@ GRACE = 5  # seconds the requests in flight get to finish once asked to stop
 class Server(uvicorn.Server):
     """uvicorn's server, which also ends live streams as soon as it is asked to stop."""
 
-    def __init__(self, config: uvicorn.Config, on_exit: Any) -> None:
+    def __init__(self, config: uvicorn.Config, on_exit: Any, announce: bool = True) -> None:
         super().__init__(config)
         self.on_exit = on_exit
+        self.announce = announce  # a worker of several says nothing: the parent prints the address
 
     def handle_exit(self, sig: int, frame: FrameType | None) -> None:
         self.on_exit()
@@ -34,7 +39,7 @@ class Server(uvicorn.Server):
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
         await super().startup(sockets)
-        if self.started:
+        if self.started and self.announce:
             host, port = self.servers[0].sockets[0].getsockname()[:2]
             print(f"mtg-ledger serving on {url(host, port)}", flush=True)
 
@@ -60,15 +65,27 @@ def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_lev
     }
     if workers > 1:
         os.environ.update(store_env)  # each worker builds its app from the environment
-        if port == 0:
-            common["port"] = port = free_port(host)
+        create_tables()
+        sockets = listening_sockets(host, port, workers)
+        port = sockets[0].getsockname()[1]
         print(f"mtg-ledger serving on {url(host, port)} ({workers} workers)", flush=True)
-        uvicorn.run("mtg_ledger.replays.service.app:app_from_environment", factory=True, workers=workers, **common)
-        return 0
+        return Workers(sockets, common, GRACE).run()
     app = create_app(store_env)
-    server = Server(uvicorn.Config(app, **common), on_exit=app.state.stopping.set)
+    server = Server(uvicorn.Config(app, **common), on_exit=app.state.stop)
     server.run()
     return 0 if server.started else 3
+
+
+def create_tables() -> None:
+    """``serve --workers N``: the store's tables, created here once before the workers start (under the
+    schema's advisory lock, so several hosts starting together never race either). The workers then
+    open the store without DDL: one restarted while the database is down still starts, answering 503
+    until the database is back, where creating tables would fail its start and stop every worker."""
+    try:
+        Ledger(env={}).close()
+    except (PersistenceError, InfrastructureFactoryError, OSError) as e:
+        raise StoreFailure(f"cannot open the store: {e}") from e
+    os.environ["CREATE_TABLE"] = os.environ[f"{Ledger.name.upper()}_CREATE_TABLE"] = "false"
 
 
 def view(store_env: dict[str, str], game: str, token: str, host: str, port: int, open_browser: bool) -> int:
@@ -79,7 +96,7 @@ def view(store_env: dict[str, str], game: str, token: str, host: str, port: int,
     address = f"{url(host, port)}/games/{game}/viewer#token={token}"
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=GRACE,
                             server_header=False)
-    server = ViewerServer(config, on_exit=app.state.stopping.set, address=address, open_browser=open_browser)
+    server = ViewerServer(config, on_exit=app.state.stop, address=address, open_browser=open_browser)
     server.run()
     return 0 if server.started else 3
 

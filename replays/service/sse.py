@@ -1,8 +1,9 @@
 """Live following (CONTRACT section 6): a game's events as server-sent events, fed by the store.
 
 Each event goes out as ``id: <version>``, ``event: <type>`` and its map (as the viewer may see it) in
-``data:``. The store is polled every ``POLL`` seconds, so decisions stored by any process reach every
-follower within about that long; a comment keeps idle connections open. The stream ends when the
+``data:``. A stream reads its game from the store whenever ``notices.Wakeups`` says it may have moved
+(on PostgreSQL, a NOTIFY from whichever process stored the decision; elsewhere, every ``notices.POLL``
+seconds), so decisions stored by any process reach every follower; a comment keeps idle connections open. The stream ends when the
 game has ended, after ``MTG_LEDGER_STREAM_SECONDS`` (the client resumes with ``Last-Event-ID``),
 or when the server is stopping.
 """
@@ -16,14 +17,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 from uuid import UUID
 
-import anyio
 from anyio import to_thread
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.redact import Viewer, view_of_event
 from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.service.notices import Wakeups
 
-POLL = 0.05
 KEEP_ALIVE = 15.0
 BATCH = 500
 STREAM_SECONDS_ENV = "MTG_LEDGER_STREAM_SECONDS"
@@ -49,7 +49,7 @@ def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
 
 
 async def follow(
-    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, poll: float = POLL
+    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, wakeups: Wakeups
 ) -> AsyncIterator[str]:
     """The events from version ``first`` on, then each new one as it is stored."""
     last = first - 1
@@ -57,17 +57,19 @@ async def follow(
     yield ": following\n\n"  # headers and a first byte at once: the client knows it is attached
     if await to_thread.run_sync(_ended_before, ledger, game_id, first):
         return
-    while not stopping.is_set() and time.monotonic() - began < seconds:
-        batch = await to_thread.run_sync(_after, ledger, game_id, last)
-        for e in batch:
-            yield frame(view_of_event(e, viewer))
-            last = e["v"]
-        if batch:
-            quiet_since = time.monotonic()
-            if batch[-1]["type"] == "GameEnded":
-                return
-            continue
-        if time.monotonic() - quiet_since >= KEEP_ALIVE:
-            yield ": keep-alive\n\n"
-            quiet_since = time.monotonic()
-        await anyio.sleep(poll)
+    with wakeups.watching(game_id) as news:
+        while not stopping.is_set() and time.monotonic() - began < seconds:
+            news.clear()  # before the read: news that comes during it wakes the next wait
+            batch = await to_thread.run_sync(_after, ledger, game_id, last)
+            for e in batch:
+                yield frame(view_of_event(e, viewer))
+                last = e["v"]
+            if batch:
+                quiet_since = time.monotonic()
+                if batch[-1]["type"] == "GameEnded":
+                    return
+                continue
+            if time.monotonic() - quiet_since >= KEEP_ALIVE:
+                yield ": keep-alive\n\n"
+                quiet_since = time.monotonic()
+            await wakeups.wait(news)

@@ -307,16 +307,26 @@ class StreamsSubscription(library.PostgresSubscription):
             self.stop()
 
 
-@contextmanager
-def schema_lock(datastore: library.PostgresDatastore) -> Iterator[None]:
-    """One process at a time creates or migrates this schema's tables: a session advisory lock on a
-    connection of its own (the creating statements use the pool's)."""
+def connection_kwargs(datastore: library.PostgresDatastore) -> dict[str, Any]:
+    """What ``psycopg.connect`` needs for a connection of its own (outside the pool) to the datastore's
+    database: the advisory lock's, a LISTEN session's."""
     pool = datastore.pool
     given: Any = pool.kwargs or {}
     kwargs = {k: v for k, v in given.items() if k != "row_factory"}
     if pool.get_password_func is not None:
         kwargs["password"] = pool.get_password_func()
-    with psycopg.connect(**kwargs, autocommit=True, connect_timeout=max(1, int(pool.timeout))) as conn:
+    return {**kwargs, "autocommit": True, "connect_timeout": max(1, int(pool.timeout))}
+
+
+@contextmanager
+def schema_lock(datastore: library.PostgresDatastore) -> Iterator[None]:
+    """One process at a time creates or migrates this schema's tables: a session advisory lock on a
+    connection of its own (the creating statements use the pool's)."""
+    try:
+        conn = psycopg.connect(**connection_kwargs(datastore))
+    except psycopg.OperationalError as e:  # the server is down or refuses us: the library's word for it
+        raise OperationalError(str(e)) from e
+    with conn:
         conn.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (SCHEMA_LOCK, datastore.schema))
         yield  # released when the connection closes
 
