@@ -16,6 +16,7 @@ demo: $(STAMP)
 
 test: export HYPOTHESIS_PROFILE := ci
 test: $(STAMP)
+	bash .ci/services
 	$(PY) -m pytest -q
 
 # issue 13: serve --workers 2 on the loopback PostgreSQL under load, workers killed with SIGKILL and the
