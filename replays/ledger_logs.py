@@ -1,0 +1,169 @@
+"""Logs in and out of the ledger: a checked log file stored as a game, a branch of a game, and where a
+branched game came from. A part of ``Ledger`` (``replays.app``), kept apart by concern."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+from uuid import UUID, uuid4, uuid5
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.domain import Aggregate
+from eventsourcing.domain import event as recorded_as
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.utils import get_topic
+
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.schema import class_versions, upgrade_log
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import Game
+from mtg_ledger.core.topics import stored_as
+from mtg_ledger.replays import snapshots as snaps
+from mtg_ledger.replays import storage
+from mtg_ledger.replays.ledger_errors import GameExists, LogRefused, NotADecisionPoint
+from mtg_ledger.replays.recorded import in_recorded_form
+
+if TYPE_CHECKING:
+    from eventsourcing.application import Repository
+    from eventsourcing.persistence import EventStore, Mapper
+
+LINEAGE = UUID("6f1d0c52-8d0b-4c39-9c2e-3b5f4b7e1a10")
+
+
+@stored_as("Lineage", "replays.app:Lineage")
+class Lineage(Aggregate):
+    """Where a branched game came from (its log is the first ``at_version`` events of ``branched_from``)."""
+
+    @recorded_as("Branched")
+    def __init__(self, game: str, branched_from: str, at_version: int) -> None:
+        self.game = game
+        self.branched_from = branched_from
+        self.at_version = at_version
+
+    @staticmethod
+    def create_id(game: str, branched_from: str, at_version: int) -> UUID:
+        return uuid5(LINEAGE, game)
+
+
+stored_as("Branched", "replays.app:Lineage.Branched")(Lineage.Branched)  # type: ignore[attr-defined]  # made by @recorded_as
+
+
+class LogsInAndOut:
+    """``Ledger``'s imports, branches and lineage."""
+
+    if TYPE_CHECKING:  # what they use of the Ledger they are part of
+        mapper: Mapper[UUID]
+        recorder: Any
+        snapshots: EventStore[UUID] | None
+        snapshot_interval: int
+
+        @property
+        def repository(self) -> Repository[UUID]: ...
+
+        def game(self, game_id: UUID, version: int | None = None) -> Game: ...
+        def at(self, game_id: UUID, version: int) -> GameState: ...
+        def recorded_log(self, game_id: UUID, last: int | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
+        def _exists(self, game_id: UUID) -> bool: ...
+
+    def import_log(
+        self,
+        header: dict[str, Any],
+        events: list[dict[str, Any]],
+        game_id: UUID | None = None,
+        progress: Callable[[int], None] | None = None,
+        also: Sequence[Aggregate] = (),
+    ) -> UUID:
+        """Store a log file's events as a game, only if it audits clean: header, hash chain, schema,
+        and every decision re-adjudicated by replay. A refused log raises ``LogRefused``; nothing is stored.
+        ``also``'s events (the new game's access tokens) are stored in the same transaction."""
+        from mtg_ledger.replays.audit import audit  # audit reads logs; the ledger only stores them
+
+        report = audit(str(header.get("game")), events, header, progress)
+        if report.findings:
+            raise LogRefused(report.findings)
+        recorded = header.get("event_versions")
+        return self.import_events(events, game_id or UUID(header["game"]), versions=recorded if isinstance(recorded, dict) else {}, also=also)
+
+    def import_events(
+        self,
+        events: list[dict[str, Any]],
+        game_id: UUID,
+        progress: Callable[[int], None] | None = None,
+        versions: dict[str, int] | None = None,
+        also: Sequence[Aggregate] = (),
+    ) -> UUID:
+        """Store checked contract maps as a game: its events and snapshots, and ``also``'s events (its
+        access tokens, its lineage), in one transaction.
+
+        ``versions``: the class versions the maps were recorded in (a log file's ``event_versions``);
+        None: this engine's. An event recorded in an older form is stored in that form, under its
+        class version, so that its hash keeps covering what is stored; reading it upcasts it.
+        """
+        if self._exists(game_id):
+            raise GameExists(game_id)
+        current = events if versions is None else upgrade_log(events, versions)  # SchemaError: nothing stored
+        engine_versions = class_versions()
+        now = ev.GameEvent.create_timestamp()
+        stored: list[StoredEvent] = []
+        snapshots: list[StoredEvent] = []
+        game: Any = None
+        last = 0
+        for i, (recorded, e) in enumerate(zip(events, current, strict=True), start=1):
+            cls = ev.EVENT_TYPES[e["type"]]
+            fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
+            extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}
+            # every GameEvent has a hash field (a dataclass field mypy can't see: the library's metaclass makes it)
+            domain_event = cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra)  # type: ignore[call-arg]
+            version = engine_versions[e["type"]] if versions is None else versions.get(e["type"], 1)
+            kept = domain_event if version == engine_versions[e["type"]] else in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra)
+            stored.append(self.mapper.to_stored_event(kept))
+            if self.snapshots is not None and cls is ev.TurnBegan and game is not None and snaps.due(i - 1, last, self.snapshot_interval):
+                snapshots.append(self.mapper.to_stored_event(snaps.take(game)))  # encoded now: the state moves on
+                last = i - 1
+            game = domain_event.mutate(game)
+            if progress is not None and i % 1000 == 0:
+                progress(i)
+        stored.extend(self.mapper.to_stored_event(e) for aggregate in also for e in aggregate.collect_events())
+        try:
+            storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
+        except IntegrityError:
+            raise GameExists(game_id) from None
+        return game_id
+
+    def branch(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
+        """A new game whose log is the first ``at`` events of ``game_id``; its lineage (and ``also``'s
+        events: its access tokens) are stored in the same transaction."""
+        latest = self.game(game_id).version  # checked: a damaged game is refused before anything is copied
+        if not 1 <= at <= latest:
+            raise NotADecisionPoint(f"--at {at}: game {game_id} has events 1 to {latest}")
+        state = self.at(game_id, at)
+        recorded, versions = self.recorded_log(game_id, last=at)
+        events = upgrade_log(recorded, versions)
+        if pending_decision(state) is None and not state.ended:
+            earlier = last_decision_point(events)
+            hint = f"branch at {earlier}, the last decision point before it" if earlier else "no decision was asked for yet"
+            raise NotADecisionPoint(f"--at {at}: after event {at} the engine is still at work (nobody is asked for a decision); {hint}")
+        new_id = new_id or uuid4()
+        lineage = Lineage(game=str(new_id), branched_from=str(game_id), at_version=at)
+        self.import_events(recorded, new_id, versions=versions, also=[lineage, *also])
+        return new_id
+
+    def lineage(self, game_id: UUID) -> dict[str, Any] | None:
+        try:
+            record: Any = self.repository.get(uuid5(LINEAGE, str(game_id)))
+        except AggregateNotFoundError:
+            return None
+        return {"branched_from": record.branched_from, "at_version": record.at_version}
+
+
+def last_decision_point(events: list[dict[str, Any]]) -> int:
+    """The last version in ``events`` after which a player is asked for a decision (0: none)."""
+    state = GameState()
+    found = 0
+    for e in events:
+        apply_event(state, e)
+        if pending_decision(state) is not None:
+            found = e["v"]
+    return found
