@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -141,3 +142,33 @@ def cli(*argv: str, store: dict[str, str]) -> subprocess.CompletedProcess[str]:
 def write_json(path: Path, data: Any) -> Path:
     path.write_text(json.dumps(data))
     return path
+
+
+class Follower:
+    """A client following a game's stream from version ``first``, in a thread of its own, noting when each
+    event arrives (``arrivals``: version -> perf_counter). It stops after event ``stop_at``, which a test
+    sets before it sends the last decision. As a context manager: attached on entry, joined on exit."""
+
+    def __init__(self, url: str, game: str, token: str, first: int) -> None:
+        self.arrivals: dict[int, float] = {}
+        self.stop_at = 10**9
+        self._attached = threading.Event()
+        self._thread = threading.Thread(target=self._follow, args=(f"{url}/games/{game}/stream?from={first}", token))
+
+    def _follow(self, address: str, token: str) -> None:
+        with httpx.stream("GET", address, headers=bearer(token), timeout=30) as r:
+            self._attached.set()
+            for line in r.iter_lines():
+                if line.startswith("data: "):
+                    v = json.loads(line[6:])["v"]
+                    self.arrivals.setdefault(v, time.perf_counter())
+                    if v >= self.stop_at:
+                        return
+
+    def __enter__(self) -> Follower:
+        self._thread.start()
+        assert self._attached.wait(10), "the stream never answered"
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._thread.join(timeout=10)

@@ -5,7 +5,6 @@ another server process on the same store."""
 from __future__ import annotations
 
 import statistics
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.service_server import bearer, card_names, ndjson, new_game, server
+from tests.service_server import Follower, bearer, card_names, ndjson, new_game, server
 
 # bob's cards are his alone: alice may see them only once they are public
 SECRET = {"Lightning Bolt", "Hill Giant", "Serra Angel", "Divination", "Island"}
@@ -111,40 +110,19 @@ def _from(url: str, game: str, token: str, first: int) -> list[dict[str, Any]]:
 
 
 def test_a_follower_of_one_server_sees_decisions_taken_through_another_within_100_ms(url: str, store: dict[str, str]) -> None:
-    import json
-
     game, tokens = new_game(url, SETUP)
-    arrivals: dict[int, float] = {}
-    attached = threading.Event()
-    last = [10**9]  # the first version of the last decision, known before it is sent
-
-    def follow() -> None:
-        with httpx.stream("GET", f"{url}/games/{game}/stream?from=7", headers=bearer(tokens["judge"]), timeout=30) as r:
-            attached.set()
-            for line in r.iter_lines():
-                if line.startswith("data: "):
-                    v = json.loads(line[6:])["v"]
-                    arrivals.setdefault(v, time.perf_counter())
-                    if v >= last[0]:
-                        return
-
-    follower = threading.Thread(target=follow)
-    follower.start()
-    try:
-        assert attached.wait(10)
-        with server(store) as other:  # another process on the same store
-            sent: list[tuple[int, float]] = []
-            for i in range(6):
-                d = httpx.get(f"{other}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
-                if i == 5:
-                    last[0] = d["version"] + 1
-                began = time.perf_counter()
-                r = httpx.post(f"{other}/games/{game}/actions", headers=bearer(tokens[d["player"]]), json={"action": "pass"})
-                assert r.status_code == 200
-                sent.append((r.json()["events"][0]["v"], began))
-                time.sleep(0.2)
-    finally:
-        follower.join(timeout=10)
+    sent: list[tuple[int, float]] = []
+    with Follower(url, game, tokens["judge"], 7) as follower, server(store) as other:  # another process on the same store
+        for i in range(6):
+            d = httpx.get(f"{other}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+            if i == 5:
+                follower.stop_at = d["version"] + 1  # the first version of the last decision, known before it is sent
+            began = time.perf_counter()
+            r = httpx.post(f"{other}/games/{game}/actions", headers=bearer(tokens[d["player"]]), json={"action": "pass"})
+            assert r.status_code == 200
+            sent.append((r.json()["events"][0]["v"], began))
+            time.sleep(0.2)
+    arrivals = follower.arrivals
     delays = [arrivals[v] - began for v, began in sent if v in arrivals]
     assert len(delays) == len(sent), (sent, sorted(arrivals))
     assert statistics.median(delays) < 0.1, delays
