@@ -7,7 +7,9 @@ events use the same functions: a class that bumps its ``class_version`` declares
 The hash chain is always checked on maps as they were recorded, before any upcasting.
 
 Schema history: 1, the first; 2, ``GameEnded.reason`` is a code (``core.outcome.Reason``) and
-``winners`` always names the whole winning team (``GameEnded`` class version 2).
+``winners`` always names the whole winning team (``GameEnded`` class version 2); 3, the same events,
+stored and exported compactly (hashes as 32 bytes, no timestamps, compressed log files): its upcasters
+read the rows and files of schemas 1 and 2 (``replays``), the event maps are unchanged.
 
 This module does not import ``core.events`` at load time (``core.events`` needs ``stored_upcaster``).
 """
@@ -89,12 +91,13 @@ def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
 SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types whose class version is not 1
     1: {},
     2: {"GameEnded": 2},
+    3: {"GameEnded": 2},  # the events of schema 2, stored and exported compactly
 }
 
 
 def schema_of(versions: dict[str, int]) -> int:
-    """The schema version whose class versions these are (this engine's when none matches exactly)."""
-    for schema, changed in SCHEMAS.items():
+    """The newest schema version whose class versions these are (this engine's when none matches exactly)."""
+    for schema, changed in reversed(SCHEMAS.items()):
         if all(versions.get(kind, 1) == changed.get(kind, 1) for kind in {*versions, *changed}):
             return schema
     return int(_events().SCHEMA_VERSION)

@@ -22,7 +22,7 @@ from eventsourcing.domain import Aggregate
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.topics import stored_as
 
-SCHEMA_VERSION = 2  # 2: GameEnded.reason is a code, winners the whole winning team (core.schema upcasts 1)
+SCHEMA_VERSION = 3  # 2: GameEnded.reason is a code (core.schema upcasts 1); 3: compact storage and log files (core.schema)
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
 Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}
