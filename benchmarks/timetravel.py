@@ -1,14 +1,19 @@
-"""Time travel, audit and export on a very long game (issue 5). Measures and prints; never asserts.
+"""Time travel, audit and export on a very long game (issues 5 and 15). Measures and prints; never asserts.
 
-- the state after a random version of a ~1,000,000-event game, through snapshots (median, worst),
-  for several snapshot intervals, against rebuilding from the first event;
-- audit time per 10,000 events;
+- the state after a random version of a ~1,000,000-event game stored in SQLite at the default
+  snapshot interval, through its snapshots (median, worst; the worst also over the versions right
+  before a snapshot, the farthest from one), and the store's bytes per event;
+- the same on the game's first 100,000 events for several intervals (a cheap comparison);
+- audit time per 10,000 events, and the state from the first event without snapshots;
 - export size per event.
+
+The figures are printed and merged into ``benchmarks/results.json`` (not committed).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -24,8 +29,10 @@ from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.app import SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL_ENV, Ledger
 from mtg_ledger.replays.audit import audit
+
+RESULTS = Path(__file__).parent / "results.json"
 
 
 def waiting_policy(state: GameState) -> Command | None:
@@ -50,50 +57,81 @@ def long_log(library: int) -> list[dict[str, Any]]:
     return table.events
 
 
-def time_travel(events: list[dict[str, Any]], interval: int, samples: int, db: Path) -> dict[str, float]:
-    ledger = Ledger(
-        env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db), "MTG_LEDGER_SNAPSHOT_INTERVAL": str(interval)}
-    )
+def time_travel(events: list[dict[str, Any]], interval: int, samples: int, probes: int, db: Path) -> dict[str, float]:
+    """Import ``events`` into a new SQLite store with a snapshot every ``interval`` events, then time
+    the state after ``samples`` random versions and after ``probes`` versions right before a snapshot."""
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db), SNAPSHOT_INTERVAL_ENV: str(interval)})
     began = time.perf_counter()
     game = ledger.import_events(events, uuid4())
     imported = time.perf_counter() - began
+    assert ledger.snapshots is not None
+    rows = ledger.snapshots.recorder.select_events(game)
+    keyframes = sum(1 for r in rows if b"keyframe" in r.state)
     rng = random.Random(interval)
-    times = []
-    for _ in range(samples):
-        version = rng.randint(1, len(events))
+    far = [rows[i + 1].originator_version - 1 for i in sorted(rng.sample(range(len(rows) - 1), min(probes, len(rows) - 1)))]
+    versions = [rng.randint(1, len(events)) for _ in range(samples)]
+    times, far_times = [], []
+    for version, into in [*((v, times) for v in versions), *((v, far_times) for v in far)]:
         t = time.perf_counter()
         state = ledger.at(game, version)
-        times.append(time.perf_counter() - t)
+        into.append(time.perf_counter() - t)
         assert state.version == version
     ledger.close()
-    return {"median": statistics.median(times), "worst": max(times), "import": imported, "db": db.stat().st_size}
+    return {
+        "median": statistics.median(times),
+        "worst": max(times + far_times),
+        "far_median": statistics.median(far_times) if far_times else 0.0,
+        "import": imported,
+        "db": db.stat().st_size,
+        "snapshots": len(rows),
+        "keyframes": keyframes,
+        "snapshot_bytes": sum(len(r.state) for r in rows),
+    }
+
+
+def report(label: str, r: dict[str, float], count: int) -> str:
+    return (
+        f"{label}: median {r['median'] * 1000:5.1f} ms, worst {r['worst'] * 1000:5.1f} ms (before a snapshot: median "
+        f"{r['far_median'] * 1000:4.1f} ms)   [import {r['import']:.1f} s, store {r['db'] / count:.0f} bytes/event, "
+        f"{r['snapshots']:.0f} snapshots ({r['keyframes']:.0f} keyframes), {r['snapshot_bytes'] / count:.1f} bytes/event of them]"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--library", type=int, default=8800, help="cards in each library (8800 gives about 1,000,000 events)")
-    parser.add_argument("--samples", type=int, default=50)
-    parser.add_argument("--intervals", default="250,1000,4000")
+    parser.add_argument("--samples", type=int, default=100, help="random versions read")
+    parser.add_argument("--probes", type=int, default=30, help="versions right before a snapshot read (the worst case)")
+    parser.add_argument("--prefix", type=int, default=100_000, help="events of the game for the comparison of intervals")
+    parser.add_argument("--intervals", default="100,250,1000", help="snapshot intervals compared on the prefix")
     args = parser.parse_args()
     os.environ.setdefault("MTG_LEDGER_LOG_LEVEL", "warning")
+    interval = int(os.environ.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
     began = time.perf_counter()
     events = long_log(args.library)
     print(f"long game: {len(events):,} events, made in memory in {time.perf_counter() - began:.1f} s")
+    figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.mtgl"
         logfile.write(path, "long", events)
         print(f"export:      {path.stat().st_size / len(events):.1f} bytes/event ({path.stat().st_size / 1e6:.1f} MB)")
-        for interval in (int(i) for i in args.intervals.split(",")):
-            r = time_travel(events, interval, args.samples, Path(tmp) / f"tt{interval}.sqlite")
-            print(
-                f"state --at (snapshot every {interval:>5}): median {r['median'] * 1000:8.1f} ms, worst {r['worst'] * 1000:8.1f} ms"
-                f"   [import {r['import']:.1f} s, store {r['db'] / len(events):.0f} bytes/event]"
-            )
-        sample = events[: min(len(events), 200_000)]
+        path.unlink()
+        r = time_travel(events, interval, args.samples, args.probes, Path(tmp) / "long.sqlite")
+        print(report(f"state --at, {len(events):,} events, snapshot every {interval} (default)", r, len(events)))
+        figures.update(
+            time_travel_median_ms=round(r["median"] * 1000, 3),
+            time_travel_worst_ms=round(r["worst"] * 1000, 3),
+            sqlite_bytes_per_event_1m=round(r["db"] / len(events), 1),
+        )
+        (Path(tmp) / "long.sqlite").unlink()
+        sample = events[: min(len(events), args.prefix)]
+        for each in (int(i) for i in args.intervals.split(",")):
+            r = time_travel(sample, each, args.samples, args.probes, Path(tmp) / f"tt{each}.sqlite")
+            print(report(f"  first {len(sample):,} events, snapshot every {each:>5}", r, len(sample)))
         t = time.perf_counter()
-        report = audit("long", sample)
+        audited = audit("long", sample)
         elapsed = time.perf_counter() - t
-        assert report.clean, report.to_text()
+        assert audited.clean, audited.to_text()
         print(f"audit:       {elapsed / len(sample) * 10_000 * 1000:.1f} ms per 10,000 events ({len(sample):,} events audited, clean)")
         ledger = WithoutSnapshots(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(tmp) / "scratch.sqlite")})
         game = ledger.import_events(sample, uuid4())
@@ -101,6 +139,15 @@ def main() -> None:
         ledger.at(game, len(sample))
         print(f"without snapshots: the state after event {len(sample):,} takes {(time.perf_counter() - t) * 1000:.0f} ms (from the first event)")
         ledger.close()
+    merged: dict[str, Any] = {}
+    if RESULTS.exists():
+        try:
+            merged = json.loads(RESULTS.read_text())
+        except json.JSONDecodeError:
+            merged = {}
+    merged.update(figures)
+    RESULTS.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
+    print(f"written to {RESULTS}: {figures}")
 
 
 if __name__ == "__main__":

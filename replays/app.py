@@ -141,9 +141,12 @@ class Ledger(Application[UUID], LogsInAndOut):
             return
         try:
             last = self._last_snapshot(game.id)
+            keyframe = None
             for turn in turns:
                 if snaps.due(turn - 1, last, self.snapshot_interval):
-                    self.snapshots.put([snaps.take(self._load(game.id, turn - 1))])
+                    keyframe = keyframe or snaps.last_keyframe(self, game.id)
+                    stored, keyframe = snaps.take(self.mapper, self._load(game.id, turn - 1), keyframe, self.snapshot_interval)
+                    self.snapshots.recorder.insert_events([stored])
                     last = self._snapshot_at[game.id] = turn - 1
         except (PersistenceError, verify.StoreDamage) as e:  # a cache: the events are saved, which is what counts
             self.logger.warning("snapshot not taken", game=str(game.id), error=verify.brief(e))

@@ -110,6 +110,7 @@ class LogsInAndOut:
         snapshots: list[StoredEvent] = []
         game: Any = None
         last = 0
+        keyframe: snaps.Keyframe | None = None
         for i, (recorded, e) in enumerate(zip(events, current, strict=True), start=1):
             cls = ev.EVENT_TYPES[e["type"]]
             fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
@@ -120,7 +121,8 @@ class LogsInAndOut:
             kept = domain_event if version == engine_versions[e["type"]] else in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra)
             stored.append(self.mapper.to_stored_event(kept))
             if self.snapshots is not None and cls is ev.TurnBegan and game is not None and snaps.due(i - 1, last, self.snapshot_interval):
-                snapshots.append(self.mapper.to_stored_event(snaps.take(game)))  # encoded now: the state moves on
+                row, keyframe = snaps.take(self.mapper, game, keyframe, self.snapshot_interval)  # encoded now: the state moves on
+                snapshots.append(row)
                 last = i - 1
             game = domain_event.mutate(game)
             if progress is not None and i % 1000 == 0:

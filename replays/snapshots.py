@@ -1,24 +1,36 @@
-"""Snapshots: when the ledger takes them, and the audit's check of every stored one.
+"""Snapshots: when the ledger takes them, in which form, and the audit's check of every stored one.
 
 A snapshot is a cache of a game's state for time travel and fast loads, never a source of truth.
 The ledger takes one right before a turn begins, the first turn to begin after every ``interval``
 events, because the ``TurnBegan`` that follows records the hash of exactly that state inside the
 hash chain: that is what lets a read believe it (``replays.verify``). The snapshot also keeps its own
 state hash, so a damaged one is turned away before any event after it is read.
+
+Schema 3 stores a snapshot as a keyframe (the whole state, compressed) or as a delta against the
+game's last keyframe (``replays.snapshot_delta`` describes both): a keyframe when there is none, when
+the last one is ``KEYFRAME_EVERY`` intervals back or more, or when the delta would weigh more than
+half the keyframe. So any snapshot loads from at most two rows, and a delta costs what changed.
 """
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 from uuid import UUID
+
+import msgpack
+from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
+from mtg_ledger.replays import snapshot_delta as delta
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.verify import SnapshotRejected, brief, snapshot_game
 
 Map = dict[str, Any]
+KEYFRAME_EVERY = 16  # intervals: the longest run of deltas on one keyframe
+Keyframe = delta.Keyframe
 
 
 def due(at: int, last: int, interval: int) -> bool:
@@ -26,11 +38,49 @@ def due(at: int, last: int, interval: int) -> bool:
     return at // interval > last // interval
 
 
-def take(game: Game) -> GameSnapshot:
-    """A snapshot of ``game`` carrying the hash of its state (the state holds the chain hash at its version)."""
+def take(mapper: Mapper[UUID], game: Game, keyframe: delta.Keyframe | None, interval: int) -> tuple[StoredEvent, delta.Keyframe]:
+    """The stored row of a snapshot of ``game`` carrying the hash of its state (the state holds the
+    chain hash at its version): a delta against ``keyframe`` (the game's last, or None), or a new
+    keyframe. Returns the row and the keyframe for the next one."""
     snapshot = GameSnapshot.take(game)
-    snapshot.state["state_hash"] = game.state.state_hash()
-    return snapshot
+    fields = snapshot.state
+    state: GameState = fields.pop("state")
+    plain = state.to_dict()  # shares the live state's lists: packed before the game moves on
+    fields["state_hash"] = state.state_hash()
+    if keyframe is not None and keyframe.version < game.version < keyframe.version + KEYFRAME_EVERY * interval:
+        node = delta.diff(keyframe.plain, plain)
+        payload = delta.pack(node if node is not None else [delta.MAP, {}, []])
+        if 2 * len(payload) <= keyframe.size:
+            fields.update(base=keyframe.version, base_digest=keyframe.digest, delta=payload)
+            return mapper.to_stored_event(snapshot), keyframe
+    raw = msgpack.packb(plain, use_bin_type=True)
+    fields["keyframe"] = payload = zlib.compress(raw, 6)
+    stored = mapper.to_stored_event(snapshot)
+    return stored, delta.Keyframe(game.version, delta.row_digest(stored.state), msgpack.unpackb(raw, raw=False, strict_map_key=False), len(payload))
+
+
+def last_keyframe(ledger: Any, game_id: UUID) -> delta.Keyframe | None:
+    """The keyframe the game's newest snapshot is or stands on, to make the next delta against
+    (None: the next snapshot is a keyframe). Not trusted: a delta is checked when it is read."""
+    assert ledger.snapshots is not None
+    recorder = ledger.snapshots.recorder
+    newest = recorder.select_events(game_id, desc=True, limit=1)
+    try:
+        fields = _fields(ledger.mapper, newest[0]) if newest else {}
+        if "delta" in fields and isinstance(fields.get("base"), int):
+            found = recorder.select_events(game_id, gt=fields["base"] - 1, lte=fields["base"], limit=1)
+            newest, fields = found, _fields(ledger.mapper, found[0]) if found else {}
+        if "keyframe" not in fields:
+            return None
+        plain = delta.unpack(fields["keyframe"])
+    except Exception:  # an unreadable row: start a new keyframe
+        return None
+    return delta.Keyframe(newest[0].originator_version, delta.row_digest(newest[0].state), plain, len(fields["keyframe"]))
+
+
+def _fields(mapper: Mapper[UUID], stored: StoredEvent) -> Map:
+    snapshot = mapper.to_domain_event(stored)
+    return dict(snapshot.state) if isinstance(snapshot, GameSnapshot) and isinstance(snapshot.state, dict) else {}
 
 
 def check_all(ledger: Any, game_id: UUID, events: list[Map], stored_events: int) -> tuple[int, list[Finding]]:
@@ -50,7 +100,7 @@ def check_all(ledger: Any, game_id: UUID, events: list[Map], stored_events: int)
             )
             continue
         try:
-            game, _ = snapshot_game(ledger.mapper, game_id, stored)
+            game, _ = snapshot_game(ledger.mapper, game_id, stored, ledger.snapshots.recorder)
         except SnapshotRejected as e:
             findings.append(_bad(s, e.reason))
             continue

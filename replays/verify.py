@@ -32,6 +32,7 @@ from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
 from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
+from mtg_ledger.replays import snapshot_delta as delta
 
 Map = dict[str, Any]
 PAGE = 10_000  # event rows read per query: memory stays bounded on a game of millions of events
@@ -61,10 +62,11 @@ class BrokenChain(StoreDamage):
 class SnapshotRejected(Exception):
     """A snapshot the chain does not vouch for; the read falls back to the events."""
 
-    def __init__(self, version: int, reason: str) -> None:
+    def __init__(self, version: int, reason: str, keyframe: int | None = None) -> None:
         super().__init__(f"snapshot at version {version}: {reason}")
         self.version = version
         self.reason = reason
+        self.keyframe = keyframe  # a delta whose keyframe (at this version) is missing or damaged
 
 
 def brief(error: BaseException) -> str:
@@ -204,8 +206,9 @@ def _apply(game_id: UUID, game: Game | None, row: Row) -> Game:
     return mutated
 
 
-def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> tuple[Game, str]:
-    """The game a stored snapshot holds, after the checks it can make on its own, and its state's hash."""
+def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent, recorder: Any = None) -> tuple[Game, str]:
+    """The game a stored snapshot holds, after the checks it can make on its own, and its state's hash.
+    ``recorder`` (the snapshots' recorder) gives a delta its keyframe (``replays.snapshot_delta``)."""
     s = stored.originator_version
     try:
         snapshot = mapper.to_domain_event(stored)
@@ -215,7 +218,13 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> t
         raise SnapshotRejected(s, "it is not a snapshot of a game")
     fields = dict(snapshot.state) if isinstance(snapshot.state, dict) else {}
     recorded_hash = fields.pop("state_hash", None)
-    state = fields.get("state")
+    state: Any
+    if delta.is_stored_form(fields):
+        if not isinstance(recorded_hash, str):
+            raise SnapshotRejected(s, "it carries no state hash")
+        state = _stored_state(mapper, game_id, s, fields, recorder)
+    else:  # the whole state, as schemas 1 and 2 stored it
+        state = fields.get("state")
     if not isinstance(state, GameState) or state.version != s:
         raise SnapshotRejected(s, f"it does not hold the state after event {s}")
     try:
@@ -229,18 +238,56 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> t
     return game, own_hash
 
 
+def _stored_state(mapper: Mapper[UUID], game_id: UUID, s: int, fields: Map, recorder: Any) -> GameState:
+    """The state of a keyframe or a delta (its keyframe read from ``recorder``); ``fields`` then holds
+    the game's other fields and the state."""
+
+    def keyframe_row(base: int) -> tuple[bytes, Map] | None:
+        found = recorder.select_events(game_id, gt=base - 1, lte=base, limit=1) if recorder is not None else []
+        if not found or found[0].originator_version != base:
+            return None
+        try:
+            keyframe = mapper.to_domain_event(found[0])
+        except Exception:
+            keyframe = None
+        kept = keyframe.state if isinstance(keyframe, GameSnapshot) and isinstance(keyframe.state, dict) else {}
+        return found[0].state, kept
+
+    try:
+        state = GameState.from_dict(delta.plain_state(fields, s, keyframe_row))
+    except delta.BadKeyframe as e:
+        raise SnapshotRejected(s, str(e), keyframe=e.base) from None
+    except Exception as e:
+        raise SnapshotRejected(s, f"it cannot be read ({brief(e)})") from None
+    for key in ("keyframe", "delta", "base", "base_digest"):
+        fields.pop(key, None)
+    fields["state"] = state
+    return state
+
+
 def load(
     ledger: Any, game_id: UUID, version: int | None = None, rejected: Callable[[SnapshotRejected], None] | None = None
 ) -> Game | None:
-    """The game after event ``version`` (default: its last), read and checked; None if it has no rows."""
+    """The game after event ``version`` (default: its last), read and checked; None if it has no rows.
+    Snapshots are tried newest first, ``SNAPSHOT_TRIES`` of them; a delta whose keyframe is missing or
+    damaged sends the search on to the snapshots before that keyframe (the deltas on it are as bad)."""
     if ledger.snapshots is not None:
-        candidates = ledger.snapshots.recorder.select_events(game_id, lte=version, desc=True, limit=SNAPSHOT_TRIES)
-        for stored in candidates:
-            try:
-                return fold(ledger, game_id, *snapshot_game(ledger.mapper, game_id, stored), version=version)
-            except SnapshotRejected as e:
-                if rejected is not None:
-                    rejected(e)
+        below, tries = version, 0
+        while tries < SNAPSHOT_TRIES:
+            candidates = ledger.snapshots.recorder.select_events(game_id, lte=below, desc=True, limit=SNAPSHOT_TRIES - tries)
+            below = None
+            for stored in candidates:
+                tries += 1
+                try:
+                    return fold(ledger, game_id, *snapshot_game(ledger.mapper, game_id, stored, ledger.snapshots.recorder), version=version)
+                except SnapshotRejected as e:
+                    if rejected is not None:
+                        rejected(e)
+                    if e.keyframe is not None:
+                        below = e.keyframe - 1
+                        break
+            if below is None or below < 1:
+                break
     return fold(ledger, game_id, None, None, version=version)
 
 
