@@ -85,6 +85,8 @@ def diff(old: Any, new: Any) -> list[Any] | None:
     if type(old) is type(new) and old == new:
         return None
     if isinstance(old, dict) and isinstance(new, dict):
+        if [k for k in old if k in new] + [k for k in new if k not in old] != list(new):
+            return [REPLACE, new]  # keys in another order: a map keeps its order (the players' is the seating)
         changed = {}
         for key, value in new.items():
             if key not in old:
@@ -144,14 +146,14 @@ def _matched(old: list[Any], new: list[Any], old_keys: list[Any], new_keys: list
 
 
 def _identities(items: list[Any]) -> list[Any] | None:
-    """Each map's ``object`` (or ``id``), when every item is a map that has one and no two share it."""
+    """Each map's ``object`` (or ``id``), when every item is a map that has one, an integer, and no two share it."""
     if not items or not isinstance(items[0], dict):
         return None
     name = next((n for n in _IDENTITY if n in items[0]), None)
     if name is None:
         return None
     keys = [item.get(name) if isinstance(item, dict) else None for item in items]
-    if None in keys or len(set(keys)) != len(keys):
+    if not all(type(key) is int for key in keys) or len(set(keys)) != len(keys):
         return None
     return keys
 

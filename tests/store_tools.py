@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -86,16 +87,53 @@ def snapshot_versions(db: Path, game: str) -> list[int]:
 def edit_snapshot(db: Path, game: str, version: int, change: Callable[[Fields], None], *, rehash: bool = False, drop_hash: bool = False) -> None:
     """Change the game state inside a stored snapshot (``change`` edits its plain map). ``rehash``:
     recompute the state hash stored beside it, as a forger who read the code would; ``drop_hash``:
-    store it without one, as the snapshots written before the hashes were."""
+    store it without one, as the snapshots written before the hashes were. A delta is rewritten as
+    one that replaces the whole state (its keyframe stays as it is)."""
     snapshot = _unpack(row(db, game, version, SNAPSHOTS)[1])
-    state = _unpack(snapshot["state"]["state"].data)
+    fields = snapshot["state"]
+    state = snapshot_state(db, game, version)
     change(state)
-    snapshot["state"]["state"] = msgpack.ExtType(GAME_STATE_EXT, pack(state))
+    if "keyframe" in fields:
+        fields["keyframe"] = zlib.compress(pack(state))
+    elif "delta" in fields:
+        fields["delta"] = zlib.compress(pack([0, state]))
+    else:  # the whole state in the game_state ext, as schemas 1 and 2 stored it
+        fields["state"] = msgpack.ExtType(GAME_STATE_EXT, pack(state))
     if rehash:
-        snapshot["state"]["state_hash"] = state_hash(state)
+        fields["state_hash"] = state_hash(state)
     if drop_hash:
-        snapshot["state"].pop("state_hash", None)
+        fields.pop("state_hash", None)
     set_row(db, game, version, state=pack(snapshot), table=SNAPSHOTS)
+
+
+def snapshot_form(db: Path, game: str, version: int) -> str:
+    """``keyframe``, ``delta`` or ``whole`` (the form of schemas 1 and 2)."""
+    fields = _unpack(row(db, game, version, SNAPSHOTS)[1])["state"]
+    return "keyframe" if "keyframe" in fields else "delta" if "delta" in fields else "whole"
+
+
+def snapshot_state(db: Path, game: str, version: int) -> Fields:
+    """The plain game state a stored snapshot holds, read as the README's description of the forms says."""
+    fields = _unpack(row(db, game, version, SNAPSHOTS)[1])["state"]
+    if "keyframe" in fields:
+        return dict(_unpack(zlib.decompress(fields["keyframe"])))
+    if "delta" in fields:
+        keyframe = _unpack(row(db, game, fields["base"], SNAPSHOTS)[1])["state"]
+        return dict(_patched(_unpack(zlib.decompress(keyframe["keyframe"])), _unpack(zlib.decompress(fields["delta"]))))
+    return dict(_unpack(fields["state"].data))
+
+
+def _patched(old: Any, node: list[Any]) -> Any:
+    if node[0] == 0:
+        return node[1]
+    if node[0] == 1:
+        new = {k: v for k, v in old.items() if k not in node[2]}
+        new.update({k: _patched(old.get(k), n) for k, n in node[1].items()})
+        return new
+    out: list[Any] = []
+    for segment in node[1]:
+        out.extend(old[segment[1] : segment[2]] if segment[0] == 0 else [_patched(old[segment[1]], segment[2])] if segment[0] == 1 else segment[1])
+    return out
 
 
 def state_hash(state: Fields) -> str:
