@@ -21,6 +21,7 @@ from eventsourcing.persistence import EventStore, InfrastructureFactory, Integri
 from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
+from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.engine import apply_decision
 from mtg_ledger.core.rules import check
@@ -39,7 +40,10 @@ from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
-SNAPSHOT_INTERVAL = 1000  # events between snapshots: chosen from `make bench` (see README)
+SNAPSHOT_INTERVAL = 100  # events between snapshots (keyframes and deltas): chosen from `make bench` (see README)
+KEYFRAMES_KEPT = 64  # games whose last keyframe this process keeps in memory to make deltas against
+
+
 class Ledger(Application[UUID], LogsInAndOut):
     """Stores every game as one stream of contract events, with snapshots for time travel.
 
@@ -55,6 +59,8 @@ class Ledger(Application[UUID], LogsInAndOut):
         super().__init__(env)
         self._live: LiveGames[Game] = LiveGames(int(self.env.get(LIVE_GAMES_ENV) or LIVE_GAMES))  # games this process plays
         self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
+        self._keyframes: LiveGames[snaps.Keyframe] = LiveGames(KEYFRAMES_KEPT)  # to make deltas against
+        self._snapshotted: LiveGames[Game] = LiveGames(KEYFRAMES_KEPT)  # each game at its last snapshot (a copy)
         self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
 
@@ -135,21 +141,35 @@ class Ledger(Application[UUID], LogsInAndOut):
     def _save(self, game: Game, *also: Aggregate) -> None:
         """Save the new events (and ``also``'s, in the same transaction); then snapshot the state right
         before each turn they begin, when due."""
-        turns = [e.originator_version for e in game.pending_events if isinstance(e, ev.TurnBegan)]
+        turns = {e.originator_version: e.state_hash for e in game.pending_events if isinstance(e, ev.TurnBegan)}
         self.save(game, *also)
         if self.snapshots is None or not turns:
             return
         try:
             last = self._last_snapshot(game.id)
-            keyframe = None
-            for turn in turns:
+            for turn, state_hash in turns.items():
                 if snaps.due(turn - 1, last, self.snapshot_interval):
-                    keyframe = keyframe or snaps.last_keyframe(self, game.id)
-                    stored, keyframe = snaps.take(self.mapper, self._load(game.id, turn - 1), keyframe, self.snapshot_interval)
+                    keyframe = self._keyframes.get(game.id) or snaps.last_keyframe(self, game.id)
+                    before = self._before_turn(game.id, turn - 1)
+                    stored, keyframe = snaps.take(self.mapper, before, keyframe, self.snapshot_interval, state_hash)
                     self.snapshots.recorder.insert_events([stored])
+                    self._keyframes[game.id], self._snapshotted[game.id] = keyframe, before  # stored: deltas may stand on it
                     last = self._snapshot_at[game.id] = turn - 1
         except (PersistenceError, verify.StoreDamage) as e:  # a cache: the events are saved, which is what counts
+            self._keyframes.pop(game.id, None)
+            self._snapshotted.pop(game.id, None)
             self.logger.warning("snapshot not taken", game=str(game.id), error=verify.brief(e))
+
+    def _before_turn(self, game_id: UUID, version: int) -> Game:
+        """The game at ``version``: the game at this process's last snapshot of it, folded on with the
+        checked events since (no snapshot to decode and hash), or read."""
+        game = self._snapshotted.pop(game_id, None)
+        if game is None or game.version > version:
+            return self._load(game_id, version)
+        for event in verify.maps(self, game_id, game, version):
+            apply_event(game.state, event)
+            game.version = event["v"]
+        return game
 
     def _last_snapshot(self, game_id: UUID) -> int:
         if game_id not in self._snapshot_at:

@@ -121,7 +121,7 @@ class LogsInAndOut:
             kept = domain_event if version == engine_versions[e["type"]] else in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra)
             stored.append(self.mapper.to_stored_event(kept))
             if self.snapshots is not None and cls is ev.TurnBegan and game is not None and snaps.due(i - 1, last, self.snapshot_interval):
-                row, keyframe = snaps.take(self.mapper, game, keyframe, self.snapshot_interval)  # encoded now: the state moves on
+                row, keyframe = snaps.take(self.mapper, game, keyframe, self.snapshot_interval, e.get("state_hash"))  # encoded now
                 snapshots.append(row)
                 last = i - 1
             game = domain_event.mutate(game)

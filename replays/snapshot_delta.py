@@ -42,6 +42,7 @@ import msgpack
 Map = dict[str, Any]
 REPLACE, MAP, ARRAY = 0, 1, 2  # node kinds
 COPY, PATCH, NEW = 0, 1, 2  # array segments
+_SCALARS = frozenset({str, int, bool, float, bytes, type(None)})
 _IDENTITY = ("object", "id")  # what names a map in an array: permanents, stack objects, triggers; effects
 
 
@@ -106,7 +107,11 @@ def _segments(old: list[Any], new: list[Any]) -> list[list[Any]]:
     if old_keys is not None and new_keys is not None:
         return _matched(old, new, old_keys, new_keys)
     # Items without identity (card names): what is kept at the start and at the end. A library that
-    # lost its top cards is all end; a graveyard that gained cards is all start.
+    # lost its top cards is all end; a graveyard that gained cards is all start (both found at C speed).
+    if len(new) <= len(old) and _same_items(old[len(old) - len(new) :], new):
+        return [[COPY, len(old) - len(new), len(old)]] if new else []
+    if len(new) > len(old) and _same_items(old, new[: len(old)]):
+        return [[COPY, 0, len(old)], [NEW, new[len(old) :]]] if old else [[NEW, new]]
     end = 0
     while end < min(len(old), len(new)) and _same(old[-1 - end], new[-1 - end]):
         end += 1
@@ -156,6 +161,14 @@ def _identities(items: list[Any]) -> list[Any] | None:
     if not all(type(key) is int for key in keys) or len(set(keys)) != len(keys):
         return None
     return keys
+
+
+def _same_items(a: list[Any], b: list[Any]) -> bool:
+    """Equal items of the same types (1 is not True), for lists of scalars; any other list: not known."""
+    if a != b:
+        return False
+    types = list(map(type, a))
+    return _SCALARS.issuperset(types) and types == list(map(type, b))
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -38,15 +38,19 @@ def due(at: int, last: int, interval: int) -> bool:
     return at // interval > last // interval
 
 
-def take(mapper: Mapper[UUID], game: Game, keyframe: delta.Keyframe | None, interval: int) -> tuple[StoredEvent, delta.Keyframe]:
+def take(
+    mapper: Mapper[UUID], game: Game, keyframe: delta.Keyframe | None, interval: int, state_hash: str | None = None
+) -> tuple[StoredEvent, delta.Keyframe]:
     """The stored row of a snapshot of ``game`` carrying the hash of its state (the state holds the
     chain hash at its version): a delta against ``keyframe`` (the game's last, or None), or a new
-    keyframe. Returns the row and the keyframe for the next one."""
+    keyframe. ``state_hash``: the hash the next ``TurnBegan`` records for this state, when known
+    (else computed; a wrong one only makes the snapshot rejected when read). Returns the row and the
+    keyframe for the next one."""
     snapshot = GameSnapshot.take(game)
     fields = snapshot.state
     state: GameState = fields.pop("state")
     plain = state.to_dict()  # shares the live state's lists: packed before the game moves on
-    fields["state_hash"] = state.state_hash()
+    fields["state_hash"] = state_hash if isinstance(state_hash, str) else state.state_hash()
     if keyframe is not None and keyframe.version < game.version < keyframe.version + KEYFRAME_EVERY * interval:
         node = delta.diff(keyframe.plain, plain)
         payload = delta.pack(node if node is not None else [delta.MAP, {}, []])
