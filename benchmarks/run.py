@@ -101,7 +101,7 @@ def raw_floor(db: Path, game_id: UUID) -> float:
     decode = transcoder.decode
     count = 0
     for (blob,) in rows:
-        decode(blob)
+        decode(blob[33:] if blob[0] == 3 else blob)  # schema 3: 0x03, the 32-byte hash, then msgpack (replays.rows)
         count += 1
     elapsed = time.perf_counter() - began
     con.close()

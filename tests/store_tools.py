@@ -44,15 +44,28 @@ def set_row(db: Path, game: str, version: int, *, state: bytes | None = None, to
             con.execute(f"UPDATE {table} SET topic=? WHERE originator_id=? AND originator_version=?", (topic, _key(game), version))
 
 
+EVENT_ROW = b"\x03"  # schema 3: an event row is 0x03, its 32-byte chain hash, then msgpack of its fields
+
+
 def fields(db: Path, game: str, version: int) -> Fields:
-    """An event row's stored map (msgpack ext values kept as they are)."""
-    return dict(_unpack(row(db, game, version)[1]))
+    """An event row's stored map with its hash in hex (msgpack ext values kept as they are), whichever
+    form the row is in: schema 3's (0x03, the hash, the fields) or an older one (one msgpack map)."""
+    state = row(db, game, version)[1]
+    if state[:1] != EVENT_ROW:
+        return dict(_unpack(state))
+    return {**_unpack(state[33:]), "hash": state[1:33].hex()}
 
 
 def edit_event(db: Path, game: str, version: int, **changes: Any) -> None:
+    """Change fields of an event row, keeping its form (a forger needs nothing but msgpack)."""
+    old = row(db, game, version)[1]
     stored = fields(db, game, version)
     stored.update(changes)
-    set_row(db, game, version, state=pack(stored))
+    if old[:1] != EVENT_ROW:
+        set_row(db, game, version, state=pack(stored))
+        return
+    digest = bytes.fromhex(stored.pop("hash"))
+    set_row(db, game, version, state=EVENT_ROW + digest + pack(dict(sorted(stored.items()))))
 
 
 def delete_event(db: Path, game: str, version: int) -> None:
