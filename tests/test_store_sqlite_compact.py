@@ -29,7 +29,7 @@ from mtg_ledger.replays.stores.sqlite import PAGE_SIZE, CompactApplicationRecord
 
 FIXTURES = Path(__file__).parent / "fixtures"
 WAIT_S = 5.0  # the longest a reader thread of the library's cases may take to stop (never reached)
-COMPACT_TABLES = {"games", "topics", "events", "snapshots"}
+COMPACT_TABLES = {"games", "topics", "events", "feed", "snapshots"}
 
 
 def _tables(path: Path) -> set[str]:
@@ -107,10 +107,12 @@ def test_a_new_file_stores_games_in_the_compact_tables_and_rebuilds_them(ledger:
     with sqlite3.connect(path) as con:
         assert con.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE
         assert con.execute("SELECT uuid FROM games").fetchall() == [(game.bytes,)]
-        count, first, last = con.execute("SELECT COUNT(*), MIN(id), MAX(id) FROM events").fetchone()
+        count, versions = con.execute("SELECT COUNT(*), SUM(size) FROM feed").fetchone()
+        assert con.execute("SELECT COUNT(*) FROM events").fetchone()[0] == versions
         assert con.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] >= 1
     events = list(ledger.event_maps(game))
-    assert (count, first, last) == (len(events), 1, len(events))
+    assert versions == len(events) and count < len(events) / 2  # one feed row per save, not per event
+    assert [n.id for n in ledger.recorder.select_notifications(None, 10_000)] == list(range(1, len(events) + 1))
     assert Ledger.game(ledger, game).state.state_hash() == ledger.state_now(game).state_hash()
     assert ledger.game_ids() == [game]
 
@@ -231,3 +233,33 @@ def test_the_stored_game_key_is_the_uuid_s_sixteen_bytes(tmp_path: Path) -> None
         factory.close()
     with sqlite3.connect(tmp_path / "store.sqlite") as con:
         assert con.execute("SELECT uuid, typeof(uuid) FROM games").fetchall() == [(UUID(int=7).bytes, "blob")]
+
+
+def test_notification_ids_follow_the_order_of_a_save_that_mixes_games_and_gaps(tmp_path: Path) -> None:
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    one, two = UUID(int=1), UUID(int=2)
+    try:
+        recorder = factory.application_recorder()
+        saved = [StoredEvent(one, 1, "A", b"1"), StoredEvent(one, 2, "B", b"2"), StoredEvent(two, 1, "A", b"3"),
+                 StoredEvent(one, 4, "B", b"4"), StoredEvent(one, 5, "A", b"5")]  # fmt: skip
+        assert recorder.insert_events(saved) == [1, 2, 3, 4, 5]
+        assert recorder.insert_events([StoredEvent(two, 2, "C", b"6")]) == [6]
+
+        def ids(*args: Any, **kwargs: Any) -> list[tuple[int, bytes]]:
+            return [(n.id, n.state) for n in recorder.select_notifications(*args, **kwargs)]
+
+        assert ids(None, 10) == [(i, str(i).encode()) for i in range(1, 7)]
+        assert ids(2, 2) == [(2, b"2"), (3, b"3")]
+        assert ids(4, 10, inclusive_of_start=False) == [(5, b"5"), (6, b"6")]
+        assert ids(None, 10, stop=4) == [(1, b"1"), (2, b"2"), (3, b"3"), (4, b"4")]
+        assert ids(2, 10, topics=["A"]) == [(3, b"3"), (5, b"5")]
+        assert recorder.max_notification_id() == 6
+    finally:
+        factory.close()
+    with sqlite3.connect(tmp_path / "store.sqlite") as con:  # a person deletes a row in the middle of a save
+        con.execute("DELETE FROM events WHERE game = (SELECT id FROM games WHERE uuid = ?) AND version = 2", (one.bytes,))
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    try:
+        assert [n.id for n in factory.application_recorder().select_notifications(None, 10)] == [1, 3, 4, 5, 6]
+    finally:
+        factory.close()

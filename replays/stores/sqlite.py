@@ -10,15 +10,23 @@ conflicts raise the library's ``IntegrityError``) over tables where nothing is s
     CREATE TABLE games  (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);  -- a game's id: 16 bytes
     CREATE TABLE topics (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);  -- an event's stored name
     CREATE TABLE events (
-        id INTEGER PRIMARY KEY,   -- the notification id: the feed's order (the rowid: no second copy)
-        game INTEGER NOT NULL,    -- games.id
-        version INTEGER NOT NULL, -- the event's position in its game
-        topic INTEGER NOT NULL,   -- topics.id
-        state BLOB NOT NULL);     -- the event's bytes, as the transcoder made them
-    CREATE UNIQUE INDEX events_game_version ON events (game, version);  -- a game's events; conflicts
+        game INTEGER NOT NULL,     -- games.id
+        version INTEGER NOT NULL,  -- the event's position in its game
+        topic INTEGER NOT NULL,    -- topics.id
+        state BLOB NOT NULL,       -- the event's bytes, as the transcoder made them
+        PRIMARY KEY (game, version)) WITHOUT ROWID;  -- a game's events side by side; conflicts
+    CREATE TABLE feed (            -- the notification log: one row per run of a save's events
+        id INTEGER PRIMARY KEY,    -- the notification id of the run's first event
+        game INTEGER NOT NULL,     -- games.id
+        version INTEGER NOT NULL,  -- the run's first version
+        size INTEGER NOT NULL);    -- events in the run: versions version .. version + size - 1
     CREATE TABLE snapshots (
         game INTEGER NOT NULL, version INTEGER NOT NULL, topic INTEGER NOT NULL, state BLOB NOT NULL,
         PRIMARY KEY (game, version)) WITHOUT ROWID;
+
+An event's notification id is ``feed.id + (events.version - feed.version)`` for the feed row whose
+run holds it: a save of consecutive versions of one game (every save of the ledger) is one feed row
+however many events it has, so no per-event key is stored twice and no second index is kept.
 
 ``games.uuid`` holds ``UUID.bytes`` (the text itself under ``ORIGINATOR_ID_TYPE=text``). A new file
 gets pages of ``PAGE_SIZE`` bytes (set before the library turns on WAL, after which it cannot
@@ -30,8 +38,9 @@ never converted); a new file gets these tables, unless ``MTG_LEDGER_SQLITE_RECOR
 
 Writers: SQLite lets one write transaction at a time. Every save's first statement is a write
 (``INSERT OR IGNORE INTO games``), so the writer takes SQLite's lock (waiting as the library's
-recorder does) before it reads anything; notification ids are then ``MAX(id) + 1 ...``, contiguous
-within a save.
+recorder does) before it reads anything; its notification ids then follow the feed's last, contiguous
+within the save. A second writer of a (game, version) fails on the events' primary key with the
+library's ``IntegrityError``, and nothing of its save is kept.
 """
 
 from __future__ import annotations
@@ -50,6 +59,7 @@ RECORDER_ENV: Final = "MTG_LEDGER_SQLITE_RECORDER"
 RECORDERS: Final = ("compact", "library")
 PAGE_SIZE: Final = 1024
 EVENTS: Final = "events"
+FEED: Final = "feed"
 LIBRARY_EVENTS: Final = "stored_events"  # the library's table: its presence means the library's layout
 
 _NAMES = (
@@ -60,7 +70,7 @@ _GAME = "(SELECT id FROM games WHERE uuid = ?)"
 
 
 class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
-    """A game's rows keyed by (game, version), without a rowid: the snapshots' table."""
+    """A game's rows keyed by (game, version), without a rowid: the snapshots' table (and the events')."""
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = "snapshots") -> None:
         super().__init__(datastore, events_table_name)
@@ -136,28 +146,36 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
 
 
 class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplicationRecorder):
-    """The events' table: the rowid is the notification id, and (game, version) is a small unique index."""
+    """The events' table keyed by (game, version), and the feed numbering them in the order saved."""
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
         super().__init__(datastore, events_table_name)
-        self.select_max_notification_id_statement = f"SELECT MAX(id) FROM {self.events_table_name}"
+        self.feed_table_name = FEED
+        # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
+        self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
 
     def construct_create_table_statements(self) -> list[str]:
-        table = self.events_table_name
         return [
-            *_NAMES,
-            f"CREATE TABLE IF NOT EXISTS {table} (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, version INTEGER NOT NULL,"
-            " topic INTEGER NOT NULL, state BLOB NOT NULL)",
-            f"CREATE UNIQUE INDEX IF NOT EXISTS {table}_game_version ON {table} (game, version)",
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {FEED} (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, version INTEGER NOT NULL, size INTEGER NOT NULL)",
         ]
 
     def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         if not stored_events:
             return []
-        super()._insert_events(c, stored_events, **kwargs)
-        c.execute(self.select_max_notification_id_statement)  # under the write lock: this save's rows are the last
-        last = int(c.fetchone()[0])
-        return list(range(last - len(stored_events) + 1, last + 1))
+        super()._insert_events(c, stored_events, **kwargs)  # begins with a write: the rest runs under SQLite's lock
+        c.execute(self.select_max_notification_id_statement)
+        first = int(c.fetchone()[0] or 0) + 1
+        runs: list[list[Any]] = []  # [first id, game, first version, size]: consecutive versions of one game
+        for i, s in enumerate(stored_events):
+            key = self.game_key(s.originator_id)
+            last = runs[-1] if runs else None
+            if last is not None and last[1] == key and last[2] + last[3] == s.originator_version:
+                last[3] += 1
+            else:
+                runs.append([first + i, key, s.originator_version, 1])
+        c.executemany(f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)", runs)
+        return list(range(first, first + len(stored_events)))
 
     def select_notifications(
         self,
@@ -169,22 +187,26 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         inclusive_of_start: bool = True,
     ) -> Sequence[Notification]:
         """The library's semantics: ids ascending from ``start`` (inclusive unless told), to ``stop``,
-        of ``topics`` only if given, at most ``limit``."""
+        of ``topics`` only if given, at most ``limit``. The feed's rows are read in id order (CROSS
+        JOINs keep the tables in this order), each one's events by their key: no sort, LIMIT ends the scan."""
+        nid = "f.id + e.version - f.version"
         statement = (
-            f"SELECT e.id, g.uuid, e.version, t.name, e.state FROM {self.events_table_name} AS e"
-            " JOIN games AS g ON g.id = e.game JOIN topics AS t ON t.id = e.topic WHERE 1 "
+            f"SELECT {nid}, g.uuid, e.version, t.name, e.state FROM {FEED} AS f CROSS JOIN {self.events_table_name} AS e"
+            " ON e.game = f.game AND e.version >= f.version AND e.version < f.version + f.size"
+            " CROSS JOIN games AS g ON g.id = f.game CROSS JOIN topics AS t ON t.id = e.topic WHERE 1 "
         )
         params: list[Any] = []
         if start is not None:
-            statement += "AND e.id >= ? " if inclusive_of_start else "AND e.id > ? "
-            params.append(start)
+            low = start if inclusive_of_start else start + 1
+            statement += f"AND f.id >= COALESCE((SELECT id FROM {FEED} WHERE id <= ? ORDER BY id DESC LIMIT 1), ?) AND {nid} >= ? "
+            params += [low, low, low]
         if stop is not None:
-            statement += "AND e.id <= ? "
-            params.append(stop)
+            statement += f"AND f.id <= ? AND {nid} <= ? "
+            params += [stop, stop]
         if topics:
             statement += f"AND t.name IN ({','.join('?' * len(topics))}) "
             params.extend(topics)
-        statement += "ORDER BY e.id LIMIT ?"
+        statement += "ORDER BY f.id, e.version LIMIT ?"
         params.append(limit)
         with self.datastore.transaction(commit=False) as c:
             c.execute(statement, params)
