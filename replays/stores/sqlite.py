@@ -52,12 +52,21 @@ from typing import Any, Final
 from uuid import UUID
 
 from eventsourcing import sqlite as library
-from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, Notification, NotSupportedError, ProcessRecorder, StoredEvent
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    InterfaceError,
+    Notification,
+    NotSupportedError,
+    ProcessRecorder,
+    StoredEvent,
+)
 from eventsourcing.utils import Environment, EnvType
 
 RECORDER_ENV: Final = "MTG_LEDGER_SQLITE_RECORDER"
 RECORDERS: Final = ("compact", "library")
 PAGE_SIZE: Final = 1024
+STATEMENTS: Final = 64  # prepared statements each connection keeps
 EVENTS: Final = "events"
 FEED: Final = "feed"
 LIBRARY_EVENTS: Final = "stored_events"  # the library's table: its presence means the library's layout
@@ -216,6 +225,32 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
             ]
 
 
+class Pool(library.SQLiteConnectionPool):
+    """The library's pool, with connections that keep ``STATEMENTS`` prepared statements (the
+    library's keep one, and a save here runs four: each would be prepared again every time)."""
+
+    def _create_connection(self) -> library.SQLiteConnection:
+        try:
+            c = sqlite3.connect(
+                database=self.db_name,
+                uri=True,
+                check_same_thread=False,
+                isolation_level=None,  # autocommit: the library's transactions BEGIN themselves
+                cached_statements=STATEMENTS,
+                timeout=self.lock_timeout or library.SQLITE3_DEFAULT_LOCK_TIMEOUT,
+            )
+        except (sqlite3.Error, TypeError) as e:
+            raise InterfaceError(e) from e
+        if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:  # as the library: WAL for files
+            mode = c.execute("PRAGMA journal_mode").fetchone()[0]
+            if mode.lower() != "wal":
+                c.execute("PRAGMA journal_mode=WAL")
+                self.journal_mode_was_changed_to_wal = True
+            self.is_journal_mode_wal = True
+        c.row_factory = sqlite3.Row
+        return library.SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
+
+
 def _plain_path(db_name: str) -> Path | None:
     """The file of a plain database name (None for memory and URI names)."""
     if library.SQLiteConnectionPool.detect_memory_mode(db_name) or db_name.startswith("file:"):
@@ -241,6 +276,10 @@ class Factory(library.SQLiteFactory):
             con.close()
         layout = self._layout()
         self.compact = layout == "compact" or (layout is None and choice == "compact")
+        if self.compact:  # before any recorder uses it; the library's pool opened one connection, to look
+            old = self.datastore.pool
+            self.datastore.pool = Pool(db_name=db_name, lock_timeout=old.lock_timeout)
+            old.close()
 
     def _layout(self) -> str | None:
         """Which recorders' tables the store holds already ("compact", "library"), None if neither."""
