@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 import pytest
-from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
 from eventsourcing.sqlite import SQLiteApplicationRecorder
 from eventsourcing.tests import persistence as library_tests
 
@@ -263,3 +263,8 @@ def test_notification_ids_follow_the_order_of_a_save_that_mixes_games_and_gaps(t
         assert [n.id for n in factory.application_recorder().select_notifications(None, 10)] == [1, 3, 4, 5, 6]
     finally:
         factory.close()
+
+
+def test_a_new_file_that_cannot_be_made_is_the_librarys_persistence_error(tmp_path: Path) -> None:
+    with pytest.raises(PersistenceError, match="unable to open database file"):
+        Factory({"SQLITE_DBNAME": str(tmp_path / "no such folder" / "store.sqlite")})

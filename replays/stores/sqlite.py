@@ -258,6 +258,19 @@ def _plain_path(db_name: str) -> Path | None:
     return Path(db_name)
 
 
+def new_file(path: Path) -> None:
+    """A new file's page size, set before WAL is turned on (after which SQLite cannot change it)."""
+    try:
+        con = sqlite3.connect(path)
+        try:
+            con.execute(f"PRAGMA page_size={PAGE_SIZE}")
+            con.execute("PRAGMA journal_mode=WAL")
+        finally:
+            con.close()
+    except sqlite3.Error as e:  # the library's word for it, as its own connections would say
+        raise InterfaceError(e) from e
+
+
 class Factory(library.SQLiteFactory):
     """The library's SQLite factory, with the compact recorders for a new file and the library's
     for a file that already holds the library's tables."""
@@ -270,10 +283,7 @@ class Factory(library.SQLiteFactory):
         db_name = self.datastore.pool.db_name
         path = _plain_path(db_name)
         if choice == "compact" and path is not None and self.env_create_table() and (not path.exists() or path.stat().st_size == 0):
-            with sqlite3.connect(path) as con:  # a new file: its page size, before the library sets WAL
-                con.execute(f"PRAGMA page_size={PAGE_SIZE}")
-                con.execute("PRAGMA journal_mode=WAL")
-            con.close()
+            new_file(path)
         layout = self._layout()
         self.compact = layout == "compact" or (layout is None and choice == "compact")
         if self.compact:  # before any recorder uses it; the library's pool opened one connection, to look
