@@ -27,6 +27,8 @@ conflicts raise the library's ``IntegrityError``) over tables where nothing is s
 An event's notification id is ``feed.id + (events.version - feed.version)`` for the feed row whose
 run holds it: a save of consecutive versions of one game (every save of the ledger) is one feed row
 however many events it has, so no per-event key is stored twice and no second index is kept.
+(Measured against a rowid events table, the rowid as notification id and a unique index on
+(game, version): ~14 B/event more for that index, against ~4.5 B/event for the feed's rows.)
 
 ``games.uuid`` holds ``UUID.bytes`` (the text itself under ``ORIGINATOR_ID_TYPE=text``). A new file
 gets pages of ``PAGE_SIZE`` bytes (set before the library turns on WAL, after which it cannot
