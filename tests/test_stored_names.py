@@ -90,11 +90,12 @@ def test_nothing_a_new_store_keeps_names_a_python_module(tmp_path: Path) -> None
     finally:
         ledger.close()
     con = sqlite3.connect(path)
-    topics = {t for (t,) in con.execute("SELECT topic FROM stored_events UNION SELECT topic FROM stored_snapshots")}
+    topics = {t for (t,) in con.execute("SELECT name FROM topics")}
     inner = {msgpack.unpackb(s, strict_map_key=False, ext_hook=lambda c, b: None)["topic"]
-             for (s,) in con.execute("SELECT state FROM stored_snapshots")}
+             for (s,) in con.execute("SELECT state FROM snapshots")}
     started = {_stored_map(s)["originator_topic"]
-               for (s,) in con.execute("SELECT state FROM stored_events WHERE topic IN ('GameStarted', 'Branched')")}
+               for (s,) in con.execute("SELECT e.state FROM events AS e JOIN topics AS t ON t.id = e.topic"
+                                       " WHERE t.name IN ('GameStarted', 'Branched')")}
     con.close()
     assert {"GameStarted", "PriorityPassed", "GameEnded", "GameSnapshot", "Branched"} <= topics
     assert inner == {"Game"} and started == {"Game", "Lineage"}
