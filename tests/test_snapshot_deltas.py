@@ -21,7 +21,7 @@ from mtg_ledger.replays import snapshot_delta as delta
 from mtg_ledger.replays import verify
 from mtg_ledger.replays.app import SNAPSHOT_INTERVAL_ENV, Ledger
 from tests.log_tools import Event, demo_log, run
-from tests.store_tools import SNAPSHOTS, edit_snapshot, set_row, snapshot_form, snapshot_state, snapshot_versions, state_hash
+from tests.store_tools import SNAPSHOTS, WHERE, edit_snapshot, row, set_row, snapshot_form, snapshot_state, snapshot_versions, state_hash
 
 pytestmark = pytest.mark.usefixtures("cli_env")
 INTERVAL = 50
@@ -173,14 +173,13 @@ def test_a_damaged_or_missing_keyframe_makes_its_deltas_rejected_and_the_read_fa
     db, game, events = store
     at, base = a_delta_and_its_keyframe(db, game)
     if damage == "flipped bytes":
-        with sqlite3.connect(db) as con:
-            (data,) = con.execute(f"SELECT state FROM {SNAPSHOTS} WHERE originator_version=?", (base,)).fetchone()
+        data = row(db, game, base, SNAPSHOTS)[1]
         set_row(db, game, base, state=data[:-1] + bytes([data[-1] ^ 1]), table=SNAPSHOTS)
     elif damage == "forged and rehashed":
         edit_snapshot(db, game, base, lambda s: s["players"]["alice"].update(life=99), rehash=True)
     else:
         with sqlite3.connect(db) as con:
-            con.execute(f"DELETE FROM {SNAPSHOTS} WHERE originator_version=?", (base,))
+            con.execute(f"DELETE FROM {SNAPSHOTS} WHERE {WHERE}", (UUID(game).bytes, base))
     got, rejected = read(ledger_of, game, at + 3)
     assert got.state_hash() == folded(events, at + 3).state_hash()
     assert rejected and all(r.keyframe == base for r in rejected)
