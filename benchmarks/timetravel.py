@@ -3,12 +3,17 @@
 - the state after a random version of a ~1,000,000-event game, through snapshots (median, worst),
   for several snapshot intervals, against rebuilding from the first event;
 - audit time per 10,000 events;
-- export size per event.
+- export size per event (the demo game and the long one), and the time to write, export from the
+  store and read the long one's log file.
+
+The export figures are merged into ``benchmarks/results.json`` (not committed).
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import random
 import statistics
@@ -18,6 +23,8 @@ from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
+import msgpack
+
 from benchmarks.run import WithoutSnapshots, long_game_setup
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
 from mtg_ledger.core.rules import pending_decision
@@ -26,6 +33,10 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.demo.policy import choose
+
+RESULTS = Path(__file__).parent / "results.json"
 
 
 def waiting_policy(state: GameState) -> Command | None:
@@ -81,8 +92,7 @@ def main() -> None:
     print(f"long game: {len(events):,} events, made in memory in {time.perf_counter() - began:.1f} s")
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.mtgl"
-        logfile.write(path, "long", events)
-        print(f"export:      {path.stat().st_size / len(events):.1f} bytes/event ({path.stat().st_size / 1e6:.1f} MB)")
+        figures = export_figures(events, path)
         for interval in (int(i) for i in args.intervals.split(",")):
             r = time_travel(events, interval, args.samples, Path(tmp) / f"tt{interval}.sqlite")
             print(
@@ -101,6 +111,63 @@ def main() -> None:
         ledger.at(game, len(sample))
         print(f"without snapshots: the state after event {len(sample):,} takes {(time.perf_counter() - t) * 1000:.0f} ms (from the first event)")
         ledger.close()
+        intervals = [int(i) for i in args.intervals.split(",")]
+        figures["export_from_store_s_1m"] = export_from_store(Path(tmp) / f"tt{intervals[0]}.sqlite", path)
+        print(f"export:      from the store, checked page by page, {figures['export_from_store_s_1m']:.1f} s")
+    merge(figures)
+
+
+def export_figures(events: list[dict[str, Any]], path: Path) -> dict[str, float]:
+    """Log file sizes (the demo game's, the long game's, and the long one's in the plain form of
+    schemas 1 and 2), and the time to write and read the long one."""
+    table = LocalTable.start(demo_setup(7))  # the game of `mtg-ledger demo --seed 7`
+    while (command := choose(table.state)) is not None:
+        table.handle(command)
+    demo = io.BytesIO()
+    logfile.write_to(demo, str(uuid4()), table.events)
+    plain = sum(len(msgpack.packb(e, use_bin_type=True)) for e in events)
+    t = time.perf_counter()
+    logfile.write(path, str(uuid4()), events)
+    written = time.perf_counter() - t
+    t = time.perf_counter()
+    _, again = logfile.read(path)
+    read = time.perf_counter() - t
+    assert len(again) == len(events)
+    size = path.stat().st_size
+    print(f"export:      {size / len(events):.1f} bytes/event ({size / 1e6:.1f} MB; {plain / len(events):.1f} bytes/event uncompressed, "
+          f"as schemas 1 and 2 wrote it); the demo game (seed 7): {len(demo.getvalue()) / len(table.events):.1f} bytes/event")
+    print(f"export:      written in {written:.1f} s, read in {read:.1f} s")
+    return {
+        "export_bytes_per_event_1m": round(size / len(events), 1),
+        "export_bytes_per_event_demo": round(len(demo.getvalue()) / len(table.events), 1),
+        "export_plain_bytes_per_event_1m": round(plain / len(events), 1),
+        "export_write_s_1m": round(written, 2),
+        "export_read_s_1m": round(read, 2),
+    }
+
+
+def export_from_store(db: Path, path: Path) -> float:
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    try:
+        game = ledger.game_ids()[0]
+        t = time.perf_counter()
+        with open(path, "wb") as out:
+            ledger.export_log(game, out)
+        return round(time.perf_counter() - t, 2)
+    finally:
+        ledger.close()
+
+
+def merge(figures: dict[str, float]) -> None:
+    merged: dict[str, Any] = {}
+    if RESULTS.exists():
+        try:
+            merged = json.loads(RESULTS.read_text())
+        except json.JSONDecodeError:
+            merged = {}
+    merged.update(figures)
+    RESULTS.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
+    print(f"written to {RESULTS}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ contract map, its hash in hex, msgpack-encoded one after another.
 
 from __future__ import annotations
 
-import re
+import operator
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO
@@ -46,7 +46,6 @@ MAGIC = b"\x28\xb5\x2f\xfd"  # every zstd frame starts with it; a msgpack header
 LEVEL = 6  # measured on the demo game and a 1,000,000-event game (benchmarks/timetravel.py)
 Map = dict[str, Any]
 
-_HEX = re.compile(r"[0-9a-f]{64}")
 _IMPLIED = ("v", "type", "hash")
 _SPOOL = 32 << 20  # event arrays kept in memory before the spool goes to a temporary file
 _CHUNK = 1 << 20  # bytes handed to zstd or msgpack at a time
@@ -76,23 +75,40 @@ class Encoder:
         self.first: Map | None = None
         self.last_hash: Any = None
         self._next_v: int | None = 1
+        self._plain: dict[Any, tuple[int, Callable[[Map], tuple[Any, ...]]]] = {}  # (type, every key) -> shape, values
 
     def encode(self, event: Map) -> list[Any]:
-        if not isinstance(event, dict) or any(k not in event for k in _IMPLIED):
-            raise ValueError(f"item {self.count + 1} is not an event map (v, type, hash): it cannot be written to a log file")
-        keys = [k for k in event if k not in _IMPLIED]
-        v, recorded_hash = event["v"], event["hash"]
-        if type(v) is not int or v != self._next_v:
-            keys.insert(0, "v")
-        hashed = isinstance(recorded_hash, str) and _HEX.fullmatch(recorded_hash) is not None
-        if not hashed:
-            keys.append("hash")
-        code = self._shape(event["type"], keys)
+        try:
+            v, recorded_hash = event["v"], event["hash"]
+            kind = event["type"]
+        except (TypeError, KeyError):
+            raise ValueError(f"item {self.count + 1} is not an event map (v, type, hash): it cannot be written to a log file") from None
+        raw = _raw_hash(recorded_hash)
+        if raw is not None and v == self._next_v and type(v) is int:  # every event of a sound log
+            try:
+                key: Any = (kind, *event)
+                shape = self._plain.get(key)
+            except TypeError:  # a type that is not hashable (a damaged log)
+                key, shape = None, None
+            if shape is None:
+                keys = [k for k in event if k not in _IMPLIED]
+                shape = (self._shape(kind, keys), _values(keys))
+                if key is not None:
+                    self._plain[key] = shape
+            record = [shape[0], raw, *shape[1](event)]
+        else:  # a damaged log, written as it is: what is not implied is among its keys
+            keys = [k for k in event if k not in _IMPLIED]
+            if type(v) is not int or v != self._next_v:
+                keys.insert(0, "v")
+            if raw is None:
+                keys.append("hash")
+            record = [self._shape(kind, keys), raw, *(event[k] for k in keys)]
         self._next_v = v + 1 if type(v) is int else None
         self.count += 1
-        self.first = self.first or event
+        if self.first is None:
+            self.first = event
         self.last_hash = recorded_hash
-        return [code, bytes.fromhex(recorded_hash) if hashed else None, *(event[k] for k in keys)]
+        return record
 
     def _shape(self, kind: Any, keys: list[Any]) -> int:
         try:
@@ -105,6 +121,26 @@ class Encoder:
             found = self.shapes[key] = len(self.table)
             self.table.append([kind, keys])
         return found
+
+
+def _raw_hash(recorded: Any) -> bytes | None:
+    """A sha256 in lowercase hex as its 32 bytes; anything else None."""
+    if type(recorded) is not str or len(recorded) != 64:
+        return None
+    try:
+        raw = bytes.fromhex(recorded)
+    except ValueError:
+        return None
+    return raw if raw.hex() == recorded else None
+
+
+def _values(keys: list[Any]) -> Callable[[Map], tuple[Any, ...]]:
+    if not keys:
+        return lambda event: ()
+    if len(keys) == 1:
+        only = keys[0]
+        return lambda event: (event[only],)
+    return operator.itemgetter(*keys)
 
 
 def write_compact(out: BinaryIO, events: Iterable[Map], header: Callable[[Encoder], Map]) -> Map:
@@ -198,7 +234,7 @@ class LogReader:
         except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, msgpack.BufferFull, ValueError) as e:
             if isinstance(e, UnreadableLog):
                 raise
-            raise UnreadableLog(f"not a msgpack log file ({e})") from None
+            raise UnreadableLog(f"not a msgpack log file ({type(e).__name__}{': ' if str(e) else ''}{e})") from None
         if unpacker.tell() != self._fed:
             raise UnreadableLog(f"the file ends in the middle of item {count + 1}: it was cut ({self._fed - unpacker.tell()} stray bytes)")
 
