@@ -264,20 +264,28 @@ class LogReader:
             yield event
 
     def _compact_events(self) -> Iterator[Map]:
-        table = self._table
+        # per shape: type, keys, the array's length, and whether v and the hash are the implied ones
+        shapes = [(kind, keys, 2 + len(keys), not keys or (keys[0] != "v" and keys[-1] != "hash")) for kind, keys in self._table]
         next_v: Any = 1
         for i, item in enumerate(self._items, start=1):
-            if not isinstance(item, list) or len(item) < 2 or type(item[0]) is not int or not 0 <= item[0] < len(table):
+            if type(item) is not list or len(item) < 2 or type(item[0]) is not int or not 0 <= item[0] < len(shapes):
                 raise UnreadableLog(f"event {i} is not [shape, hash, value, ...] with a shape of the table")
-            kind, keys = table[item[0]]
-            recorded_hash = item[1]
-            if len(item) != 2 + len(keys):
+            kind, keys, size, implied = shapes[item[0]]
+            if len(item) != size:
                 raise UnreadableLog(f"event {i} holds {len(item) - 2} values, its shape {len(keys)}")
+            recorded_hash = item[1]
+            if implied and type(recorded_hash) is bytes and len(recorded_hash) == 32 and type(next_v) is int:  # a sound log's every event
+                event: Map = {"v": next_v, "type": kind}
+                event.update(zip(keys, item[2:], strict=False))  # as many as the shape has keys: checked above
+                event["hash"] = recorded_hash.hex()
+                next_v += 1
+                yield event
+                continue
             if isinstance(recorded_hash, bytes) and len(recorded_hash) != 32:
                 raise UnreadableLog(f"event {i}'s hash is {len(recorded_hash)} bytes long, not the 32 of a sha256")
             if not isinstance(recorded_hash, bytes) and not (recorded_hash is None and keys and keys[-1] == "hash"):
                 raise UnreadableLog(f"event {i}'s hash is not 32 bytes")
-            event: Map = {"v": next_v, "type": kind}
+            event = {"v": next_v, "type": kind}
             event.update(zip(keys, item[2:], strict=True))
             if recorded_hash is not None:
                 event["hash"] = recorded_hash.hex()

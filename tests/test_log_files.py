@@ -210,9 +210,11 @@ def test_a_decompression_bomb_is_refused_before_it_is_decompressed_whole() -> No
 def test_the_service_refuses_a_bad_log_file_with_422_and_stores_nothing(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
+    from mtg_ledger.replays.logs import configure_logging
     from mtg_ledger.replays.service.app import create_app
 
-    app = create_app({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "s.sqlite")})
+    configure_logging(io.StringIO(), level="warning")  # the service's log of each refusal: here, not to a stream an earlier test closed
+    app = create_app({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "s.sqlite")}, settings={})
     with TestClient(app) as client:
         for case, data in _bad_files().items():
             r = client.post("/logs", content=data, headers={"Content-Type": "application/vnd.mtg-ledger"})
