@@ -4,8 +4,10 @@ one (cut, garbage, damaged, too large once decompressed) is one clear error: exi
 
 from __future__ import annotations
 
+import hashlib
 import io
-from collections.abc import Iterator
+import tracemalloc
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core.hashing import GENESIS_HASH
-from mtg_ledger.replays import logfile
+from mtg_ledger.replays import logcodec, logfile
 from mtg_ledger.replays.audit import audit
 from tests.log_tools import Event, demo_log, header_of, rehash, run
 
@@ -234,3 +236,39 @@ def test_an_export_through_the_cli_reads_back_as_the_game_was_played(tmp_path: P
     assert (tmp_path / "a.mtgl").stat().st_size / len(events) <= 40
     assert not (tmp_path / "a.mtgl.part").exists()
 
+
+
+def _many(count: int) -> Iterator[Event]:
+    for v in range(1, count + 1):
+        yield {"v": v, "type": "PriorityPassed", "player": ("alice", "bob")[v % 2], "hash": hashlib.sha256(v.to_bytes(4, "big")).hexdigest()}
+
+
+def _peak(action: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        action()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_writing_and_reading_a_log_take_the_same_memory_for_eight_times_the_events(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spool of event arrays goes to disk beyond its memory, and bytes go through in chunks (here 64
+    and 16 KiB; 32 and 1 MiB in use); the reader holds one chunk and one event at a time."""
+    monkeypatch.setattr(logcodec, "_SPOOL", 64 << 10)
+    monkeypatch.setattr(logcodec, "_CHUNK", 16 << 10)
+
+    def write(count: int) -> Callable[[], object]:
+        return lambda: logfile.write(tmp_path / f"{count}.mtgl", GAME, _many(count))
+
+    def read(count: int) -> Callable[[], object]:
+        def each() -> int:
+            with logfile.open_log(tmp_path / f"{count}.mtgl") as log:
+                return sum(1 for _ in log)
+
+        return each
+
+    small, large = _peak(write(5_000)), _peak(write(40_000))
+    assert large < small * 1.5 + (256 << 10), (small, large)
+    small, large = _peak(read(5_000)), _peak(read(40_000))
+    assert large < small * 1.5 + (256 << 10), (small, large)
