@@ -28,11 +28,14 @@ readme-example: $(STAMP)
 	$(PY) tests/readme_example.py
 
 bench: $(STAMP)
+	rm -f benchmarks/results.json
 	$(PY) -m benchmarks.run
+	$(PY) -m benchmarks.storage
 	$(PY) -m benchmarks.timetravel
 	$(PY) -m benchmarks.service
 	$(PY) -m benchmarks.scaleout_store
 	$(PY) -m benchmarks.scaleout
+	$(PY) -m benchmarks.targets
 
 # mypy can't follow setuptools' package-dir mapping (core/ is mtg_ledger.core): it reads the packages
 # through a tree of links named as they install. Strict on core, mypy's defaults elsewhere (pyproject).

@@ -33,7 +33,7 @@ from mtg_ledger.replays.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger_errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger_logs import LINEAGE, Lineage, LogsInAndOut, last_decision_point
 from mtg_ledger.replays.logs import get_logger
-from mtg_ledger.replays.recorded import RecordedFormMapper
+from mtg_ledger.replays.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
@@ -71,7 +71,7 @@ class Ledger(Application[UUID], LogsInAndOut):
         return MsgpackTranscoder()
 
     def construct_mapper(self) -> Mapper[UUID]:
-        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=RecordedFormMapper)
+        return self.factory.mapper(transcoder=self.construct_transcoder(), mapper_class=SchemaMapper)
 
     def construct_recorder(self) -> Any:
         return self._created(super().construct_recorder)

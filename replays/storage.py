@@ -9,7 +9,9 @@
   outside psycopg's pipeline mode. The library's PostgreSQL ``insert_events`` sends every row as one
   parameter inside a pipeline; with tens of thousands of rows the client could wait in
   ``Pipeline.sync`` while the server waited for the rest of the query (idle in ClientRead, holding
-  the table lock), forever.
+  the table lock), forever. On SQLite the compact recorders (``replays.stores.sqlite``, schema 3) and
+  the library's (older files) both write inside the import's one transaction (``_insert_events``);
+  the compact ones begin with a write, so the import takes SQLite's lock before it reads anything.
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ def insert_game(recorder: AggregateRecorder, snapshot_recorder: AggregateRecorde
     snapshots = snapshots if snapshot_recorder is not None else []
     if _is_postgres(recorder):
         _insert_postgres(recorder, snapshot_recorder, events, snapshots)
-    elif isinstance(recorder, SQLiteAggregateRecorder):
+    elif isinstance(recorder, SQLiteAggregateRecorder):  # the compact recorders and the library's
         with recorder.datastore.transaction(commit=True) as c:
             for batch in _batches(events):
                 recorder._insert_events(c, batch)

@@ -18,9 +18,7 @@ checks every event on the way, so a read costs O(events since that snapshot):
 from __future__ import annotations
 
 import copy
-from datetime import datetime
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -28,34 +26,29 @@ from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.apply import apply_event
-from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
-from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
+from mtg_ledger.replays.checked import (  # re-exported: what a read raises, and the rows it checks
+    BrokenChain,
+    Chain,
+    Row,
+    StoreDamage,
+    UnreadableRow,
+    apply,
+    brief,
+    decode_row,
+    missing_table,
+    raw_rows,
+    resolves,
+    rows,
+)
+
+__all__ = ["BrokenChain", "Chain", "Row", "SnapshotRejected", "StoreDamage", "UnreadableRow", "brief", "load", "maps",
+           "missing_table", "recorded", "rows", "snapshot_game"]
 
 Map = dict[str, Any]
-PAGE = 10_000  # event rows read per query: memory stays bounded on a game of millions of events
 SNAPSHOT_TRIES = 3  # snapshots tried, newest first, before folding from the first event
-_STORAGE_ONLY = frozenset({"timestamp", "originator_topic", "class_version"})  # the library's, outside the chain
-
-
-class StoreDamage(Exception):
-    """Stored rows of a game that fail the ledger's checks; the message names the game and the version."""
-
-    def __init__(self, game_id: object, version: int, problem: str) -> None:
-        super().__init__(f"game {game_id}, event {version}: {problem}")
-        self.game_id = game_id
-        self.version = version
-        self.problem = problem
-
-
-class UnreadableRow(StoreDamage):
-    """A stored row this version cannot read: bytes that do not decode, an unknown type, fields
-    that are not an event's, or an event the rules cannot apply."""
-
-
-class BrokenChain(StoreDamage):
-    """Rows that read, but are not what was recorded: an edited, missing, duplicated or moved event."""
 
 
 class SnapshotRejected(Exception):
@@ -67,141 +60,7 @@ class SnapshotRejected(Exception):
         self.reason = reason
 
 
-def brief(error: BaseException) -> str:
-    text = str(error).splitlines()[0] if str(error) else ""
-    return f"{type(error).__name__}: {text[:160]}" if text else type(error).__name__
-
-
-# --- rows -----------------------------------------------------------------------------------------
-
-
-@dataclass
-class Row:
-    """One stored event row, decoded: its map as recorded (what the chain hash covers)."""
-
-    version: int
-    cls: type[ev.GameEvent]
-    fields: dict[str, Any]
-    recorded: Map
-
-    def event(self, game_id: UUID) -> ev.GameEvent:
-        """The domain event, as the library's mapper makes it (upcast to this engine's class version)."""
-        state = dict(self.fields)
-        state["originator_id"] = game_id
-        state["originator_version"] = self.version
-        version, current = state.pop("class_version", 1), getattr(self.cls, "class_version", 1)
-        while version < current:
-            getattr(self.cls, f"upcast_v{version}_v{version + 1}")(state)
-            version += 1
-        if self.cls is ev.GameStarted:
-            topic = state.get("originator_topic")
-            if not isinstance(topic, str) or _resolves(topic) is not Game:
-                raise UnreadableRow(game_id, self.version, f"GameStarted names {topic!r} as what it starts, not a game")
-            state["originator_topic"] = canonical(topic)
-        event = object.__new__(self.cls)
-        object.__setattr__(event, "__dict__", state)
-        return event
-
-    def current_map(self, game_id: UUID) -> Map:
-        """The contract map in this engine's schema (the recorded one unless an upcaster applies)."""
-        if self.fields.get("class_version", 1) == getattr(self.cls, "class_version", 1):
-            return self.recorded
-        return self.event(game_id).to_map()
-
-
-def _resolves(topic: str) -> type | None:
-    try:
-        return resolve(topic)
-    except UnknownTopic:
-        return None
-
-
-def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
-    v = stored.originator_version
-    cls = _resolves(stored.topic)
-    if cls is None:
-        raise UnreadableRow(game_id, v, f"the row names an unknown stored type {stored.topic!r}")
-    if not (isinstance(cls, type) and issubclass(cls, ev.GameEvent)):
-        raise UnreadableRow(game_id, v, f"the row is a {canonical(stored.topic)}, not an event of a game's log")
-    try:
-        fields = mapper.transcoder.decode(stored.state)
-    except Exception as e:  # whatever garbage bytes make the decoder raise
-        raise UnreadableRow(game_id, v, f"its stored bytes do not decode ({brief(e)})") from None
-    if not isinstance(fields, dict) or not isinstance(fields.get("hash"), str) or "v" in fields or "type" in fields:
-        raise UnreadableRow(game_id, v, f"its stored bytes decode to something that is not a stored {cls.__name__}")
-    recorded: Map = {"v": v, "type": cls.__name__}
-    recorded.update((k, x) for k, x in fields.items() if k not in _STORAGE_ONLY and k != "hash")
-    recorded["hash"] = fields["hash"]  # last, as in a contract map (GameEvent.to_map) and a log file
-    return Row(v, cls, fields, recorded)
-
-
-def chained(previous: str, row: Row) -> bool:
-    try:
-        return bool(row.recorded["hash"] == chain(previous, row.recorded))
-    except Exception:  # a map msgpack cannot encode canonically (keys of mixed types, ...) was not recorded so
-        return False
-
-
-def missing_table(error: BaseException) -> bool:
-    """The store has no ledger tables yet: it holds no game (a reader never creates them)."""
-    text = str(error)
-    return "no such table" in text or ("relation" in text and "does not exist" in text)
-
-
-def rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None, first_page: int = PAGE) -> Iterator[StoredEvent]:
-    """The stored event rows of a game, in version order, a page at a time (pages grow from
-    ``first_page`` to ``PAGE`` rows, for readers that may stop early)."""
-    after, size = gt, first_page
-    while True:
-        page = recorder.select_events(game_id, gt=after, lte=lte, limit=size)
-        yield from page
-        if len(page) < size:
-            return
-        after, size = page[-1].originator_version, min(size * 4, PAGE)
-
-
-class Chain:
-    """Checks rows one after another from a verified point (version, hash)."""
-
-    def __init__(self, mapper: Mapper[UUID], game_id: UUID, version: int, previous: str) -> None:
-        self.mapper = mapper
-        self.game_id = game_id
-        self.version = version
-        self.previous = previous
-
-    def check(self, stored: StoredEvent) -> Row:
-        expected = self.version + 1
-        v = stored.originator_version
-        if v != expected:
-            raise BrokenChain(self.game_id, expected, f"the row of event {expected} is missing (the next stored row is event {v})")
-        row = decode_row(self.mapper, self.game_id, stored)
-        if not chained(self.previous, row):
-            raise BrokenChain(self.game_id, v, "its hash does not match its content and the event before it: the row was altered")
-        self.version, self.previous = v, row.recorded["hash"]
-        return row
-
-
 # --- games -------------------------------------------------------------------------------------------
-
-
-def _apply(game_id: UUID, game: Game | None, row: Row) -> Game:
-    try:
-        if game is not None and row.cls is not ev.GameStarted and row.fields.get("class_version", 1) == getattr(row.cls, "class_version", 1):
-            # What the domain event's mutate does, without making the event: the appliers take the
-            # contract map (GameEvent.apply hands them to_map(), the same map for a row that checks).
-            apply_event(game.state, row.recorded)
-            game.version = row.version
-            stamp = row.fields.get("timestamp")
-            if isinstance(stamp, datetime):  # storage metadata, outside the chain
-                game.modified_on = stamp
-            return game
-        mutated = row.event(game_id).mutate(game)
-    except StoreDamage:
-        raise
-    except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
-        raise UnreadableRow(game_id, row.version, f"the rules cannot apply it ({brief(e)})") from None
-    assert isinstance(mutated, Game)
-    return mutated
 
 
 def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> tuple[Game, str]:
@@ -211,7 +70,7 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> t
         snapshot = mapper.to_domain_event(stored)
     except Exception as e:
         raise SnapshotRejected(s, f"it cannot be read ({brief(e)})") from None
-    if not isinstance(snapshot, GameSnapshot) or _resolves(getattr(snapshot, "topic", "")) is not Game:
+    if not isinstance(snapshot, GameSnapshot) or resolves(getattr(snapshot, "topic", "")) is not Game:
         raise SnapshotRejected(s, "it is not a snapshot of a game")
     fields = dict(snapshot.state) if isinstance(snapshot.state, dict) else {}
     recorded_hash = fields.pop("state_hash", None)
@@ -250,17 +109,25 @@ def fold(ledger: Any, game_id: UUID, game: Game | None, state_hash: str | None, 
     start = game.version if game is not None else 0
     checker = Chain(ledger.mapper, game_id, start, game.state.last_hash if game is not None else GENESIS_HASH)
     unpinned = game  # the snapshot's game, until a TurnBegan vouches for it
-    for stored in rows(ledger.recorder, game_id, gt=start, lte=version):
+    pending = raw_rows(ledger.recorder, game_id, gt=start, lte=version)
+    row = next(pending, None)
+    while row is not None:
+        if unpinned is None and game is not None:
+            row = checker.fast(game.state, row, pending)  # the hot path, while the rows take it
+            game.version = game.state.version  # which leaves the aggregate's version to here
+            if row is None:
+                break
         try:
-            row = checker.check(stored)
-            if unpinned is not None and row.cls is ev.TurnBegan:
-                _vouch(unpinned.state, row, start, state_hash if row.version == start + 1 else None)
+            checked = checker.check(StoredEvent(game_id, *row))
+            if unpinned is not None and checked.cls is ev.TurnBegan:
+                _vouch(unpinned.state, checked, start, state_hash if checked.version == start + 1 else None)
                 unpinned = None
-            game = _apply(game_id, game, row)
+            game = apply(game_id, game, checked)
         except StoreDamage as damage:
             if unpinned is not None and (damage.version == start + 1 or isinstance(damage, UnreadableRow)):
                 raise SnapshotRejected(start, f"the events after it do not follow from it ({damage.problem})") from None
             raise
+        row = next(pending, None)
     if unpinned is not None:
         assert game is not None
         _vouch_beyond(ledger, game_id, game, checker, start, state_hash if game.version == start else None)

@@ -1,6 +1,9 @@
 """A person with the SQLite file: edit, delete, duplicate and swap the rows of a stored game, change
 their topics, write garbage into them, and edit its snapshots. Every change is plain msgpack a tool
-could write; nothing here uses the ledger's own code, as a forger would not need to."""
+could write; nothing here uses the ledger's own code, as a forger would not need to.
+
+Rows are found through the compact SQLite layout (``replays.stores.sqlite``): a game's id is in
+``games`` (16 bytes), an event's name in ``topics``; ``events`` and ``snapshots`` refer to both by id."""
 
 from __future__ import annotations
 
@@ -9,16 +12,20 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import msgpack
 
 Fields = dict[str, Any]
-EVENTS, SNAPSHOTS = "stored_events", "stored_snapshots"
+EVENTS, SNAPSHOTS = "events", "snapshots"
 GAME_STATE_EXT = 4  # replays.transcoder.EXT_CODES["game_state"]
 
 
-def _key(game: str) -> str:
-    return game.replace("-", "")
+def _key(game: str) -> bytes:
+    return UUID(game).bytes
+
+
+WHERE = "game = (SELECT id FROM games WHERE uuid = ?) AND version = ?"  # one row of a game
 
 
 def _unpack(data: bytes) -> Any:
@@ -31,7 +38,7 @@ def pack(value: Any) -> bytes:
 
 def row(db: Path, game: str, version: int, table: str = EVENTS) -> tuple[str, bytes]:
     with sqlite3.connect(db) as con:
-        found = con.execute(f"SELECT topic, state FROM {table} WHERE originator_id=? AND originator_version=?", (_key(game), version)).fetchone()
+        found = con.execute(f"SELECT t.name, e.state FROM {table} AS e JOIN topics AS t ON t.id = e.topic WHERE e.{WHERE}", (_key(game), version)).fetchone()
     assert found is not None, f"no row {version} in {table}"
     return found[0], found[1]
 
@@ -39,31 +46,45 @@ def row(db: Path, game: str, version: int, table: str = EVENTS) -> tuple[str, by
 def set_row(db: Path, game: str, version: int, *, state: bytes | None = None, topic: str | None = None, table: str = EVENTS) -> None:
     with sqlite3.connect(db) as con:
         if state is not None:
-            con.execute(f"UPDATE {table} SET state=? WHERE originator_id=? AND originator_version=?", (state, _key(game), version))
+            con.execute(f"UPDATE {table} SET state=? WHERE {WHERE}", (state, _key(game), version))
         if topic is not None:
-            con.execute(f"UPDATE {table} SET topic=? WHERE originator_id=? AND originator_version=?", (topic, _key(game), version))
+            con.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
+            con.execute(f"UPDATE {table} SET topic=(SELECT id FROM topics WHERE name=?) WHERE {WHERE}", (topic, _key(game), version))
+
+
+EVENT_ROW = b"\x03"  # schema 3: an event row is 0x03, its 32-byte chain hash, then msgpack of its fields
 
 
 def fields(db: Path, game: str, version: int) -> Fields:
-    """An event row's stored map (msgpack ext values kept as they are)."""
-    return dict(_unpack(row(db, game, version)[1]))
+    """An event row's stored map with its hash in hex (msgpack ext values kept as they are), whichever
+    form the row is in: schema 3's (0x03, the hash, the fields) or an older one (one msgpack map)."""
+    state = row(db, game, version)[1]
+    if state[:1] != EVENT_ROW:
+        return dict(_unpack(state))
+    return {**_unpack(state[33:]), "hash": state[1:33].hex()}
 
 
 def edit_event(db: Path, game: str, version: int, **changes: Any) -> None:
+    """Change fields of an event row, keeping its form (a forger needs nothing but msgpack)."""
+    old = row(db, game, version)[1]
     stored = fields(db, game, version)
     stored.update(changes)
-    set_row(db, game, version, state=pack(stored))
+    if old[:1] != EVENT_ROW:
+        set_row(db, game, version, state=pack(stored))
+        return
+    digest = bytes.fromhex(stored.pop("hash"))
+    set_row(db, game, version, state=EVENT_ROW + digest + pack(dict(sorted(stored.items()))))
 
 
 def delete_event(db: Path, game: str, version: int) -> None:
     with sqlite3.connect(db) as con:
-        con.execute(f"DELETE FROM {EVENTS} WHERE originator_id=? AND originator_version=?", (_key(game), version))
+        con.execute(f"DELETE FROM {EVENTS} WHERE {WHERE}", (_key(game), version))
 
 
 def delete_from(db: Path, game: str, version: int) -> None:
     """Truncate the tail: every event from ``version`` on."""
     with sqlite3.connect(db) as con:
-        con.execute(f"DELETE FROM {EVENTS} WHERE originator_id=? AND originator_version>=?", (_key(game), version))
+        con.execute(f"DELETE FROM {EVENTS} WHERE game = (SELECT id FROM games WHERE uuid = ?) AND version >= ?", (_key(game), version))
 
 
 def copy_row(db: Path, game: str, source: int, target: int) -> None:
@@ -80,7 +101,7 @@ def swap_rows(db: Path, game: str, a: int, b: int) -> None:
 
 def snapshot_versions(db: Path, game: str) -> list[int]:
     with sqlite3.connect(db) as con:
-        return [v for (v,) in con.execute(f"SELECT originator_version FROM {SNAPSHOTS} WHERE originator_id=? ORDER BY 1", (_key(game),))]
+        return [v for (v,) in con.execute(f"SELECT version FROM {SNAPSHOTS} WHERE game = (SELECT id FROM games WHERE uuid = ?) ORDER BY 1", (_key(game),))]
 
 
 def edit_snapshot(db: Path, game: str, version: int, change: Callable[[Fields], None], *, rehash: bool = False, drop_hash: bool = False) -> None:

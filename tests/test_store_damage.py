@@ -25,6 +25,8 @@ from mtg_ledger.replays.audit import audit_game
 from mtg_ledger.replays.play import play_demo
 from tests.log_tools import Event, first, run, state_after
 from tests.store_tools import (
+    EVENTS,
+    SNAPSHOTS,
     pack,
     copy_row,
     delete_event,
@@ -149,7 +151,7 @@ def test_a_clean_stored_game_audits_clean_with_its_snapshots(store: Store, capsy
 def test_a_snapshot_of_garbage_bytes_is_passed_over_and_reported(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     db, game, log = store
     at = snapshot_versions(db, game)[-1]
-    set_row(db, game, at, state=b"\x93\x01\x02", table="stored_snapshots")
+    set_row(db, game, at, state=b"\x93\x01\x02", table=SNAPSHOTS)
     code, out, _ = run(capsys, "state", game, "--db", str(db))
     assert code == 0 and json.loads(out) == as_json(state_view(state_after(log, len(log))))
     code, out, _ = run(capsys, "audit", game, "--db", str(db))
@@ -350,7 +352,7 @@ def random_damage(draw: st.DrawFn, events: int, snapshots: list[int]) -> tuple[s
     v = draw(st.integers(1, events - 1))
     kind = draw(st.sampled_from(["flip", "cut", "edit", "drop key", "add key", "topic", "delete", "copy", "swap", "snapshot"]))
 
-    def bytes_of(db: Path, game: str, table: str = "stored_events", at: int = v) -> bytes:
+    def bytes_of(db: Path, game: str, table: str = EVENTS, at: int = v) -> bytes:
         return row(db, game, at, table)[1]
 
     if kind in ("flip", "cut"):

@@ -6,6 +6,11 @@ PostgreSQL). On PostgreSQL the Ledger records events through the streams recorde
 other), unless ``MTG_LEDGER_PG_RECORDER=library`` asks for the library's own recorder, which locks
 the events table on every save (kept for comparison: ``make bench``).
 ``PERSISTENCE_MODULE=mtg_ledger.replays.stores.postgres`` selects the streams recorder explicitly.
+
+On SQLite a new file gets the compact tables of ``replays.stores.sqlite`` (schema 3), unless
+``MTG_LEDGER_SQLITE_RECORDER=library``; a file that already holds the library's tables keeps the
+library's recorders (never converted). ``PERSISTENCE_MODULE=mtg_ledger.replays.stores.sqlite`` selects
+the same factory explicitly.
 """
 
 from __future__ import annotations
@@ -18,10 +23,12 @@ from eventsourcing.utils import Environment
 RECORDER_ENV: Final = "MTG_LEDGER_PG_RECORDER"
 RECORDERS: Final = ("streams", "library")
 LIBRARY_POSTGRES: Final = "eventsourcing.postgres"
+LIBRARY_SQLITE: Final = ("eventsourcing.sqlite", "eventsourcing.sqlite:Factory", "eventsourcing.sqlite:SQLiteFactory")
 
 
 def construct_factory(env: Environment) -> InfrastructureFactory[Any]:
-    """The library's factory for ``env``, with the streams recorder for PostgreSQL unless told otherwise."""
+    """The library's factory for ``env``, with the streams recorder for PostgreSQL unless told otherwise,
+    and on SQLite the factory that chooses the compact or the library's tables by what the file holds."""
     choice = (env.get(RECORDER_ENV) or "streams").strip().lower()
     if choice not in RECORDERS:
         raise ValueError(f"{RECORDER_ENV}={choice!r}: expected one of {', '.join(RECORDERS)}")
@@ -30,4 +37,8 @@ def construct_factory(env: Environment) -> InfrastructureFactory[Any]:
         from mtg_ledger.replays.stores.postgres import Factory  # an optional extra (psycopg)
 
         return Factory(env)
+    if module in LIBRARY_SQLITE:
+        from mtg_ledger.replays.stores import sqlite
+
+        return sqlite.Factory(env)
     return InfrastructureFactory.construct(env)

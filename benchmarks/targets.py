@@ -1,0 +1,46 @@
+"""The end of `make bench`: issue 15's targets, each with the figure this run measured (from
+benchmarks/results.json), the target, and whether it is met. Measures nothing itself."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.results import RESULTS, read
+
+Check = Callable[[float], bool]
+TARGETS: list[tuple[str, str, str, Check | None]] = [  # key, what it is, the target, met?
+    ("sqlite_bytes_per_event_demo", "SQLite file per event, demo game", "<= 100 B", lambda x: x <= 100),
+    ("sqlite_bytes_per_event_long", "SQLite file per event, bench game", "<= 100 B", lambda x: x <= 100),
+    ("sqlite_bytes_per_event_1m", "SQLite file per event, 1,000,000-event game", "<= 100 B", lambda x: x <= 100),
+    ("postgres_bytes_per_event_demo", "PostgreSQL table and indexes per event, demo game", "reported", None),
+    ("export_bytes_per_event_demo", "export per event, demo game", "<= 40 B", lambda x: x <= 40),
+    ("export_bytes_per_event_1m", "export per event, 1,000,000-event game", "<= 40 B", lambda x: x <= 40),
+    ("rebuild_floor_ratio", "rebuild speed / raw floor (select + decode)", ">= 0.35", lambda x: x >= 0.35),
+    ("time_travel_median_ms", "state after a random version, 1M game: median", "reported", None),
+    ("time_travel_worst_ms", "state after a random version, 1M game: worst", "<= 5 ms", lambda x: x <= 5),
+    ("decide_p50_ms", "one decision through Ledger.decide on SQLite: p50", "reported", None),
+    ("decide_p99_ms", "one decision through Ledger.decide on SQLite: p99", "reported", None),
+]
+
+
+def verdict(value: Any, check: Check | None) -> str:
+    if not isinstance(value, (int, float)):
+        return "not measured"
+    if check is None:
+        return "reported"
+    return "met" if check(float(value)) else "NOT MET"
+
+
+def main() -> None:
+    results = read()
+    rows = [(what, f"{results[key]:,.2f}" if isinstance(results.get(key), (int, float)) else "-", target, verdict(results.get(key), check))
+            for key, what, target, check in TARGETS]
+    widths = [max(len(r[i]) for r in [("target", "figure", "wanted", "verdict"), *rows]) for i in range(4)]
+    print(f"\nissue 15's targets ({RESULTS.name}):")
+    for row in [("target", "figure", "wanted", "verdict"), *rows]:
+        print("  " + "  ".join(cell.rjust(w) if i == 1 else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))))
+
+
+if __name__ == "__main__":
+    main()

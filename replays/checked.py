@@ -1,0 +1,299 @@
+"""Checked rows: a stored event row decoded in whatever schema wrote it, checked against the hash chain,
+and applied to a game by the appliers (``core.events``). ``replays.verify`` builds games on them.
+
+- an event row must decode and name an event type of the schema (else ``UnreadableRow``), carry the
+  next version, and its hash must be ``chain(hash before it, its map as recorded)`` (else
+  ``BrokenChain``: it reads, but it is not what was recorded). Both name the game and the version.
+- ``Chain.fast`` is the hot path of every rebuild and time travel: a schema-3 row of an event in its
+  current class version is decoded once, its hash checked on the bytes it was stored in
+  (``replays.rows.canonical_bytes``) and its map handed to the appliers, without copies. A row it
+  does not take (older forms, a GameStarted, a class version to upcast, a hash that does not match) goes
+  the general way, ``Chain.check`` then ``apply``, which says what is wrong with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import msgpack
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import Mapper, StoredEvent
+
+from mtg_ledger.core import events as ev
+from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.hashing import chain
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import Game
+from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
+from mtg_ledger.replays import rows as row_form
+
+Map = dict[str, Any]
+PAGE = 10_000  # event rows read per query: memory stays bounded on a game of millions of events
+_STORAGE_ONLY = row_form.STORAGE_ONLY
+_sha256 = hashlib.sha256
+_pack = msgpack.Packer(use_bin_type=True).pack
+
+
+class StoreDamage(Exception):
+    """Stored rows of a game that fail the ledger's checks; the message names the game and the version."""
+
+    def __init__(self, game_id: object, version: int, problem: str) -> None:
+        super().__init__(f"game {game_id}, event {version}: {problem}")
+        self.game_id = game_id
+        self.version = version
+        self.problem = problem
+
+
+class UnreadableRow(StoreDamage):
+    """A stored row this version cannot read: bytes that do not decode, an unknown type, fields
+    that are not an event's, or an event the rules cannot apply."""
+
+
+class BrokenChain(StoreDamage):
+    """Rows that read, but are not what was recorded: an edited, missing, duplicated or moved event."""
+
+
+def brief(error: BaseException) -> str:
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text[:160]}" if text else type(error).__name__
+
+
+@dataclass(slots=True)
+class Row:
+    """One stored event row, decoded: its map as recorded (what the chain hash covers)."""
+
+    version: int
+    cls: type[ev.GameEvent]
+    fields: dict[str, Any]
+    recorded: Map
+    digest: bytes | None = None  # the stored hash as bytes (a schema-3 row)
+    canonical: bytes | None = None  # the canonical bytes its hash covers, when the row gave them cheaply
+
+    def event(self, game_id: UUID) -> ev.GameEvent:
+        """The domain event, as the library's mapper makes it (upcast to this engine's class version)."""
+        state = dict(self.fields)
+        state.setdefault("timestamp", row_form.NO_TIME)  # not stored since schema 3
+        state["originator_id"] = game_id
+        state["originator_version"] = self.version
+        version, current = state.pop("class_version", 1), getattr(self.cls, "class_version", 1)
+        while version < current:
+            getattr(self.cls, f"upcast_v{version}_v{version + 1}")(state)
+            version += 1
+        if self.cls is ev.GameStarted:
+            topic = state.get("originator_topic")
+            if not isinstance(topic, str) or resolves(topic) is not Game:
+                raise UnreadableRow(game_id, self.version, f"GameStarted names {topic!r} as what it starts, not a game")
+            state["originator_topic"] = canonical(topic)
+        event = object.__new__(self.cls)
+        object.__setattr__(event, "__dict__", state)
+        return event
+
+    def current_map(self, game_id: UUID) -> Map:
+        """The contract map in this engine's schema (the recorded one unless an upcaster applies)."""
+        if self.fields.get("class_version", 1) == getattr(self.cls, "class_version", 1):
+            return self.recorded
+        return self.event(game_id).to_map()
+
+
+def resolves(topic: str) -> type | None:
+    try:
+        return resolve(topic)
+    except UnknownTopic:
+        return None
+
+
+_CLASSES: dict[str, type[ev.GameEvent] | None] = {}  # a stored topic's event class (None: not a game's event)
+
+
+def _event_class(game_id: UUID, v: int, topic: str) -> type[ev.GameEvent]:
+    cls = _CLASSES.get(topic)
+    if cls is None:
+        found = resolves(topic)
+        if found is None:
+            raise UnreadableRow(game_id, v, f"the row names an unknown stored type {topic!r}")
+        if not (isinstance(found, type) and issubclass(found, ev.GameEvent)):
+            raise UnreadableRow(game_id, v, f"the row is a {canonical(topic)}, not an event of a game's log")
+        cls = _CLASSES[topic] = found
+    return cls
+
+
+def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
+    """A stored event row, decoded: schema 3's form (``replays.rows``) or an older one (a msgpack map)."""
+    v = stored.originator_version
+    cls = _event_class(game_id, v, stored.topic)
+    data = stored.state
+    digest: bytes | None = None
+    try:
+        if row_form.is_event_row(data):
+            fields = mapper.transcoder.decode(data[row_form.BODY :])
+            digest = data[1 : row_form.BODY]
+        else:
+            fields = mapper.transcoder.decode(data)
+    except Exception as e:  # whatever garbage bytes make the decoder raise
+        raise UnreadableRow(game_id, v, f"its stored bytes do not decode ({brief(e)})") from None
+    if not isinstance(fields, dict) or "v" in fields or "type" in fields or (digest is None and not isinstance(fields.get("hash"), str)):
+        raise UnreadableRow(game_id, v, f"its stored bytes decode to something that is not a stored {cls.__name__}")
+    canonical_bytes = None
+    if digest is not None:
+        if "hash" in fields:
+            raise UnreadableRow(game_id, v, f"its stored bytes decode to something that is not a stored {cls.__name__}")
+        canonical_bytes = row_form.canonical_bytes(cls.__name__, v, fields, data[row_form.BODY :])
+        fields["hash"] = digest.hex()
+    recorded: Map = {"v": v, "type": cls.__name__}
+    if digest is not None and fields.get("class_version", 1) == getattr(cls, "class_version", 1):
+        # stored sorted; read in the order of the class's fields, as the engine made the map (GameEvent.to_map)
+        recorded.update((k, fields[k]) for k in cls.field_names if k in fields)
+    recorded.update((k, x) for k, x in fields.items() if k not in _STORAGE_ONLY and k != "hash" and k not in recorded)
+    recorded["hash"] = fields["hash"]  # last, as in a contract map (GameEvent.to_map) and a log file
+    return Row(v, cls, fields, recorded, digest, canonical_bytes)
+
+
+def chained(previous: bytes, row: Row) -> bool:
+    """Whether the row's hash is ``sha256(previous + canonical(its map as recorded))``."""
+    try:
+        if row.canonical is not None and row.digest is not None and hashlib.sha256(previous + row.canonical).digest() == row.digest:
+            return True
+        return bool(row.recorded["hash"] == chain(previous.hex(), row.recorded))  # the map, encoded again
+    except Exception:  # a map msgpack cannot encode canonically (keys of mixed types, ...) was not recorded so
+        return False
+
+
+def missing_table(error: BaseException) -> bool:
+    """The store has no ledger tables yet: it holds no game (a reader never creates them)."""
+    text = str(error)
+    return "no such table" in text or ("relation" in text and "does not exist" in text)
+
+
+RawRow = tuple[int, str, bytes]  # (version, topic, state)
+
+
+def raw_rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[RawRow]:
+    """The rows of ``rows`` as (version, topic, state), straight from the recorder where it can give
+    them so (``select_rows``: no StoredEvent, no id converted per row)."""
+    select = getattr(recorder, "select_rows", None)
+    if select is None:
+        for stored in rows(recorder, game_id, gt=gt, lte=lte):
+            yield stored.originator_version, stored.topic, stored.state
+        return
+    after = gt
+    while True:
+        page: list[RawRow] = select(game_id, gt=after, lte=lte, limit=PAGE)
+        yield from page
+        if len(page) < PAGE:
+            return
+        after = page[-1][0]
+
+
+def rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None, first_page: int = PAGE) -> Iterator[StoredEvent]:
+    """The stored event rows of a game, in version order, a page at a time (pages grow from
+    ``first_page`` to ``PAGE`` rows, for readers that may stop early)."""
+    after, size = gt, first_page
+    while True:
+        page = recorder.select_events(game_id, gt=after, lte=lte, limit=size)
+        yield from page
+        if len(page) < size:
+            return
+        after, size = page[-1].originator_version, min(size * 4, PAGE)
+
+
+class Chain:
+    """Checks rows one after another from a verified point (version, hash)."""
+
+    def __init__(self, mapper: Mapper[UUID], game_id: UUID, version: int, previous: str) -> None:
+        self.mapper = mapper
+        self.game_id = game_id
+        self.version = version
+        self.previous = bytes.fromhex(previous)
+        self._unpack = mapper.transcoder.decode
+
+    def check(self, stored: StoredEvent) -> Row:
+        expected = self.version + 1
+        v = stored.originator_version
+        if v != expected:
+            raise BrokenChain(self.game_id, expected, f"the row of event {expected} is missing (the next stored row is event {v})")
+        row = decode_row(self.mapper, self.game_id, stored)
+        if not chained(self.previous, row):
+            raise BrokenChain(self.game_id, v, "its hash does not match its content and the event before it: the row was altered")
+        self.version = v
+        self.previous = row.digest if row.digest is not None else bytes.fromhex(row.recorded["hash"])
+        return row
+
+    def fast(self, state: GameState, first: RawRow, rest: Iterator[RawRow]) -> RawRow | None:
+        """Check and apply ``first`` and the rows after it to ``state`` while they take the hot path (see
+        the module docstring); returns the first row that must go the general way, with nothing of it
+        applied (None once ``rest`` is through)."""
+        row: RawRow | None = first
+        unpack, previous, version = self._unpack, self.previous, self.version
+        try:
+            while row is not None:
+                v, topic, data = row
+                kind = _FAST.get(topic)
+                if kind is None or v != version + 1 or data[0] != _EVENT_ROW:
+                    return row
+                try:
+                    fields = unpack(data[_BODY:])
+                    n = len(fields)  # a row of an event type the hot path takes holds no storage-only key
+                except Exception:
+                    return row
+                digest = data[1:_BODY]
+                # canonical(map) = the map header for n + 2 keys, the stored fields (sorted, every key
+                # before "type"), then "type" and "v": nothing is encoded again but the version
+                if n > 13 or _sha256(b"".join((previous, _FIXMAP[n + 2], data[_FIELDS:], _TAILS[kind], _pack(v)))).digest() != digest:
+                    return row  # the general way says what is wrong with it
+                fields["v"] = v
+                fields["type"] = kind
+                fields["hash"] = digest.hex()
+                try:
+                    _APPLIERS[kind](state, fields)  # core.events.apply_event, spelled out on the hot path
+                except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
+                    raise UnreadableRow(self.game_id, v, f"the rules cannot apply it ({brief(e)})") from None
+                state.version = version = v
+                state.last_hash = fields["hash"]
+                previous = digest
+                row = next(rest, None)
+            return None
+        finally:
+            self.version, self.previous = version, previous
+
+
+def _fast_kinds() -> dict[str, str]:
+    """Stored topic -> type for the events the hot path takes: class version 1, every field before "type"."""
+    return {
+        name: name
+        for name, cls in ev.EVENT_TYPES.items()
+        if cls is not ev.GameStarted and getattr(cls, "class_version", 1) == 1 and cls.field_names and all(f < "type" for f in cls.field_names)
+    }
+
+
+_FAST = _fast_kinds()
+_TAILS = {kind: _pack("type") + _pack(kind) + _pack("v") for kind in _FAST}
+_FIXMAP = [bytes((0x80 | n,)) for n in range(16)]
+_EVENT_ROW = row_form.EVENT_ROW
+_BODY = row_form.BODY  # where a schema-3 row's fields start
+_FIELDS = _BODY + 1  # past their map header (at most 15 fields: one byte)
+_APPLIERS = ev.APPLIERS
+
+
+def apply(game_id: UUID, game: Game | None, row: Row) -> Game:
+    try:
+        if game is not None and row.cls is not ev.GameStarted and row.fields.get("class_version", 1) == getattr(row.cls, "class_version", 1):
+            # What the domain event's mutate does, without making the event: the appliers take the
+            # contract map (GameEvent.apply hands them to_map(), the same map for a row that checks).
+            apply_event(game.state, row.recorded)
+            game.version = row.version
+            stamp = row.fields.get("timestamp")
+            if isinstance(stamp, datetime):  # storage metadata, outside the chain
+                game.modified_on = stamp
+            return game
+        mutated = row.event(game_id).mutate(game)
+    except StoreDamage:
+        raise
+    except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
+        raise UnreadableRow(game_id, row.version, f"the rules cannot apply it ({brief(e)})") from None
+    assert isinstance(mutated, Game)
+    return mutated

@@ -1,0 +1,324 @@
+"""Compact SQLite tables for the ledger's events and snapshots (schema 3, issue 15).
+
+The library's SQLite recorders store each event's 32-character hex game id and its topic in every
+row, and again in the primary key's index. These recorders keep the library's interface
+(``insert_events``, ``select_events``, ``select_notifications``, ``max_notification_id``; version
+conflicts raise the library's ``IntegrityError``) over tables where nothing is stored twice:
+
+.. code-block:: sql
+
+    CREATE TABLE games  (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE);  -- a game's id: 16 bytes
+    CREATE TABLE topics (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);  -- an event's stored name
+    CREATE TABLE events (
+        game INTEGER NOT NULL,     -- games.id
+        version INTEGER NOT NULL,  -- the event's position in its game
+        topic INTEGER NOT NULL,    -- topics.id
+        state BLOB NOT NULL,       -- the event's bytes, as the transcoder made them
+        PRIMARY KEY (game, version)) WITHOUT ROWID;  -- a game's events side by side; conflicts
+    CREATE TABLE feed (            -- the notification log: one row per run of a save's events
+        id INTEGER PRIMARY KEY,    -- the notification id of the run's first event
+        game INTEGER NOT NULL,     -- games.id
+        version INTEGER NOT NULL,  -- the run's first version
+        size INTEGER NOT NULL);    -- events in the run: versions version .. version + size - 1
+    CREATE TABLE snapshots (
+        game INTEGER NOT NULL, version INTEGER NOT NULL, topic INTEGER NOT NULL, state BLOB NOT NULL,
+        PRIMARY KEY (game, version)) WITHOUT ROWID;
+
+An event's notification id is ``feed.id + (events.version - feed.version)`` for the feed row whose
+run holds it: a save of consecutive versions of one game (every save of the ledger) is one feed row
+however many events it has, so no per-event key is stored twice and no second index is kept.
+(Measured against a rowid events table, the rowid as notification id and a unique index on
+(game, version): ~14 B/event more for that index, against ~4.5 B/event for the feed's rows.)
+
+``games.uuid`` holds ``UUID.bytes`` (the text itself under ``ORIGINATOR_ID_TYPE=text``). A new file
+gets pages of ``PAGE_SIZE`` bytes (set before the library turns on WAL, after which it cannot
+change): a store's small tables each take a page, and smaller pages waste less of a short game.
+
+``replays.stores.construct_factory`` chooses: a file that already holds the library's
+``stored_events`` keeps the library's recorders (older stores are read and written as they are,
+never converted); a new file gets these tables, unless ``MTG_LEDGER_SQLITE_RECORDER=library``.
+
+Writers: SQLite lets one write transaction at a time. Every save's first statement is a write
+(``INSERT OR IGNORE INTO games``), so the writer takes SQLite's lock (waiting as the library's
+recorder does) before it reads anything; its notification ids then follow the feed's last, contiguous
+within the save. A second writer of a (game, version) fails on the events' primary key with the
+library's ``IntegrityError``, and nothing of its save is kept.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+from uuid import UUID
+
+from eventsourcing import sqlite as library
+from eventsourcing.persistence import (
+    AggregateRecorder,
+    ApplicationRecorder,
+    InterfaceError,
+    Notification,
+    NotSupportedError,
+    ProcessRecorder,
+    StoredEvent,
+)
+from eventsourcing.utils import Environment, EnvType
+
+RECORDER_ENV: Final = "MTG_LEDGER_SQLITE_RECORDER"
+RECORDERS: Final = ("compact", "library")
+PAGE_SIZE: Final = 1024
+STATEMENTS: Final = 64  # prepared statements each connection keeps
+EVENTS: Final = "events"
+FEED: Final = "feed"
+LIBRARY_EVENTS: Final = "stored_events"  # the library's table: its presence means the library's layout
+
+_NAMES = (
+    "CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE)",
+    "CREATE TABLE IF NOT EXISTS topics (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
+)
+_GAME = "(SELECT id FROM games WHERE uuid = ?)"
+
+
+class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
+    """A game's rows keyed by (game, version), without a rowid: the snapshots' table (and the events')."""
+
+    def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = "snapshots") -> None:
+        super().__init__(datastore, events_table_name)
+        self._known_topics: set[str] = set()  # names already committed to ``topics`` (never rolled back)
+        table = self.events_table_name
+        self.insert_events_statement = (
+            f"INSERT INTO {table} (game, version, topic, state) VALUES ({_GAME}, ?, (SELECT id FROM topics WHERE name = ?), ?)"
+        )
+        self.select_events_statement = (
+            f"SELECT e.version AS version, t.name AS topic, e.state AS state FROM {table} AS e"
+            f" JOIN topics AS t ON t.id = e.topic WHERE e.game = {_GAME} "
+        )
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *_NAMES,
+            f"CREATE TABLE IF NOT EXISTS {self.events_table_name} (game INTEGER NOT NULL, version INTEGER NOT NULL,"
+            " topic INTEGER NOT NULL, state BLOB NOT NULL, PRIMARY KEY (game, version)) WITHOUT ROWID",
+        ]
+
+    def game_key(self, originator_id: UUID | str) -> bytes | str:
+        """What ``games.uuid`` holds for ``originator_id``."""
+        if isinstance(originator_id, UUID):
+            return originator_id.bytes
+        if self.datastore.originator_id_type == "uuid":
+            return UUID(originator_id).bytes
+        return originator_id
+
+    def originator_id(self, key: bytes | str) -> UUID | str:
+        if isinstance(key, bytes):
+            return UUID(bytes=key)
+        return self.convert_originator_id(key)
+
+    def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return None
+        rows = [(self.game_key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
+        # The first statement writes: SQLite's write lock is taken (or waited for) before anything is read.
+        c.executemany("INSERT OR IGNORE INTO games (uuid) VALUES (?)", [(key,) for key in dict.fromkeys(r[0] for r in rows)])
+        for topic in dict.fromkeys(r[2] for r in rows):
+            if topic not in self._known_topics:
+                c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
+                if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
+                    self._known_topics.add(topic)
+        c.executemany(self.insert_events_statement, rows)
+        return None
+
+    def select_events(
+        self,
+        originator_id: UUID | str,
+        *,
+        gt: int | None = None,
+        lte: int | None = None,
+        desc: bool = False,
+        limit: int | None = None,
+    ) -> Sequence[StoredEvent]:
+        statement = self.select_events_statement
+        params: list[Any] = [self.game_key(originator_id)]
+        if gt is not None:
+            statement += "AND e.version > ? "
+            params.append(gt)
+        if lte is not None:
+            statement += "AND e.version <= ? "
+            params.append(lte)
+        statement += "ORDER BY e.version DESC " if desc else "ORDER BY e.version ASC "
+        if limit is not None:
+            statement += "LIMIT ?"
+            params.append(limit)
+        oid = originator_id if isinstance(originator_id, UUID) else self.convert_originator_id(originator_id)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            return [StoredEvent(oid, row[0], row[1], row[2]) for row in c.fetchall()]
+
+
+class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplicationRecorder):
+    """The events' table keyed by (game, version), and the feed numbering them in the order saved."""
+
+    def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
+        super().__init__(datastore, events_table_name)
+        self.feed_table_name = FEED
+        # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
+        self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
+
+    def construct_create_table_statements(self) -> list[str]:
+        return [
+            *super().construct_create_table_statements(),
+            f"CREATE TABLE IF NOT EXISTS {FEED} (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, version INTEGER NOT NULL, size INTEGER NOT NULL)",
+        ]
+
+    def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        if not stored_events:
+            return []
+        super()._insert_events(c, stored_events, **kwargs)  # begins with a write: the rest runs under SQLite's lock
+        c.execute(self.select_max_notification_id_statement)
+        first = int(c.fetchone()[0] or 0) + 1
+        runs: list[list[Any]] = []  # [first id, game, first version, size]: consecutive versions of one game
+        for i, s in enumerate(stored_events):
+            key = self.game_key(s.originator_id)
+            last = runs[-1] if runs else None
+            if last is not None and last[1] == key and last[2] + last[3] == s.originator_version:
+                last[3] += 1
+            else:
+                runs.append([first + i, key, s.originator_version, 1])
+        c.executemany(f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)", runs)
+        return list(range(first, first + len(stored_events)))
+
+    def select_notifications(
+        self,
+        start: int | None,
+        limit: int,
+        stop: int | None = None,
+        topics: Sequence[str] = (),
+        *,
+        inclusive_of_start: bool = True,
+    ) -> Sequence[Notification]:
+        """The library's semantics: ids ascending from ``start`` (inclusive unless told), to ``stop``,
+        of ``topics`` only if given, at most ``limit``. The feed's rows are read in id order (CROSS
+        JOINs keep the tables in this order), each one's events by their key: no sort, LIMIT ends the scan."""
+        nid = "f.id + e.version - f.version"
+        statement = (
+            f"SELECT {nid}, g.uuid, e.version, t.name, e.state FROM {FEED} AS f CROSS JOIN {self.events_table_name} AS e"
+            " ON e.game = f.game AND e.version >= f.version AND e.version < f.version + f.size"
+            " CROSS JOIN games AS g ON g.id = f.game CROSS JOIN topics AS t ON t.id = e.topic WHERE 1 "
+        )
+        params: list[Any] = []
+        if start is not None:
+            low = start if inclusive_of_start else start + 1
+            statement += f"AND f.id >= COALESCE((SELECT id FROM {FEED} WHERE id <= ? ORDER BY id DESC LIMIT 1), ?) AND {nid} >= ? "
+            params += [low, low, low]
+        if stop is not None:
+            statement += f"AND f.id <= ? AND {nid} <= ? "
+            params += [stop, stop]
+        if topics:
+            statement += f"AND t.name IN ({','.join('?' * len(topics))}) "
+            params.extend(topics)
+        statement += "ORDER BY f.id, e.version LIMIT ?"
+        params.append(limit)
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, params)
+            return [
+                Notification(id=row[0], originator_id=self.originator_id(row[1]), originator_version=row[2], topic=row[3], state=row[4])
+                for row in c.fetchall()
+            ]
+
+
+class Pool(library.SQLiteConnectionPool):
+    """The library's pool, with connections that keep ``STATEMENTS`` prepared statements (the
+    library's keep one, and a save here runs four: each would be prepared again every time)."""
+
+    def _create_connection(self) -> library.SQLiteConnection:
+        try:
+            c = sqlite3.connect(
+                database=self.db_name,
+                uri=True,
+                check_same_thread=False,
+                isolation_level=None,  # autocommit: the library's transactions BEGIN themselves
+                cached_statements=STATEMENTS,
+                timeout=self.lock_timeout or library.SQLITE3_DEFAULT_LOCK_TIMEOUT,
+            )
+        except (sqlite3.Error, TypeError) as e:
+            raise InterfaceError(e) from e
+        if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:  # as the library: WAL for files
+            mode = c.execute("PRAGMA journal_mode").fetchone()[0]
+            if mode.lower() != "wal":
+                c.execute("PRAGMA journal_mode=WAL")
+                self.journal_mode_was_changed_to_wal = True
+            self.is_journal_mode_wal = True
+        c.row_factory = sqlite3.Row
+        return library.SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
+
+
+def _plain_path(db_name: str) -> Path | None:
+    """The file of a plain database name (None for memory and URI names)."""
+    if library.SQLiteConnectionPool.detect_memory_mode(db_name) or db_name.startswith("file:"):
+        return None
+    return Path(db_name)
+
+
+def new_file(path: Path) -> None:
+    """A new file's page size, set before WAL is turned on (after which SQLite cannot change it)."""
+    try:
+        con = sqlite3.connect(path)
+        try:
+            con.execute(f"PRAGMA page_size={PAGE_SIZE}")
+            con.execute("PRAGMA journal_mode=WAL")
+        finally:
+            con.close()
+    except sqlite3.Error as e:  # the library's word for it, as its own connections would say
+        raise InterfaceError(e) from e
+
+
+class Factory(library.SQLiteFactory):
+    """The library's SQLite factory, with the compact recorders for a new file and the library's
+    for a file that already holds the library's tables."""
+
+    def __init__(self, env: Environment | EnvType | None) -> None:
+        super().__init__(env)
+        choice = (self.env.get(RECORDER_ENV) or "compact").strip().lower()
+        if choice not in RECORDERS:
+            raise ValueError(f"{RECORDER_ENV}={choice!r}: expected one of {', '.join(RECORDERS)}")
+        db_name = self.datastore.pool.db_name
+        path = _plain_path(db_name)
+        if choice == "compact" and path is not None and self.env_create_table() and (not path.exists() or path.stat().st_size == 0):
+            new_file(path)
+        layout = self._layout()
+        self.compact = layout == "compact" or (layout is None and choice == "compact")
+        if self.compact:  # before any recorder uses it; the library's pool opened one connection, to look
+            old = self.datastore.pool
+            self.datastore.pool = Pool(db_name=db_name, lock_timeout=old.lock_timeout)
+            old.close()
+
+    def _layout(self) -> str | None:
+        """Which recorders' tables the store holds already ("compact", "library"), None if neither."""
+        with self.datastore.transaction(commit=False) as c:
+            c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)", (LIBRARY_EVENTS, EVENTS))
+            names = {row[0] for row in c.fetchall()}
+        if LIBRARY_EVENTS in names:
+            return "library"
+        return "compact" if EVENTS in names else None
+
+    def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
+        if not self.compact:
+            return super().aggregate_recorder(purpose)
+        recorder = CompactAggregateRecorder(self.datastore, events_table_name=purpose)
+        if self.env_create_table():
+            recorder.create_table()
+        return recorder
+
+    def application_recorder(self) -> ApplicationRecorder:
+        if not self.compact or self.env.get(self.APPLICATION_RECORDER_TOPIC):
+            return super().application_recorder()
+        recorder = CompactApplicationRecorder(self.datastore)
+        if self.env_create_table():
+            recorder.create_table()
+        return recorder
+
+    def process_recorder(self) -> ProcessRecorder:
+        if self.compact:
+            raise NotSupportedError("process applications keep the library's SQLite tables (MTG_LEDGER_SQLITE_RECORDER=library)")
+        return super().process_recorder()
