@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import io
-import json
 import os
 import random
 import statistics
@@ -26,6 +25,7 @@ from uuid import uuid4
 import msgpack
 
 from benchmarks.run import WithoutSnapshots, long_game_setup
+from benchmarks.results import RESULTS, merge
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
@@ -36,7 +36,6 @@ from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
 
-RESULTS = Path(__file__).parent / "results.json"
 
 
 def waiting_policy(state: GameState) -> Command | None:
@@ -115,6 +114,7 @@ def main() -> None:
         figures["export_from_store_s_1m"] = export_from_store(Path(tmp) / f"tt{intervals[0]}.sqlite", path)
         print(f"export:      from the store, checked page by page, {figures['export_from_store_s_1m']:.1f} s")
     merge(figures)
+    print(f"written to {RESULTS}")
 
 
 def export_figures(events: list[dict[str, Any]], path: Path) -> dict[str, float]:
@@ -156,18 +156,6 @@ def export_from_store(db: Path, path: Path) -> float:
         return round(time.perf_counter() - t, 2)
     finally:
         ledger.close()
-
-
-def merge(figures: dict[str, float]) -> None:
-    merged: dict[str, Any] = {}
-    if RESULTS.exists():
-        try:
-            merged = json.loads(RESULTS.read_text())
-        except json.JSONDecodeError:
-            merged = {}
-    merged.update(figures)
-    RESULTS.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
-    print(f"written to {RESULTS}")
 
 
 if __name__ == "__main__":
