@@ -23,7 +23,10 @@ from mtg_ledger.core.setup import RULES_EDITION
 from mtg_ledger.replays.logcodec import FORMAT, Encoder, LogReader, UnreadableLog, write_compact
 
 Map = dict[str, Any]
-__all__ = ["FORMAT", "Finding", "LogReader", "UnreadableLog", "header_for", "integrity", "open_log", "read", "read_bytes", "write"]
+__all__ = [
+    "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableLog", "engine_version", "header_findings", "header_for", "integrity",
+    "open_log", "read", "read_bytes", "recorded_versions", "write", "write_items", "write_to",
+]
 
 
 def engine_version() -> str:

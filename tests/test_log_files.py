@@ -68,7 +68,7 @@ def test_a_log_file_is_read_one_event_at_a_time(tmp_path: Path) -> None:
         assert next(events) == log[0] and next(events) == log[1]
 
 
-def test_writing_reads_its_events_once_in_constant_memory() -> None:
+def test_writing_reads_its_events_once_from_any_iterator() -> None:
     """A generator of events, consumed once: nothing asks for their count or a second pass."""
     seen = 0
 
