@@ -19,13 +19,14 @@ import time
 from pathlib import Path
 from uuid import UUID
 
+import msgpack
+
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS
 from mtg_ledger.replays.app import Ledger
-from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
 def long_game_setup(library: int) -> dict[str, object]:
@@ -109,15 +110,14 @@ def game_key(kind: str, game_id: UUID) -> bytes | str:
 
 
 def raw_floor(db: Path, game_id: UUID) -> float:
-    transcoder = MsgpackTranscoder()
     began = time.perf_counter()
     con = sqlite3.connect(db)
     kind = layout(con)
     rows = con.execute(STATES[kind], (game_key(kind, game_id),))
-    decode = transcoder.decode
+    unpackb = msgpack.unpackb
     count = 0
     for (blob,) in rows:
-        decode(blob[33:] if blob[0] == 3 else blob)  # schema 3: 0x03, the 32-byte hash, then msgpack (replays.rows)
+        unpackb(blob[33:] if blob[0] == 3 else blob, strict_map_key=False)  # schema 3: 0x03, the 32-byte hash, then msgpack
         count += 1
     elapsed = time.perf_counter() - began
     con.close()

@@ -209,7 +209,6 @@ class Chain:
         self.game_id = game_id
         self.version = version
         self.previous = bytes.fromhex(previous)
-        self._unpack = mapper.transcoder.decode
 
     def check(self, stored: StoredEvent) -> Row:
         expected = self.version + 1
@@ -228,7 +227,7 @@ class Chain:
         the module docstring); returns the first row that must go the general way, with nothing of it
         applied (None once ``rest`` is through)."""
         row: RawRow | None = first
-        unpack, previous, version = self._unpack, self.previous, self.version
+        unpackb, previous, version = msgpack.unpackb, self.previous, self.version
         try:
             while row is not None:
                 v, topic, data = row
@@ -236,7 +235,7 @@ class Chain:
                 if kind is None or v != version + 1 or data[0] != _EVENT_ROW:
                     return row
                 try:
-                    fields = unpack(data[_BODY:])
+                    fields = unpackb(data[_BODY:], strict_map_key=False)  # plain data: no ext types in an event's fields
                     n = len(fields)  # a row of an event type the hot path takes holds no storage-only key
                 except Exception:
                     return row

@@ -90,10 +90,7 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         self.insert_events_statement = (
             f"INSERT INTO {table} (game, version, topic, state) VALUES ({_GAME}, ?, (SELECT id FROM topics WHERE name = ?), ?)"
         )
-        self.select_events_statement = (
-            f"SELECT e.version AS version, t.name AS topic, e.state AS state FROM {table} AS e"
-            f" JOIN topics AS t ON t.id = e.topic WHERE e.game = {_GAME} "
-        )
+        self.select_events_statement = f"SELECT version, topic, state FROM {table} WHERE game = {_GAME} "
 
     def construct_create_table_statements(self) -> list[str]:
         return [
@@ -138,22 +135,32 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         desc: bool = False,
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
+        oid = originator_id if isinstance(originator_id, UUID) else self.convert_originator_id(originator_id)
+        return [StoredEvent(oid, row[0], row[1], row[2]) for row in self.select_rows(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)]
+
+    def select_rows(
+        self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None
+    ) -> list[tuple[int, str, bytes]]:
+        """``select_events``' rows as (version, topic, state), for readers that fold many rows
+        (``replays.checked.raw_rows``): no StoredEvent, no id converted per row."""
         statement = self.select_events_statement
         params: list[Any] = [self.game_key(originator_id)]
         if gt is not None:
-            statement += "AND e.version > ? "
+            statement += "AND version > ? "
             params.append(gt)
         if lte is not None:
-            statement += "AND e.version <= ? "
+            statement += "AND version <= ? "
             params.append(lte)
-        statement += "ORDER BY e.version DESC " if desc else "ORDER BY e.version ASC "
+        statement += "ORDER BY version DESC " if desc else "ORDER BY version ASC "
         if limit is not None:
             statement += "LIMIT ?"
             params.append(limit)
-        oid = originator_id if isinstance(originator_id, UUID) else self.convert_originator_id(originator_id)
         with self.datastore.transaction(commit=False) as c:
-            c.execute(statement, params)
-            return [StoredEvent(oid, row[0], row[1], row[2]) for row in c.fetchall()]
+            cursor = c.sqlite_cursor
+            cursor.row_factory = None  # plain tuples (the connection's factory makes sqlite3.Row objects)
+            names = dict(cursor.execute("SELECT id, name FROM topics").fetchall())  # a few dozen rows, read with them
+            found = cursor.execute(statement, params).fetchall()
+        return [(v, names.get(t) or f"#{t} (a topic id the topics table lacks)", state) for v, t, state in found]
 
 
 class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplicationRecorder):
