@@ -5,7 +5,8 @@
   before a snapshot, the farthest from one), and the store's bytes per event;
 - the same on the game's first 100,000 events for several intervals (a cheap comparison);
 - audit time per 10,000 events, and the state from the first event without snapshots;
-- export size per event.
+- export size per event (the demo game and the long one), and the time to write, export from the
+  store and read the long one's log file.
 
 The figures are printed and merged into ``benchmarks/results.json`` (not committed).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import io
 import os
 import random
 import statistics
@@ -22,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 from uuid import uuid4
+
+import msgpack
 
 from benchmarks import results
 from benchmarks.run import WithoutSnapshots, long_game_setup
@@ -32,6 +36,8 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.app import SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL_ENV, Ledger
 from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.demo.policy import choose
 
 
 def waiting_policy(state: GameState) -> Command | None:
@@ -114,9 +120,7 @@ def main() -> None:
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "long.mtgl"
-        logfile.write(path, "long", events)
-        print(f"export:      {path.stat().st_size / len(events):.1f} bytes/event ({path.stat().st_size / 1e6:.1f} MB)")
-        path.unlink()
+        figures.update(export_figures(events, path))
         r = time_travel(events, interval, args.samples, args.probes, Path(tmp) / "long.sqlite")
         print(report(f"state --at, {len(events):,} events, snapshot every {interval} (default)", r, len(events)))
         figures.update(
@@ -124,7 +128,10 @@ def main() -> None:
             time_travel_worst_ms=round(r["worst"] * 1000, 3),
             sqlite_bytes_per_event_1m=round(r["db"] / len(events), 1),
         )
+        figures["export_from_store_s_1m"] = export_from_store(Path(tmp) / "long.sqlite", path)
+        print(f"export:      from the store, checked page by page, {figures['export_from_store_s_1m']:.1f} s")
         (Path(tmp) / "long.sqlite").unlink()
+        path.unlink()
         sample = events[: min(len(events), args.prefix)]
         for each in (int(i) for i in args.intervals.split(",")):
             r = time_travel(sample, each, args.samples, args.probes, Path(tmp) / f"tt{each}.sqlite")
@@ -142,6 +149,47 @@ def main() -> None:
         ledger.close()
     results.merge(figures)
     print(f"written to {results.RESULTS}: {figures}")
+
+
+def export_figures(events: list[dict[str, Any]], path: Path) -> dict[str, float]:
+    """Log file sizes (the demo game's, the long game's, and the long one's in the plain form of
+    schemas 1 and 2), and the time to write and read the long one."""
+    table = LocalTable.start(demo_setup(7))  # the game of `mtg-ledger demo --seed 7`
+    while (command := choose(table.state)) is not None:
+        table.handle(command)
+    demo = io.BytesIO()
+    logfile.write_to(demo, str(uuid4()), table.events)
+    plain = sum(len(msgpack.packb(e, use_bin_type=True)) for e in events)
+    t = time.perf_counter()
+    logfile.write(path, str(uuid4()), events)
+    written = time.perf_counter() - t
+    t = time.perf_counter()
+    _, again = logfile.read(path)
+    read = time.perf_counter() - t
+    assert len(again) == len(events)
+    size = path.stat().st_size
+    print(f"export:      {size / len(events):.1f} bytes/event ({size / 1e6:.1f} MB; {plain / len(events):.1f} bytes/event uncompressed, "
+          f"as schemas 1 and 2 wrote it); the demo game (seed 7): {len(demo.getvalue()) / len(table.events):.1f} bytes/event")
+    print(f"export:      written in {written:.1f} s, read in {read:.1f} s")
+    return {
+        "export_bytes_per_event_1m": round(size / len(events), 1),
+        "export_bytes_per_event_demo": round(len(demo.getvalue()) / len(table.events), 1),
+        "export_plain_bytes_per_event_1m": round(plain / len(events), 1),
+        "export_write_s_1m": round(written, 2),
+        "export_read_s_1m": round(read, 2),
+    }
+
+
+def export_from_store(db: Path, path: Path) -> float:
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    try:
+        game = ledger.game_ids()[0]
+        t = time.perf_counter()
+        with open(path, "wb") as out:
+            ledger.export_log(game, out)
+        return round(time.perf_counter() - t, 2)
+    finally:
+        ledger.close()
 
 
 if __name__ == "__main__":

@@ -3,8 +3,9 @@ branched game came from. A part of ``Ledger`` (``replays.app``), kept apart by c
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, BinaryIO
 from uuid import UUID, uuid4, uuid5
 
 from eventsourcing.application import AggregateNotFoundError
@@ -15,14 +16,16 @@ from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.schema import class_versions, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import stored_as
 from mtg_ledger.replays import snapshots as snaps
-from mtg_ledger.replays import storage
-from mtg_ledger.replays.ledger_errors import GameExists, LogRefused, NotADecisionPoint
+from mtg_ledger.replays import logfile, storage, verify
+from mtg_ledger.replays.checked import raw_rows
+from mtg_ledger.replays.ledger_errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
 from mtg_ledger.replays.recorded import in_recorded_form
 
 if TYPE_CHECKING:
@@ -66,6 +69,29 @@ class LogsInAndOut:
         def at(self, game_id: UUID, version: int) -> GameState: ...
         def recorded_log(self, game_id: UUID, last: int | None = None) -> tuple[list[dict[str, Any]], dict[str, int]]: ...
         def _exists(self, game_id: UUID) -> bool: ...
+        def _reading(self, game_id: UUID) -> AbstractContextManager[None]: ...
+
+    def export_log(self, game_id: UUID, out: BinaryIO) -> dict[str, Any]:
+        """Write the game's log file to ``out``, its events as recorded, read from the store a page at a
+        time and checked against the chain as they come: a row that cannot be read (``UnreadableRow``)
+        or that breaks the chain (``BrokenChain``) raises before a byte is written. Its header."""
+        versions: dict[str, int] = {}
+        return logfile.write_to(out, str(game_id), self.checked_log(game_id, versions), versions)
+
+    def checked_log(self, game_id: UUID, versions: dict[str, int]) -> Iterator[dict[str, Any]]:
+        """The game's event maps as recorded (before any upcasting), one at a time, each checked against
+        the chain; ``versions`` gets the class version each event type was recorded in, as they come."""
+        checker = verify.Chain(self.mapper, game_id, 0, GENESIS_HASH)
+        with self._reading(game_id):
+            for v, topic, state in raw_rows(self.recorder, game_id):  # no id parsed again per row
+                row = checker.check(StoredEvent(originator_id=game_id, originator_version=v, topic=topic, state=state))
+                version = row.fields.get("class_version", 1)
+                if versions.setdefault(row.cls.__name__, version) != version:
+                    raise verify.UnreadableRow(game_id, row.version, f"{row.cls.__name__} events are recorded in two class versions, "
+                                                                     f"{versions[row.cls.__name__]} and {version}")
+                yield row.recorded
+        if checker.version == 0:
+            raise GameNotFound(game_id)
 
     def import_log(
         self,

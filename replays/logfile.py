@@ -1,25 +1,32 @@
-"""The self-describing log file (CONTRACT section 5): a msgpack header, then every event map,
-msgpack-encoded one after another. Reading checks the header and the hash chain before anything
-is trusted; nothing is imported from a file that fails a check.
+"""The self-describing log file (CONTRACT section 5): a header, then every event, in the form of
+``replays.logcodec`` (schema 3: compressed, hashes as raw bytes; schemas 1 and 2: plain msgpack maps).
+Reading checks the header and the hash chain before anything is trusted; nothing is imported from a
+file that fails a check. Both forms are read, and the current one written, a piece at a time.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import io
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
 from uuid import UUID
 
-import msgpack
-
+from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.core.schema import SchemaError, check_schema, class_versions, schema_of
+from mtg_ledger.replays.logcodec import FORMAT, Encoder, LogReader, UnreadableLog, write_compact
 
-FORMAT = "mtg-ledger"
 Map = dict[str, Any]
+__all__ = [
+    "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableLog", "engine_version", "header_findings", "header_for", "integrity",
+    "open_log", "read", "read_bytes", "recorded_versions", "write", "write_items", "write_to",
+]
 
 
 def engine_version() -> str:
@@ -27,10 +34,6 @@ def engine_version() -> str:
         return metadata.version("mtg-ledger")
     except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
         return "0.0.0+source"
-
-
-class UnreadableLog(ValueError):
-    """Not a log file this engine can read (exit status 2)."""
 
 
 @dataclass(frozen=True)
@@ -50,19 +53,22 @@ class Finding:
         return "the header" if self.version == 0 else f"event {self.version}"
 
 
-def header_for(game_id: str, events: list[Map], versions: dict[str, int] | None = None) -> Map:
-    """The header of a log of ``events`` recorded in the class ``versions`` (default: this engine's)."""
-    event_versions = {**class_versions(), **(versions or {})}
+def _header(game_id: str, count: int, final: Any, first: Map | None, versions: dict[str, int] | None) -> Map:
     return {
         "format": FORMAT,
-        "schema": schema_of(event_versions),
-        "rules": events[0].get("rules", RULES_EDITION) if events else RULES_EDITION,
+        "schema": SCHEMA_VERSION,  # the form of the file; the events' own forms are in event_versions
+        "rules": first.get("rules", RULES_EDITION) if first else RULES_EDITION,
         "engine": engine_version(),
         "game": game_id,
-        "events": len(events),
-        "hash": events[-1]["hash"] if events else GENESIS_HASH,
-        "event_versions": event_versions,
+        "events": count,
+        "hash": final if count else GENESIS_HASH,
+        "event_versions": {**class_versions(), **(versions or {})},
     }
+
+
+def header_for(game_id: str, events: Sequence[Map], versions: dict[str, int] | None = None) -> Map:
+    """The header of a log of ``events`` recorded in the class ``versions`` (default: this engine's)."""
+    return _header(game_id, len(events), events[-1]["hash"] if events else None, events[0] if events else None, versions)
 
 
 def recorded_versions(header: Map) -> dict[str, int]:
@@ -72,67 +78,78 @@ def recorded_versions(header: Map) -> dict[str, int]:
 
 
 def write(path: str | Path, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
-    """Write the log file, the events as recorded in the class ``versions``; returns its header."""
-    listed = list(events)
-    header = header_for(game_id, listed, versions)
-    write_items(path, header, listed)
-    return header
+    """Write the log file, the events as recorded in the class ``versions``; returns its header.
+    ``events`` are read once, one at a time; ``versions`` is read after the last of them (a source
+    that learns the class versions as it reads may fill it meanwhile). Nothing is left at ``path``
+    when reading the events fails."""
+    with _replacing(path) as out:
+        return write_to(out, game_id, events, versions)
+
+
+def write_to(out: BinaryIO, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
+    """``write`` to a binary stream."""
+
+    def header(seen: Encoder) -> Map:
+        return _header(game_id, seen.count, seen.last_hash, seen.first, versions)
+
+    return write_compact(out, events, header)
 
 
 def write_items(path: str | Path, header: Map, events: Iterable[Map]) -> None:
-    """Exactly this header and these events, msgpack-encoded one after another (no checks)."""
-    packer = msgpack.Packer(use_bin_type=True)
-    with open(path, "wb") as out:
-        out.write(packer.pack(header))
-        for event in events:
-            out.write(packer.pack(event))
+    """Exactly this header and these events, in the current form (no checks: a forger's tool for tests)."""
+    with _replacing(path) as out:
+        write_compact(out, events, lambda _: header)
+
+
+@contextmanager
+def _replacing(path: str | Path) -> Iterator[BinaryIO]:
+    """A file written whole or not at all: the new bytes go to a temporary file beside it, renamed over
+    it once complete."""
+    temporary = Path(f"{path}.part")
+    try:
+        with open(temporary, "wb") as out:
+            yield out
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+@contextmanager
+def open_log(path: str | Path) -> Iterator[LogReader]:
+    """A log file opened for reading: ``.header`` (checked: format and schema), then its events one at
+    a time by iterating (each an event map; whether they chain is ``integrity``'s to say)."""
+    try:
+        stream = open(path, "rb")
+    except OSError as e:
+        raise UnreadableLog(f"{path}: cannot read the log file: {e.strerror}") from None
+    with stream:
+        try:
+            yield LogReader(stream)
+        except OSError as e:
+            raise UnreadableLog(f"{path}: cannot read the log file: {e.strerror}") from None
 
 
 def read(path: str | Path) -> tuple[Map, list[Map]]:
     """The header and the events of a log file, as recorded (no checks beyond being readable)."""
-    try:
-        with open(path, "rb") as stream:
-            return _read(stream)
-    except OSError as e:
-        raise UnreadableLog(f"{path}: cannot read the log file: {e.strerror}") from None
+    with open_log(path) as log:
+        return log.header, list(log)
 
 
-def _read(stream: BinaryIO) -> tuple[Map, list[Map]]:
-    return read_bytes(stream.read())
-
-
-# What one item of a log may hold, at most: msgpack allocates a container as its header announces,
-# so a few bytes announcing millions of items must be refused before they cost any memory.
-UPLOAD_LIMITS: dict[str, Any] = {"max_str_len": 1 << 20, "max_bin_len": 1 << 20, "max_array_len": 1 << 17, "max_map_len": 1 << 12, "max_ext_len": 0}
+# What a log file from someone else may hold, at most: msgpack allocates a container as its header
+# announces, so a few bytes announcing millions of items must be refused before they cost any memory;
+# and a few kilobytes of zstd may decompress to gigabytes (a decompression bomb): once decompressed, no
+# more than the largest plain log the service takes (64 MiB, about 1,400,000 events of schema 3).
+UPLOAD_LIMITS: dict[str, Any] = {
+    "max_str_len": 1 << 20, "max_bin_len": 1 << 20, "max_array_len": 1 << 17, "max_map_len": 1 << 12, "max_ext_len": 0,
+    "max_decompressed": 64 << 20,
+}
 
 
 def read_bytes(data: bytes, limits: dict[str, Any] | None = None) -> tuple[Map, list[Map]]:
-    """``read`` of a log file's bytes; ``limits`` bounds what msgpack may unpack (``UPLOAD_LIMITS``
-    for a file from someone else)."""
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=max(len(data), 1024), **(limits or {}))
-    unpacker.feed(data)
-    items: list[Any] = []
-    consumed = 0
-    try:
-        for item in unpacker:
-            items.append(item)
-            consumed = unpacker.tell()
-    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, ValueError) as e:
-        raise UnreadableLog(f"not a msgpack log file ({e})") from None
-    header = items[0] if items else None
-    events = items[1:]
-    if consumed != len(data):
-        raise UnreadableLog(f"the file ends in the middle of item {len(items) + 1}: it was cut ({len(data) - consumed} stray bytes)")
-    if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise UnreadableLog(f"not an {FORMAT} log file: the header is missing or of another format")
-    try:
-        check_schema(header.get("schema"))
-    except SchemaError as e:
-        raise UnreadableLog(str(e)) from None
-    for i, event in enumerate(events):
-        if not isinstance(event, dict) or "type" not in event or "v" not in event or "hash" not in event:
-            raise UnreadableLog(f"item {i + 1} after the header is not an event map (v, type, hash)")
-    return header, events
+    """``read`` of a log file's bytes; ``limits`` bounds what it may unpack (``UPLOAD_LIMITS`` for a
+    file from someone else)."""
+    log = LogReader(io.BytesIO(data), limits)
+    return log.header, list(log)
 
 
 def header_findings(header: Map) -> list[Finding]:

@@ -334,12 +334,11 @@ def cmd_export(store: Store, args: argparse.Namespace) -> int:
         emit({"output": args.output, "rows": rows, "clean": not problems}) if args.json else print(
             f"{args.output}: forensic copy of {rows} rows as recorded{said}")
         return 1 if problems else 0
-    events, versions = ledger.recorded_log(game)  # as recorded: the chain holds over what is written
-    problems = logfile.integrity(events)  # the whole chain, before anything is written
-    if problems:
-        raise BrokenChain(game, problems[0].version, f"{problems[0].message}; nothing exported (--forensic writes it as it is)")
-    try:
-        header = logfile.write(args.output, str(game), events, versions)
+    versions: dict[str, int] = {}
+    try:  # as recorded, a page at a time, each row checked against the chain: the file is written whole or not at all
+        header = logfile.write(args.output, str(game), ledger.checked_log(game, versions), versions)
+    except BrokenChain as e:
+        raise BrokenChain(game, e.version, f"{e.problem}; nothing exported (--forensic writes it as it is)") from None
     except OSError as e:
         raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
     if args.json:

@@ -20,6 +20,7 @@ from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, 
 from mtg_ledger.replays.logfile import UnreadableLog
 from mtg_ledger.replays.logs import get_logger
 from mtg_ledger.replays.scenario import ScenarioError
+from mtg_ledger.replays.verify import StoreDamage
 
 
 class Unauthorized(Exception):
@@ -57,6 +58,7 @@ STATUS: dict[type[Exception], int] = {
     ScenarioError: 422,
     NotADecisionPoint: 422,
     UnreadableLog: 422,
+    StoreDamage: 422,  # the stored game fails its checks (an altered or unreadable row): named, never served
     SchemaError: 422,
     Unprocessable: 422,
     PersistenceError: 503,  # the store is down or busy: not the client's fault, nor a defect of ours
