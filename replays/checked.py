@@ -145,8 +145,9 @@ def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
         canonical_bytes = row_form.canonical_bytes(cls.__name__, v, fields, data[row_form.BODY :])
         fields["hash"] = digest.hex()
     recorded: Map = {"v": v, "type": cls.__name__}
-    if digest is not None and fields.get("class_version", 1) == getattr(cls, "class_version", 1):
-        # stored sorted; read in the order of the class's fields, as the engine made the map (GameEvent.to_map)
+    if fields.get("class_version", 1) == getattr(cls, "class_version", 1):
+        # in the order of the class's fields, as the engine made the map (GameEvent.to_map), whatever order
+        # the row keeps them in (schema 3 sorts them): the same event reads as the same map, byte for byte
         recorded.update((k, fields[k]) for k in cls.field_names if k in fields)
     recorded.update((k, x) for k, x in fields.items() if k not in _STORAGE_ONLY and k != "hash" and k not in recorded)
     recorded["hash"] = fields["hash"]  # last, as in a contract map (GameEvent.to_map) and a log file
