@@ -61,7 +61,7 @@ def array_header(n: int) -> bytes:
 
 
 def _pack(value: Any) -> bytes:
-    return msgpack.packb(value, use_bin_type=True)  # type: ignore[no-any-return]
+    return msgpack.packb(value, use_bin_type=True)
 
 
 # --- records (a Permanent, a Player, a StackObject...) -------------------------------------------
