@@ -27,7 +27,7 @@ import msgpack
 
 from mtg_ledger.core.hashing import digest, sort_keys
 
-_MEMO_LIMIT = 1 << 16  # records' encodings remembered per class (a few MB at most); past that, start again
+_MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
 _NESTED = ("players", "battlefield", "stack", "effects", "pending_triggers")
 
 
