@@ -1,11 +1,14 @@
 """`make bench`: measures, never asserts. Prints figures and ratios; medians of repeated runs.
 
 1. Appending: one long game (>= 100,000 events) played into a SQLite file, one transaction per
-   decision; events/s.
+   decision; events/s, and the latency of one decision through ``Ledger.decide`` (p50, p99, mean).
 2. Rebuilding that game from SQLite through the library from its first event, snapshots ignored
    (repository.get: select, decode, domain events, appliers); events/s, against the raw floor on the
    same rows (select plus msgpack decode alone), and their ratio.
 3. Bytes per stored event: the payload alone, and the whole file.
+
+The decision latencies are also merged into ``benchmarks/results.json`` (``decide_p50_ms``,
+``decide_p99_ms``, ``decide_mean_ms``; not committed), beside the other benchmarks' keys.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from uuid import UUID
 
 import msgpack
 
+from benchmarks.results import RESULTS, merge
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.rules import pending_decision
@@ -58,7 +62,8 @@ def patient_policy(state: GameState) -> Command | None:
     return choose(state)
 
 
-def append_game(db: Path, library: int) -> tuple[UUID, int, int, float]:
+def append_game(db: Path, library: int) -> tuple[UUID, int, list[float], float]:
+    """The game played into ``db``: its id, its events, each decision's ``Ledger.decide`` time, the total time."""
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
     from mtg_ledger.replays.logs import configure_logging
 
@@ -66,14 +71,21 @@ def append_game(db: Path, library: int) -> tuple[UUID, int, int, float]:
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
     began = time.perf_counter()
     game_id = ledger.start(long_game_setup(library))
-    decisions = 0
+    latencies: list[float] = []
+    clock = time.perf_counter
     while (command := patient_policy(ledger.state_now(game_id))) is not None:
+        start = clock()
         ledger.decide(game_id, command)
-        decisions += 1
+        latencies.append(clock() - start)
     elapsed = time.perf_counter() - began
     events = ledger.state_now(game_id).version
     ledger.close()
-    return game_id, events, decisions, elapsed
+    return game_id, events, latencies, elapsed
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class WithoutSnapshots(Ledger):
@@ -147,17 +159,26 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.sqlite"
-        game_id, events, decisions, append_s = append_game(db, args.library)
+        game_id, events, latencies, append_s = append_game(db, args.library)
+        decisions = len(latencies)
         rebuilds = [rebuild(db, game_id) for _ in range(args.repeat)]
         floors = [raw_floor(db, game_id) for _ in range(args.repeat)]
         payload, row, file_size = sizes(db, game_id)
     rb, fl = statistics.median(rebuilds), statistics.median(floors)
     print(f"long game: {events:,} events, {decisions:,} decisions (one transaction each), SQLite file")
     print(f"append:   {events / append_s:12,.0f} events/s   {decisions / append_s:10,.0f} decisions/s   ({append_s:.2f} s)")
+    decide = {
+        "decide_p50_ms": round(statistics.median(latencies) * 1000, 3),
+        "decide_p99_ms": round(pct(latencies, 0.99) * 1000, 3),
+        "decide_mean_ms": round(statistics.fmean(latencies) * 1000, 3),
+    }
+    print(f"decide:   p50 {decide['decide_p50_ms']:.3f} ms   p99 {decide['decide_p99_ms']:.3f} ms   mean {decide['decide_mean_ms']:.3f} ms   (Ledger.decide, one decision)")
     print(f"rebuild:  {events / rb:12,.0f} events/s   median of {args.repeat}: {rb:.3f} s (min {min(rebuilds):.3f}, max {max(rebuilds):.3f})")
     print(f"floor:    {events / fl:12,.0f} events/s   median of {args.repeat}: {fl:.3f} s (select + msgpack decode only)")
     print(f"ratio:    rebuild takes {rb / fl:.2f}x the raw floor")
     print(f"size:     {payload:.1f} bytes/event payload, {row:.1f} bytes/event in the events' table and index, {file_size / events:.1f} bytes/event in the file")
+    merge(decide)
+    print(f"decision latencies merged into {RESULTS}")
 
 
 if __name__ == "__main__":

@@ -40,7 +40,7 @@ Viewer = str | Judge  # a player's name, or the judge; any other name sees only 
 def view(item: GameState | Mapping[str, Any], viewer: Viewer) -> Map:
     """What ``viewer`` may see of a state (as CONTRACT section 4) or of an event map (section 3)."""
     if isinstance(item, GameState):
-        return view_of_state(state_view(item), viewer)
+        return view_of_state(state_view(item, with_state_hash=isinstance(viewer, Judge)), viewer)  # others see it null
     return view_of_event(item, viewer)
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mtg_ledger.core.hashing import GENESIS_HASH, digest, sort_keys
+from mtg_ledger.core import state_hash
+from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.outcome import Outcome, Reason
 
 
@@ -178,36 +179,7 @@ class GameState:
 
     def state_hash(self) -> str:
         """A canonical hash of everything in the state (replays compare it; TurnBegan records it, so
-        the encoding is part of the log's schema): msgpack of the state as a map, keys sorted at
-        every level (``core.hashing.sort_keys``), built in one pass from the dataclasses."""
-        return digest(_canonical(self))
-
-
-_SORTED_FIELDS: dict[type, tuple[str, ...]] = {}
-_NESTED = {"players", "battlefield", "stack", "effects", "pending_triggers"}
-
-
-def _fields_of(obj: Any) -> tuple[str, ...]:
-    cls = type(obj)
-    names = _SORTED_FIELDS.get(cls)
-    if names is None:
-        names = _SORTED_FIELDS[cls] = tuple(sorted(vars(obj)))
-    return names
-
-
-def _record(obj: Any) -> dict[str, Any]:
-    return {k: sort_keys(getattr(obj, k)) for k in _fields_of(obj)}
-
-
-def _canonical(state: GameState) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for k in _fields_of(state):
-        value = getattr(state, k)
-        if k == "players":
-            out[k] = {name: _record(value[name]) for name in sorted(value)}
-        elif k in _NESTED:
-            out[k] = [_record(v) for v in value]
-        else:
-            out[k] = sort_keys(value)
-    return out
-
+        the encoding is part of the log's schema): sha256 of the msgpack of the state as a map, keys
+        sorted at every level (``core.hashing.sort_keys``). ``core.state_hash`` assembles those bytes
+        from remembered pieces; ``core.state_hash.reference_state_hash`` is the plain definition."""
+        return state_hash.state_hash(self)

@@ -11,7 +11,9 @@ from mtg_ledger.core.state import GameState
 KEYWORDS = ("flying", "reach", "vigilance", "trample", "first strike", "double strike")
 
 
-def state_view(state: GameState) -> dict[str, Any]:
+def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, Any]:
+    """The state as CONTRACT section 4 shows it. ``with_state_hash=False`` leaves ``state_hash`` null
+    (as every viewer but the judge sees it) without finding it."""
     return {
         "version": state.version,
         "hash": state.last_hash,
@@ -85,5 +87,5 @@ def state_view(state: GameState) -> dict[str, Any]:
         "ended": state.ended,
         "winner": state.winner,
         "winners": list(state.winners),
-        "state_hash": state.state_hash(),
+        "state_hash": state.state_hash() if with_state_hash else None,
     }

@@ -1,0 +1,150 @@
+"""The canonical state hash, assembled from pieces instead of one big sorted copy of the state.
+
+The hash is part of the log's schema (TurnBegan records it), so its bytes are fixed: sha256 of the
+msgpack of the whole state as a map, keys sorted at every level (``reference_state_hash``, the
+definition). msgpack writes a map or an array as a header followed by its items one after another,
+so those same bytes can be put together from the encodings of the state's parts, and the parts
+that did not change need not be sorted and encoded again.
+
+Each permanent's canonical encoding is remembered, looked up by the msgpack of its field values
+(a quick encoding: unsorted, no keys). Nothing is ever invalidated, so nothing can go stale: a
+permanent whose values changed, whether an applier assigned a field or changed a list or a map in
+place, gives other lookup bytes; equal lookup bytes mean equal values of equal msgpack types
+(``True`` is not ``1``), which have equal canonical encodings. The memo is shared by every state
+in the process and emptied when it grows large; it changes how fast a hash is found, never what it
+is. No I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from dataclasses import fields
+from operator import attrgetter
+from typing import Any, Callable
+
+import msgpack
+
+from mtg_ledger.core.hashing import digest, sort_keys
+
+_MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
+_NESTED = ("players", "battlefield", "stack", "effects", "pending_triggers")
+
+
+def reference_state_hash(state: Any) -> str:
+    """The definition: msgpack of ``sort_keys(state.to_dict())``, sha256, hex."""
+    return digest(sort_keys(state.to_dict()))
+
+
+def state_hash(state: Any) -> str:
+    """``reference_state_hash(state)``, byte for byte, with each permanent's encoding remembered."""
+    return hashlib.sha256(b"".join(_state_parts(state))).hexdigest()
+
+
+# --- msgpack headers (the msgpack spec: fixmap/map16/map32, fixarray/array16/array32) -------------
+
+
+def map_header(n: int) -> bytes:
+    if n < 16:
+        return bytes((0x80 | n,))
+    if n < 1 << 16:
+        return b"\xde" + struct.pack(">H", n)
+    return b"\xdf" + struct.pack(">I", n)
+
+
+def array_header(n: int) -> bytes:
+    if n < 16:
+        return bytes((0x90 | n,))
+    if n < 1 << 16:
+        return b"\xdc" + struct.pack(">H", n)
+    return b"\xdd" + struct.pack(">I", n)
+
+
+def _pack(value: Any) -> bytes:
+    return msgpack.packb(value, use_bin_type=True)
+
+
+# --- records (a Permanent, a Player, a StackObject...) -------------------------------------------
+
+
+def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
+    """msgpack of the record's attributes as a map, keys sorted at every level, encoded afresh."""
+    values = vars(obj)
+    return pack({k: sort_keys(values[k]) for k in sorted(values)})
+
+
+def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
+    """``encode_record`` of each, from the memo when a record with the same values was encoded before.
+
+    A record is remembered by the msgpack of its fields' values in a fixed order: two records with
+    equal such bytes hold equal msgpack values (types included: ``True`` is not ``1``), so their
+    canonical encodings are equal too. Values changed in any way, in place or not, give other bytes.
+    """
+    out: list[bytes] = []
+    for obj in objs:
+        cls = type(obj)
+        shape = _SHAPES.get(cls) or _shape(cls)
+        values = vars(obj)
+        if len(values) != shape.count:  # an attribute beyond the dataclass's fields
+            out.append(encode_record(obj, pack))
+            continue
+        try:
+            key = pack(shape.values(obj))
+        except (AttributeError, TypeError, ValueError):  # a field deleted, a value msgpack cannot take
+            out.append(encode_record(obj, pack))
+            continue
+        memo = shape.memo
+        found = memo.get(key)
+        if found is None:
+            found = encode_record(obj, pack)
+            if len(memo) >= _MEMO_LIMIT:
+                memo.clear()
+            memo[key] = found
+        out.append(found)
+    return out
+
+
+class _Shape:
+    """A dataclass's fields in a fixed order, and the encodings of its records remembered so far."""
+
+    def __init__(self, cls: type) -> None:
+        names = tuple(sorted(f.name for f in fields(cls)))
+        self.count = len(names)
+        self.values: Callable[[Any], Any] = attrgetter(*names)  # a tuple of them (our records have several)
+        self.memo: dict[bytes, bytes] = {}
+
+
+_SHAPES: dict[type, _Shape] = {}
+
+
+def _shape(cls: type) -> _Shape:
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        shape = _SHAPES[cls] = _Shape(cls)
+    return shape
+
+
+# --- the state ----------------------------------------------------------------------------------
+
+
+def _state_parts(state: Any) -> list[bytes]:
+    pack = msgpack.Packer(use_bin_type=True).pack  # one per hash: a Packer is not to be shared across threads
+    names = sorted(vars(state))
+    parts = [map_header(len(names))]
+    for name in names:
+        value = getattr(state, name)
+        parts.append(pack(name))
+        if name == "players" and type(value) is dict:
+            parts.append(map_header(len(value)))
+            for player in sorted(value):
+                parts.append(pack(player))
+                parts.append(encode_record(value[player], pack))
+        elif name == "battlefield" and type(value) is list:
+            parts.append(array_header(len(value)))
+            parts.extend(remembered_records(value, pack))
+        elif name in _NESTED and type(value) is list:
+            parts.append(array_header(len(value)))
+            parts.extend(encode_record(v, pack) for v in value)
+        else:
+            parts.append(pack(sort_keys(value)))
+    return parts
