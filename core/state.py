@@ -142,6 +142,8 @@ class GameState:
 
     def each(self, objects: list[int]) -> list[Permanent]:
         """The permanents with these object ids that are still on the battlefield, in that order."""
+        if not objects:
+            return []  # most events name none: no walk of the battlefield
         found = {p.object: p for p in self.battlefield}
         return [found[o] for o in objects if o in found]
 

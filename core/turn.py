@@ -82,17 +82,27 @@ def spec(step: str) -> StepSpec:
     raise KeyError(step)
 
 
+_Index = tuple[tuple[StepSpec, ...], tuple[str, ...], dict[str, StepSpec]]
+_index: list[_Index] = []  # what phases() and first_step() read off the plan, for the plan they read it off
+
+
+def _indexed() -> _Index:
+    """The plan's phases and each phase's first step, read off the plan once for as long as it is the plan
+    (every event of a replay asks; a plan edited in place of TURN_PLAN is read again)."""
+    if not _index or _index[0][0] is not TURN_PLAN:
+        names = tuple(dict.fromkeys(row.phase for row in TURN_PLAN))
+        _index[:] = [(TURN_PLAN, names, {phase: next(r for r in TURN_PLAN if r.phase == phase) for phase in names})]
+    return _index[0]
+
+
 def phases() -> tuple[str, ...]:
     """The phases of a turn, in order (500.1)."""
-    return tuple(dict.fromkeys(row.phase for row in TURN_PLAN))
+    return _indexed()[1]
 
 
 def first_step(phase: str) -> StepSpec:
     """The step a phase begins with."""
-    for row in TURN_PLAN:
-        if row.phase == phase:
-            return row
-    raise KeyError(phase)
+    return _indexed()[2][phase]
 
 
 def row_after(row: StepSpec) -> StepSpec | None:

@@ -13,6 +13,7 @@ and applied to a game by the appliers (``core.events``). ``replays.verify`` buil
 
 from __future__ import annotations
 
+import gc
 import hashlib
 
 import msgpack
@@ -173,21 +174,26 @@ def missing_table(error: BaseException) -> bool:
 RawRow = tuple[int, str, bytes]  # (version, topic, state)
 
 
-def raw_rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[RawRow]:
-    """The rows of ``rows`` as (version, topic, state), straight from the recorder where it can give
-    them so (``select_rows``: no StoredEvent, no id converted per row)."""
+def raw_pages(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[list[RawRow]]:
+    """The rows of ``rows`` as (version, topic, state), a page at a time, straight from the recorder where it
+    can give them so (``select_rows``: no StoredEvent, no id converted per row)."""
     select = getattr(recorder, "select_rows", None)
-    if select is None:
-        for stored in rows(recorder, game_id, gt=gt, lte=lte):
-            yield stored.originator_version, stored.topic, stored.state
-        return
     after = gt
     while True:
-        page: list[RawRow] = select(game_id, gt=after, lte=lte, limit=PAGE)
-        yield from page
+        if select is not None:
+            page: list[RawRow] = select(game_id, gt=after, lte=lte, limit=PAGE)
+        else:
+            page = [(e.originator_version, e.topic, e.state) for e in recorder.select_events(game_id, gt=after, lte=lte, limit=PAGE)]
+        yield page
         if len(page) < PAGE:
             return
         after = page[-1][0]
+
+
+def raw_rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[RawRow]:
+    """``raw_pages``, a row at a time."""
+    for page in raw_pages(recorder, game_id, gt=gt, lte=lte):
+        yield from page
 
 
 def rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None, first_page: int = PAGE) -> Iterator[StoredEvent]:
@@ -223,41 +229,53 @@ class Chain:
         self.previous = row.digest if row.digest is not None else bytes.fromhex(row.recorded["hash"])
         return row
 
-    def fast(self, state: GameState, first: RawRow, rest: Iterator[RawRow]) -> RawRow | None:
-        """Check and apply ``first`` and the rows after it to ``state`` while they take the hot path (see
-        the module docstring); returns the first row that must go the general way, with nothing of it
-        applied (None once ``rest`` is through)."""
-        row: RawRow | None = first
-        unpackb, previous, version = msgpack.unpackb, self.previous, self.version
+    def fast(self, state: GameState, page: list[RawRow], start: int) -> int:
+        """Check and apply ``page[start:]`` to ``state`` while its rows take the hot path (see the module
+        docstring); returns the index of the first row that must go the general way, nothing of it
+        applied (``len(page)`` when every row went)."""
+        unpackb, previous, version, bodies = msgpack.unpackb, self.previous, self.version, _BODIES
+        i = start
+        collecting = gc.isenabled()
+        gc.disable()  # a run makes a map per row and keeps none of them: no cycles for the collector to find
         try:
-            while row is not None:
-                v, topic, data = row
+            for i in range(start, len(page)):
+                v, topic, data = page[i]
                 kind = _FAST.get(topic)
                 if kind is None or v != version + 1 or data[0] != _EVENT_ROW:
-                    return row
-                try:
-                    fields = unpackb(data[_BODY:], strict_map_key=False)  # plain data: no ext types in an event's fields
-                    n = len(fields)  # a row of an event type the hot path takes holds no storage-only key
-                except Exception:
-                    return row
+                    return i
+                body = data[_BODY:]
+                known = bodies.get(body)
+                if known is not None:  # a body seen before (who has priority, who passed): decoded once
+                    fields, n = dict(known[0]), known[1]
+                else:
+                    try:
+                        fields = unpackb(body, strict_map_key=False)  # plain data: no ext types in an event's fields
+                        n = len(fields)  # a row of an event type the hot path takes holds no storage-only key
+                    except Exception:
+                        return i
+                    if n < 4 and type(fields) is dict and all(type(x) in _IMMUTABLE for x in fields.values()):
+                        if len(bodies) >= _BODIES_KEPT:
+                            bodies.clear()
+                        bodies[body] = (dict(fields), n)
                 digest = data[1:_BODY]
                 # canonical(map) = the map header for n + 2 keys, the stored fields (sorted, every key
                 # before "type"), then "type" and "v": nothing is encoded again but the version
                 if n > 13 or _sha256(b"".join((previous, _FIXMAP[n + 2], data[_FIELDS:], _TAILS[kind], _pack(v)))).digest() != digest:
-                    return row  # the general way says what is wrong with it
+                    return i  # the general way says what is wrong with it
                 fields["v"] = v
-                fields["type"] = kind
-                fields["hash"] = digest.hex()
+                fields["type"] = kind  # the map the appliers take, but for its hash: none reads it
                 try:
                     _APPLIERS[kind](state, fields)  # core.events.apply_event, spelled out on the hot path
                 except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
                     raise UnreadableRow(self.game_id, v, f"the rules cannot apply it ({brief(e)})") from None
                 state.version = version = v
-                state.last_hash = fields["hash"]
                 previous = digest
-                row = next(rest, None)
-            return None
+            return len(page)
         finally:
+            if collecting:
+                gc.enable()
+            if version != self.version:
+                state.last_hash = previous.hex()  # the chain hash of the last event applied, once a run ends
             self.version, self.previous = version, previous
 
 
@@ -277,6 +295,9 @@ _EVENT_ROW = row_form.EVENT_ROW
 _BODY = row_form.BODY  # where a schema-3 row's fields start
 _FIELDS = _BODY + 1  # past their map header (at most 15 fields: one byte)
 _APPLIERS = ev.APPLIERS
+_IMMUTABLE = frozenset({str, int, bool, float, type(None)})  # a body of these alone is decoded once and copied
+_BODIES: dict[bytes, tuple[dict[str, Any], int]] = {}  # such bodies, decoded
+_BODIES_KEPT = 4096  # then forgotten, all at once
 
 
 def apply(game_id: UUID, game: Game | None, row: Row) -> Game:

@@ -142,7 +142,7 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None
     ) -> list[tuple[int, str, bytes]]:
         """``select_events``' rows as (version, topic, state), for readers that fold many rows
-        (``replays.checked.raw_rows``): no StoredEvent, no id converted per row."""
+        (``replays.checked.raw_pages``): no StoredEvent, no id converted per row."""
         statement = self.select_events_statement
         params: list[Any] = [self.game_key(originator_id)]
         if gt is not None:
