@@ -107,10 +107,11 @@ def rebuild(db: Path, game_id: UUID) -> float:
 # A game's event states in version order, in the compact layout (replays.stores.sqlite) and in the
 # library's (MTG_LEDGER_SQLITE_RECORDER=library, for comparison).
 STATES = {
-    "compact": "SELECT state FROM events WHERE game = (SELECT id FROM games WHERE uuid = ?) ORDER BY version",
+    "compact": "SELECT e.state FROM events AS e, (SELECT id * 4294967296 AS base FROM games WHERE uuid = ?) AS g"
+               " WHERE e.key > g.base AND e.key < g.base + 4294967296 ORDER BY e.key",
     "library": "SELECT state FROM stored_events WHERE originator_id = ? ORDER BY originator_version",
 }
-EVENT_BTREES = {"compact": ("events", "events_game_version"), "library": ("stored_events", "sqlite_autoindex_stored_events_1")}
+EVENT_BTREES = {"compact": ("events",), "library": ("stored_events", "sqlite_autoindex_stored_events_1")}
 
 
 def layout(con: sqlite3.Connection) -> str:

@@ -26,7 +26,7 @@ def _key(game: str) -> bytes:
     return UUID(game).bytes
 
 
-WHERE = "game = (SELECT id FROM games WHERE uuid = ?) AND version = ?"  # one row of a game
+WHERE = "key = (SELECT id FROM games WHERE uuid = ?) * 4294967296 + ?"  # one row of a game: its key is games.id * 2^32 + version
 
 
 def _unpack(data: bytes) -> Any:
@@ -85,7 +85,8 @@ def delete_event(db: Path, game: str, version: int) -> None:
 def delete_from(db: Path, game: str, version: int) -> None:
     """Truncate the tail: every event from ``version`` on."""
     with sqlite3.connect(db) as con:
-        con.execute(f"DELETE FROM {EVENTS} WHERE game = (SELECT id FROM games WHERE uuid = ?) AND version >= ?", (_key(game), version))
+        con.execute(f"DELETE FROM {EVENTS} WHERE key >= (SELECT id FROM games WHERE uuid = ?) * 4294967296 + ? AND key < ((SELECT id FROM games WHERE uuid = ?) + 1) * 4294967296",
+                    (_key(game), version, _key(game)))
 
 
 def copy_row(db: Path, game: str, source: int, target: int) -> None:
@@ -102,7 +103,7 @@ def swap_rows(db: Path, game: str, a: int, b: int) -> None:
 
 def snapshot_versions(db: Path, game: str) -> list[int]:
     with sqlite3.connect(db) as con:
-        return [v for (v,) in con.execute(f"SELECT version FROM {SNAPSHOTS} WHERE game = (SELECT id FROM games WHERE uuid = ?) ORDER BY 1", (_key(game),))]
+        return [k % 4294967296 for (k,) in con.execute(f"SELECT key FROM {SNAPSHOTS} WHERE key / 4294967296 = (SELECT id FROM games WHERE uuid = ?) ORDER BY 1", (_key(game),))]
 
 
 def edit_snapshot(db: Path, game: str, version: int, change: Callable[[Fields], None], *, rehash: bool = False, drop_hash: bool = False) -> None:

@@ -32,7 +32,7 @@ def stored_games(db: Path) -> int:
         return 0
     with sqlite3.connect(db) as con:
         tables = {t for (t,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        return con.execute("SELECT COUNT(DISTINCT game) FROM events").fetchone()[0] if "events" in tables else 0
+        return con.execute("SELECT COUNT(DISTINCT key / 4294967296) FROM events").fetchone()[0] if "events" in tables else 0
 
 
 def refused(code: int, out: str, err: str, *words: str) -> None:

@@ -90,7 +90,7 @@ def test_the_invariant_checker_sees_combat_damage_in_random_games() -> None:
 def stored_rows(db: Path) -> list[tuple[Any, ...]]:
     with sqlite3.connect(db) as con:
         return con.execute(
-            "SELECT g.uuid, e.version, t.name, e.state FROM events AS e JOIN games AS g ON g.id = e.game"
+            "SELECT g.uuid, e.key % 4294967296, t.name, e.state FROM events AS e JOIN games AS g ON g.id = e.key / 4294967296"
             " JOIN topics AS t ON t.id = e.topic ORDER BY 1, 2"
         ).fetchall()
 

@@ -257,7 +257,7 @@ def test_notification_ids_follow_the_order_of_a_save_that_mixes_games_and_gaps(t
     finally:
         factory.close()
     with sqlite3.connect(tmp_path / "store.sqlite") as con:  # a person deletes a row in the middle of a save
-        con.execute("DELETE FROM events WHERE game = (SELECT id FROM games WHERE uuid = ?) AND version = 2", (one.bytes,))
+        con.execute("DELETE FROM events WHERE key = (SELECT id FROM games WHERE uuid = ?) * 4294967296 + 2", (one.bytes,))
     factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
     try:
         assert [n.id for n in factory.application_recorder().select_notifications(None, 10)] == [1, 3, 4, 5, 6]
