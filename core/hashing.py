@@ -14,7 +14,7 @@ import msgpack
 GENESIS_HASH = "00" * 32
 
 
-_SCALARS = (str, int, bool, float, bytes, type(None))
+_SCALAR_TYPES = frozenset({str, int, bool, float, bytes, type(None)})
 
 
 def sort_keys(value: Any) -> Any:
@@ -22,9 +22,9 @@ def sort_keys(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: sort_keys(value[k]) for k in sorted(value)}
     if isinstance(value, (list, tuple)):
-        if all(isinstance(v, _SCALARS) for v in value):
+        if _SCALAR_TYPES.issuperset(map(type, value)):  # looked at in C: a library is thousands of names
             return value  # nothing to sort inside (the common case: card names, object ids)
-        return [sort_keys(v) for v in value]
+        return [sort_keys(v) for v in value]  # (a subclass of a scalar comes here, and out the same)
     return value
 
 

@@ -40,7 +40,7 @@ from mtg_ledger.replays.transcoder import MsgpackTranscoder
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
-SNAPSHOT_INTERVAL = 100  # events between snapshots (keyframes and deltas): chosen from `make bench` (see README)
+SNAPSHOT_INTERVAL = 250  # events between snapshots (keyframes and deltas): chosen from `make bench` (see README)
 KEYFRAMES_KEPT = 64  # games whose last keyframe this process keeps in memory to make deltas against
 
 
