@@ -44,7 +44,8 @@ from uuid import uuid4
 from eventsourcing.persistence import StoredEvent
 from psycopg import sql
 
-from benchmarks.scaleout_store import _connect, merge_results, postgres_env
+from benchmarks import results
+from benchmarks.scaleout_store import _connect, postgres_env
 from benchmarks.service import decisions_of
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.stores import RECORDER_ENV
@@ -483,7 +484,7 @@ def main() -> None:
         figures[f"sse_other_worker_p50_ms{suffix}"] = ms(s["after_answer_p50"])
         figures[f"sse_other_worker_max_ms{suffix}"] = ms(s["after_answer_max"])
         figures[f"sse_other_worker_from_request_max_ms{suffix}"] = ms(s["from_request_max"])
-    merge_results(figures)
+    results.merge(figures)
     print(f"\nmerged into {Path(__file__).with_name('results.json')}")
 
 

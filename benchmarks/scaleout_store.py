@@ -23,7 +23,6 @@ about a minute in all.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import os
 import statistics
@@ -41,13 +40,13 @@ import psycopg
 from eventsourcing.persistence import StoredEvent
 from psycopg import sql
 
+from benchmarks import results
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.stores import RECORDER_ENV
 from mtg_ledger.replays.stores.postgres import StreamsRecorder
 
-RESULTS = Path(__file__).with_name("results.json")
 RECORDERS = ("library", "streams")
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -305,13 +304,6 @@ def cost_per_save(env: dict[str, str], saves: int) -> dict[str, float]:
     }
 
 
-def merge_results(figures: dict[str, Any]) -> None:
-    """Adds these figures to benchmarks/results.json (made by `make bench`; not committed)."""
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
-    results.update(figures)
-    RESULTS.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
-
-
 MODES = {
     "store": ("store", "the store's share: a played demo game's saves written again through the Ledger's recorder", 3),
     "ledger": ("ledger", "end to end: demo games played through the Ledger (rules engine included)", 1),
@@ -381,8 +373,8 @@ def main() -> None:
         figures[f"store_stalled_writer_delay_ms{suffix}"] = s["max_save_ms"]  # through the service: stalled_writer_delay_ms (scaleout.py)
         figures[f"stalled_writer_feed_delay_ms{suffix}"] = s["feed_delay_ms"]
     figures["stalled_writer_notify_delay_ms"] = stalls["streams"]["notify_delay_ms"]
-    merge_results(figures)
-    print(f"\nmerged into {RESULTS}")
+    results.merge(figures)
+    print(f"\nmerged into {results.RESULTS}")
 
 
 def _ms(value: float | None) -> str:

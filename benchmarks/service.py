@@ -29,13 +29,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from benchmarks import results
 from benchmarks.run import long_game_setup, patient_policy
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.actions import action_json
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.scenario import parse_action
 
-RESULTS = Path(__file__).parent / "results.json"
 
 
 def decisions_of(library: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -181,15 +181,8 @@ def main() -> None:
         f"HTTP, {args.games} games at once:     p50 {figures['http_concurrent_p50_ms']:7.3f} ms   p99 {figures['http_concurrent_p99_ms']:7.3f} ms"
         f"   {figures['http_concurrent_decisions_per_s']:8,.0f} decisions/s"
     )
-    merged: dict[str, Any] = {}
-    if RESULTS.exists():
-        try:
-            merged = json.loads(RESULTS.read_text())
-        except json.JSONDecodeError:
-            merged = {}
-    merged.update(figures)
-    RESULTS.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
-    print(f"written to {RESULTS}")
+    results.merge(figures)
+    print(f"written to {results.RESULTS}")
 
 
 if __name__ == "__main__":
