@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import http.client
-import json
 import os
 import signal
 import statistics
@@ -46,6 +45,7 @@ from psycopg import sql
 
 from benchmarks import results
 from benchmarks.scaleout_store import _connect, postgres_env
+from benchmarks.service import Client
 from benchmarks.service import decisions_of
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.stores import RECORDER_ENV
@@ -132,7 +132,7 @@ def serving(env: dict[str, str], workers: int) -> Iterator[Served]:
 
 def _healthy(url: str) -> bool:
     try:
-        client = Client(url)
+        client = Client(url, timeout=60)
         status, _ = client.call("GET", "/healthz")
         client.close()
         return status == 200
@@ -167,25 +167,6 @@ class CpuMeter:
 
 
 # --- clients ----------------------------------------------------------------------------------
-
-
-class Client:
-    """One keep-alive HTTP/1.1 connection."""
-
-    def __init__(self, url: str) -> None:
-        parts = urlsplit(url)
-        self.connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=60)
-
-    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
-        headers = {"Content-Type": "application/json"}
-        if token:
-            headers["Authorization"] = f"Bearer {token}"
-        self.connection.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
-        response = self.connection.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-
-    def close(self) -> None:
-        self.connection.close()
 
 
 @dataclass

@@ -52,9 +52,9 @@ def decisions_of(library: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 class Client:
     """One keep-alive HTTP/1.1 connection (the standard library's: the least a client can add)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float | None = None) -> None:
         parts = urlsplit(url)
-        self.connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port)
+        self.connection = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
         headers = {"Content-Type": "application/json"}
