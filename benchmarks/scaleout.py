@@ -182,7 +182,7 @@ class Load:
     stop: threading.Event = field(default_factory=threading.Event)
 
     def client(self, offset: float) -> None:
-        conn = Client(self.url)
+        conn = Client(self.url, timeout=60)
         try:
             next_at = time.perf_counter() + offset
             while not self.stop.is_set():
@@ -327,7 +327,7 @@ def stream_delay(env: dict[str, str], game: tuple[dict[str, Any], list[dict[str,
     """A judge follows a game on server A while its decisions are posted to server B, 50 ms apart."""
     setup, actions = game
     with serving(env, 1) as a, serving(env, 1) as b:
-        poster = Client(b.url)
+        poster = Client(b.url, timeout=60)
         status, created = poster.call("POST", "/games", setup)
         assert status == 201, created
         arrivals: dict[int, float] = {}
