@@ -28,6 +28,7 @@ from typing import Any, Final
 import msgpack
 
 from mtg_ledger.core.hashing import sort_keys
+from mtg_ledger.core.state_hash import map_header
 
 Map = dict[str, Any]
 EVENT_ROW: Final = 0x03  # the first byte of a schema-3 event row
@@ -77,10 +78,6 @@ def decode(data: bytes, unpack: Any) -> Map:
 # --- the canonical bytes of a row, for its chain hash ---------------------------------------------
 
 
-def _map_header(n: int) -> bytes:
-    return bytes((0x80 | n,)) if n < 16 else b"\xde" + n.to_bytes(2, "big")
-
-
 _TYPE_KEY = _packb("type")
 _V_KEY = _packb("v")
 _TAILS: dict[str, bytes] = {}
@@ -96,4 +93,4 @@ def canonical_bytes(kind: str, version: int, fields: Map, body: bytes) -> bytes 
     tail = _TAILS.get(kind)
     if tail is None:
         tail = _TAILS[kind] = _TYPE_KEY + _packb(kind) + _V_KEY
-    return _map_header(n + 2) + body[1 if n < 16 else 3 :] + tail + _packb(version)
+    return map_header(n + 2) + body[1 if n < 16 else 3 :] + tail + _packb(version)
