@@ -165,6 +165,14 @@ def chained(previous: bytes, row: Row) -> bool:
         return False
 
 
+def note_class_version(versions: dict[str, int], game_id: UUID, row: Row) -> None:
+    """Note the class version ``row``'s type was recorded in (as a log file's header gives them: one per
+    type); a game whose events of one type are recorded in two raises ``UnreadableRow``."""
+    kind, version = row.cls.__name__, row.fields.get("class_version", 1)
+    if versions.setdefault(kind, version) != version:
+        raise UnreadableRow(game_id, row.version, f"{kind} events are recorded in two class versions, {versions[kind]} and {version}")
+
+
 def missing_table(error: BaseException) -> bool:
     """The store has no ledger tables yet: it holds no game (a reader never creates them)."""
     text = str(error)

@@ -24,7 +24,7 @@ from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import stored_as
 from mtg_ledger.replays import snapshots as snaps
 from mtg_ledger.replays import logfile, storage, verify
-from mtg_ledger.replays.checked import raw_rows
+from mtg_ledger.replays.checked import note_class_version, raw_rows
 from mtg_ledger.replays.ledger_errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
 from mtg_ledger.replays.recorded import in_recorded_form
 
@@ -85,10 +85,7 @@ class LogsInAndOut:
         with self._reading(game_id):
             for v, topic, state in raw_rows(self.recorder, game_id):  # no id parsed again per row
                 row = checker.check(StoredEvent(originator_id=game_id, originator_version=v, topic=topic, state=state))
-                version = row.fields.get("class_version", 1)
-                if versions.setdefault(row.cls.__name__, version) != version:
-                    raise verify.UnreadableRow(game_id, row.version, f"{row.cls.__name__} events are recorded in two class versions, "
-                                                                     f"{versions[row.cls.__name__]} and {version}")
+                note_class_version(versions, game_id, row)
                 yield row.recorded
         if checker.version == 0:
             raise GameNotFound(game_id)

@@ -40,6 +40,7 @@ from mtg_ledger.replays.checked import (  # re-exported: what a read raises, and
     brief,
     decode_row,
     missing_table,
+    note_class_version,
     raw_pages,
     resolves,
     rows,
@@ -230,10 +231,7 @@ def recorded(
     for stored in rows(ledger.recorder, game_id, lte=last):
         try:
             row = decode_row(ledger.mapper, game_id, stored)
-            version = row.fields.get("class_version", 1)
-            if versions.setdefault(row.cls.__name__, version) != version:
-                raise UnreadableRow(game_id, row.version, f"{row.cls.__name__} events are recorded in two class versions, "
-                                                          f"{versions[row.cls.__name__]} and {version}")
+            note_class_version(versions, game_id, row)
             found.append(row.recorded)
         except UnreadableRow as e:
             damage.append(e)
