@@ -81,10 +81,7 @@ class Row:
         state.setdefault("timestamp", row_form.NO_TIME)  # not stored since schema 3
         state["originator_id"] = game_id
         state["originator_version"] = self.version
-        version, current = state.pop("class_version", 1), getattr(self.cls, "class_version", 1)
-        while version < current:
-            getattr(self.cls, f"upcast_v{version}_v{version + 1}")(state)
-            version += 1
+        row_form.upcast(self.cls, state)
         if self.cls is ev.GameStarted:
             topic = state.get("originator_topic")
             if not isinstance(topic, str) or resolves(topic) is not Game:

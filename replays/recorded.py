@@ -63,10 +63,7 @@ class SchemaMapper(Mapper[UUID]):
         state.setdefault("timestamp", rows.NO_TIME)
         state["originator_id"] = stored_event.originator_id
         state["originator_version"] = stored_event.originator_version
-        version, current = state.pop("class_version", 1), getattr(cls, "class_version", 1)
-        while version < current:
-            getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
-            version += 1
+        rows.upcast(cls, state)
         if isinstance(state.get("originator_topic"), str):
             state["originator_topic"] = canonical(state["originator_topic"])
         domain_event = object.__new__(cls)

@@ -75,6 +75,15 @@ def decode(data: bytes, unpack: Any) -> Map:
     return fields
 
 
+def upcast(cls: type, state: Map) -> None:
+    """Bring a stored event's fields from the class version they were recorded in (``class_version``,
+    taken out; 1 when absent) to ``cls``'s, with its upcasters (``core.schema``), as the library's mapper does."""
+    version, current = state.pop("class_version", 1), getattr(cls, "class_version", 1)
+    while version < current:
+        getattr(cls, f"upcast_v{version}_v{version + 1}")(state)
+        version += 1
+
+
 # --- the canonical bytes of a row, for its chain hash ---------------------------------------------
 
 
