@@ -85,7 +85,7 @@ _BASE = f"({_GAME} * {SPAN})"  # the key of a game's event 0
 
 
 class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
-    """A game's rows keyed by (game, version), without a rowid: the snapshots' table (and the events')."""
+    """A game's rows keyed by one integer, games.id * 2^32 + version: the snapshots' table (and the events')."""
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = "snapshots") -> None:
         super().__init__(datastore, events_table_name)
@@ -166,7 +166,7 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
 
 
 class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplicationRecorder):
-    """The events' table keyed by (game, version), and the feed numbering them in the order saved."""
+    """The events' table (keyed as the snapshots'), and the feed numbering them in the order saved."""
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
         super().__init__(datastore, events_table_name)
