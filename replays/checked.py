@@ -5,28 +5,32 @@ and applied to a game by the appliers (``core.events``). ``replays.verify`` buil
   next version, and its hash must be ``chain(hash before it, its map as recorded)`` (else
   ``BrokenChain``: it reads, but it is not what was recorded). Both name the game and the version.
 - ``Chain.fast`` is the hot path of every rebuild and time travel: a schema-3 row of an event in its
-  current class version is decoded once, its hash checked on the bytes it was stored in
-  (``replays.rows.canonical_bytes``) and its map handed to the appliers, without copies. A row it
-  does not take (older forms, a GameStarted, a class version to upcast, a hash that does not match) goes
-  the general way, ``Chain.check`` then ``apply``, which says what is wrong with it.
+  current class version is decoded once (or not at all: a body seen before), its hash checked on the
+  bytes it was stored in (``replays.rows.canonical_bytes``) and its fields handed to the applier,
+  without copies. A row it does not take (older forms, a GameStarted, a class version to upcast, a hash
+  that does not match) goes the general way, ``Chain.check`` then ``apply``, which says what is wrong
+  with it.
 """
 
 from __future__ import annotations
 
 import gc
 import hashlib
+from itertools import islice
 
 import msgpack
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events.base import Applier
 from mtg_ledger.core.hashing import chain
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
@@ -34,7 +38,8 @@ from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
 from mtg_ledger.replays import rows as row_form
 
 Map = dict[str, Any]
-PAGE = 10_000  # event rows read per query: memory stays bounded on a game of millions of events
+PAGE = 1_000  # event rows read per query: memory stays bounded on a game of millions of events, and a page
+# is still in the CPU's caches as its rows are applied (10,000 rows a page rebuilt some 10% slower)
 _STORAGE_ONLY = row_form.STORAGE_ONLY
 _sha256 = hashlib.sha256
 _pack = msgpack.Packer(use_bin_type=True).pack
@@ -176,29 +181,48 @@ def missing_table(error: BaseException) -> bool:
     return "no such table" in text or ("relation" in text and "does not exist" in text)
 
 
-RawRow = tuple[int, str, bytes]  # (version, topic, state)
+RawRow = tuple[int, Any, bytes]  # (version, topic as the recorder keeps it: its name, or an id of its topics table, state)
 
 
-def raw_pages(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[list[RawRow]]:
-    """The rows of ``rows`` as (version, topic, state), a page at a time, straight from the recorder where it
-    can give them so (``select_rows``: no StoredEvent, no id converted per row)."""
+class Page(NamedTuple):
+    """Rows of a game as the recorder gives them, and how to name their topics."""
+
+    rows: list[RawRow]
+    names: Mapping[Any, str] | None = None  # topic id -> stored topic (for every id); None: the rows hold the names
+
+    def topic(self, key: Any) -> str:
+        return key if self.names is None else self.names[key]
+
+    def stored(self, game_id: UUID, i: int) -> StoredEvent:
+        v, topic, state = self.rows[i]
+        return StoredEvent(game_id, v, self.topic(topic), state)
+
+
+def raw_pages(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[Page]:
+    """The rows of ``rows``, a page at a time, straight from the recorder where it can give them so
+    (``select_rows``: no StoredEvent, no id converted, no topic named per row)."""
     select = getattr(recorder, "select_rows", None)
     after = gt
     while True:
         if select is not None:
-            page: list[RawRow] = select(game_id, gt=after, lte=lte, limit=PAGE)
+            page = Page(*reversed(select(game_id, gt=after, lte=lte, limit=PAGE)))
         else:
-            page = [(e.originator_version, e.topic, e.state) for e in recorder.select_events(game_id, gt=after, lte=lte, limit=PAGE)]
+            page = Page([(e.originator_version, e.topic, e.state) for e in recorder.select_events(game_id, gt=after, lte=lte, limit=PAGE)])
         yield page
-        if len(page) < PAGE:
+        if len(page.rows) < PAGE:
             return
-        after = page[-1][0]
+        after = page.rows[-1][0]
 
 
-def raw_rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[RawRow]:
-    """``raw_pages``, a row at a time."""
+def raw_rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[tuple[int, str, bytes]]:
+    """``raw_pages``, a row at a time, as (version, topic, state)."""
     for page in raw_pages(recorder, game_id, gt=gt, lte=lte):
-        yield from page
+        if page.names is None:
+            yield from page.rows
+        else:
+            named = page.topic
+            for v, topic, state in page.rows:
+                yield v, named(topic), state
 
 
 def rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None, first_page: int = PAGE) -> Iterator[StoredEvent]:
@@ -211,6 +235,19 @@ def rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = 
         if len(page) < size:
             return
         after, size = page[-1].originator_version, min(size * 4, PAGE)
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a game is folded: its rows, their maps and what the appliers
+    make hold no cycles, and the collector would walk the whole state again and again as they come."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 class Chain:
@@ -234,75 +271,91 @@ class Chain:
         self.previous = row.digest if row.digest is not None else bytes.fromhex(row.recorded["hash"])
         return row
 
-    def fast(self, state: GameState, page: list[RawRow], start: int) -> int:
-        """Check and apply ``page[start:]`` to ``state`` while its rows take the hot path (see the module
-        docstring); returns the index of the first row that must go the general way, nothing of it
-        applied (``len(page)`` when every row went)."""
-        unpackb, previous, version, bodies = msgpack.unpackb, self.previous, self.version, _BODIES
-        i = start
-        collecting = gc.isenabled()
-        gc.disable()  # a run makes a map per row and keeps none of them: no cycles for the collector to find
+    def fast(self, state: GameState, page: Page, start: int) -> int:
+        """Check and apply ``page.rows[start:]`` to ``state`` while its rows take the hot path (see the
+        module docstring); returns the index of the first row that must go the general way, nothing of
+        it applied (``len(page.rows)`` when every row went)."""
+        entries = _entries(page.names)
+        unpackb, sha256, join, pack, fixmap, headers = msgpack.unpackb, _sha256, b"".join, _pack, _FIXMAP, _FIXMAP_BYTE
+        previous, version = self.previous, self.version
+        first = version
+        rows = page.rows
         try:
-            for i in range(start, len(page)):
-                v, topic, data = page[i]
-                kind = _FAST.get(topic)
-                if kind is None or v != version + 1 or data[0] != _EVENT_ROW:
-                    return i
+            for v, topic, data in rows if start == 0 else islice(rows, start, None):
+                entry = entries.get(topic)
+                if entry is None or v != version + 1 or data[0] != _EVENT_ROW:
+                    break
+                tail, applier, seen = entry
                 body = data[_BODY:]
-                known = bodies.get(body)
-                if known is not None:  # a body seen before (who has priority, who passed): decoded once
-                    fields, n = dict(known[0]), known[1]
-                else:
-                    try:
-                        fields = unpackb(body, strict_map_key=False)  # plain data: no ext types in an event's fields
-                        n = len(fields)  # a row of an event type the hot path takes holds no storage-only key
+                known = None if seen is None else seen.get(body)
+                if known is None:
+                    try:  # the fields: plain data, string keys (else the general way reads them)
+                        fields = unpackb(body)
+                        n = len(fields)
                     except Exception:
-                        return i
-                    if n < 4 and type(fields) is dict and all(type(x) in _IMMUTABLE for x in fields.values()):
-                        if len(bodies) >= _BODIES_KEPT:
-                            bodies.clear()
-                        bodies[body] = (dict(fields), n)
+                        break
+                    # a map of n keys written with a one-byte header, as the engine writes its few fields
+                    # (so no key twice): its canonical bytes are the header for n + 2 keys and the rest of
+                    # the body as it is (a row of an event type the hot path takes holds no storage-only key)
+                    if body[0] != headers.get(n):
+                        break
+                    canonical = fixmap[n + 2] + data[_FIELDS:]
+                    if seen is not None and all(type(x) is str for x in fields.values()):
+                        if len(seen) >= _SEEN_KEPT:
+                            seen.clear()
+                        seen[body] = (fields, canonical)
+                else:  # a body of its type seen before, decoded then: one map for all its rows
+                    fields, canonical = known
+                # canonical(map): the map's header and fields (sorted, every key before "type"), then
+                # "type" and "v": nothing is encoded again but the version
                 digest = data[1:_BODY]
-                # canonical(map) = the map header for n + 2 keys, the stored fields (sorted, every key
-                # before "type"), then "type" and "v": nothing is encoded again but the version
-                if n > 13 or _sha256(b"".join((previous, _FIXMAP[n + 2], data[_FIELDS:], _TAILS[kind], _pack(v)))).digest() != digest:
-                    return i  # the general way says what is wrong with it
-                fields["v"] = v
-                fields["type"] = kind  # the map the appliers take, but for its hash: none reads it
+                if sha256(join((previous, canonical, tail, pack(v)))).digest() != digest:
+                    break  # the general way says what is wrong with it
                 try:
-                    _APPLIERS[kind](state, fields)  # core.events.apply_event, spelled out on the hot path
+                    applier(state, fields)  # core.events.apply_event, spelled out: the appliers read the fields
                 except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
                     raise UnreadableRow(self.game_id, v, f"the rules cannot apply it ({brief(e)})") from None
-                state.version = version = v
-                previous = digest
-            return len(page)
+                version, previous = v, digest
+            else:
+                return len(rows)
+            return start + version - first
         finally:
-            if collecting:
-                gc.enable()
-            if version != self.version:
-                state.last_hash = previous.hex()  # the chain hash of the last event applied, once a run ends
+            if version != first:  # once a run ends: the version and chain hash of the last event applied
+                state.version = version
+                state.last_hash = previous.hex()
             self.version, self.previous = version, previous
 
 
-def _fast_kinds() -> dict[str, str]:
-    """Stored topic -> type for the events the hot path takes: class version 1, every field before "type"."""
+Entry = tuple[bytes, Applier, dict[bytes, tuple[dict[str, Any], bytes]] | None]  # see _fast_kinds
+
+
+def _fast_kinds() -> dict[str, Entry]:
+    """Stored topic -> (the canonical bytes after an event's fields but for its version, its applier, the
+    bodies of its rows seen so far with their maps and canonical bytes), for the events the hot path takes: class version 1, every field
+    before "type". Bodies are remembered for the types whose fields are all strings (who has priority,
+    who passed: most of a game's rows, and a handful of bodies), decoded once into a map that no applier
+    changes or keeps (``core.events.base``); every other type's rows are decoded as they come."""
     return {
-        name: name
+        name: (_pack("type") + _pack(name) + _pack("v"), ev.APPLIERS[name], {} if all(cls.__annotations__.get(f) == "str" for f in cls.field_names) else None)
         for name, cls in ev.EVENT_TYPES.items()
         if cls is not ev.GameStarted and getattr(cls, "class_version", 1) == 1 and cls.field_names and all(f < "type" for f in cls.field_names)
     }
 
 
+def _entries(names: Mapping[Any, str] | None) -> dict[Any, Entry]:
+    """The hot path's entries by the topics as a page keeps them (names, or a topics table's ids)."""
+    if names is None:
+        return _FAST
+    return {key: _FAST[name] for key, name in names.items() if name in _FAST}
+
+
 _FAST = _fast_kinds()
-_TAILS = {kind: _pack("type") + _pack(kind) + _pack("v") for kind in _FAST}
+_SEEN_KEPT = 1024  # bodies remembered for a type; then forgotten, all at once
 _FIXMAP = [bytes((0x80 | n,)) for n in range(16)]
+_FIXMAP_BYTE = {n: 0x80 | n for n in range(14)}  # a map's one-byte header, for maps that keep one with "type" and "v" added
 _EVENT_ROW = row_form.EVENT_ROW
 _BODY = row_form.BODY  # where a schema-3 row's fields start
-_FIELDS = _BODY + 1  # past their map header (at most 15 fields: one byte)
-_APPLIERS = ev.APPLIERS
-_IMMUTABLE = frozenset({str, int, bool, float, type(None)})  # a body of these alone is decoded once and copied
-_BODIES: dict[bytes, tuple[dict[str, Any], int]] = {}  # such bodies, decoded
-_BODIES_KEPT = 4096  # then forgotten, all at once
+_FIELDS = _BODY + 1  # past their map header
 
 
 def apply(game_id: UUID, game: Game | None, row: Row) -> Game:

@@ -38,6 +38,7 @@ from mtg_ledger.replays.checked import (  # re-exported: what a read raises, and
     UnreadableRow,
     apply,
     brief,
+    collector_paused,
     decode_row,
     missing_table,
     note_class_version,
@@ -155,26 +156,27 @@ def fold(ledger: Any, game_id: UUID, game: Game | None, state_hash: str | None, 
     start = game.version if game is not None else 0
     checker = Chain(ledger.mapper, game_id, start, game.state.last_hash if game is not None else GENESIS_HASH)
     unpinned = game  # the snapshot's game, until a TurnBegan vouches for it
-    for page in raw_pages(ledger.recorder, game_id, gt=start, lte=version):
-        i = 0
-        while i < len(page):
-            if unpinned is None and game is not None:
-                i = checker.fast(game.state, page, i)  # the hot path, while the rows take it
-                game.version = game.state.version  # which leaves the aggregate's version to here
-                if i == len(page):
-                    break
-            row = page[i]
-            i += 1
-            try:
-                checked = checker.check(StoredEvent(game_id, *row))
-                if unpinned is not None and checked.cls is ev.TurnBegan:
-                    _vouch(unpinned.state, checked, start, state_hash if checked.version == start + 1 else None)
-                    unpinned = None
-                game = apply(game_id, game, checked)
-            except StoreDamage as damage:
-                if unpinned is not None and (damage.version == start + 1 or isinstance(damage, UnreadableRow)):
-                    raise SnapshotRejected(start, f"the events after it do not follow from it ({damage.problem})") from None
-                raise
+    with collector_paused():  # the rows as they are read, and the maps and objects the appliers make
+        for page in raw_pages(ledger.recorder, game_id, gt=start, lte=version):
+            i, size = 0, len(page.rows)
+            while i < size:
+                if unpinned is None and game is not None:
+                    i = checker.fast(game.state, page, i)  # the hot path, while the rows take it
+                    game.version = game.state.version  # which leaves the aggregate's version to here
+                    if i == size:
+                        break
+                stored = page.stored(game_id, i)
+                i += 1
+                try:
+                    checked = checker.check(stored)
+                    if unpinned is not None and checked.cls is ev.TurnBegan:
+                        _vouch(unpinned.state, checked, start, state_hash if checked.version == start + 1 else None)
+                        unpinned = None
+                    game = apply(game_id, game, checked)
+                except StoreDamage as damage:
+                    if unpinned is not None and (damage.version == start + 1 or isinstance(damage, UnreadableRow)):
+                        raise SnapshotRejected(start, f"the events after it do not follow from it ({damage.problem})") from None
+                    raise
     if unpinned is not None:
         assert game is not None
         _vouch_beyond(ledger, game_id, game, checker, start, state_hash if game.version == start else None)

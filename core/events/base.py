@@ -5,7 +5,9 @@ applier (``@applies(Event)``) is the function right below it. The applier only a
 says: every decision (which card, which object id, how much damage) was taken before the event was
 triggered and travels in it, so applying the same events always rebuilds the same state. Appliers
 take the contract map of an event, so the aggregate, the fast projector and the replay checker share
-them.
+them. An applier reads the event's fields alone (``v``, ``type`` and ``hash`` are the dispatcher's:
+the hot path of a rebuild, ``replays.checked``, hands it the fields without them), and it neither
+changes the map nor keeps it (that path hands the rows of a body seen before one map).
 
 ``EVENT_TYPES`` is filled as each event class is declared (``GameEvent.__init_subclass__``), in
 declaration order: the order log headers list the event types in (``core.schema.class_versions``).
@@ -25,7 +27,7 @@ from mtg_ledger.core.topics import stored_as
 SCHEMA_VERSION = 3  # 2: GameEnded.reason is a code (core.schema upcasts 1); 3: compact storage and log files (core.schema)
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
-Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}
+Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}; an applier reads its fields
 Applier = Callable[[GameState, Event], None]
 
 

@@ -4,7 +4,6 @@ schemes set in motion and lore counters (502-505, 726, 904)."""
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any
 
 from eventsourcing.domain import Aggregate
@@ -86,7 +85,13 @@ class TurnBegan(GameEvent):
     state_hash: str
 
 
-_fresh = attrgetter("fresh")  # filtered in C: a board of 1,800 permanents has few fresh ones
+# 302.6's walk of the battlefield at each turn's start, remembered: the last battlefield list walked and
+# how many of its first permanents are not fresh. In place a battlefield list only grows at its end (a
+# permanent leaving makes a new list: core.events.changes), and a permanent is fresh only as it is made
+# (none becomes fresh again), so those stay not fresh and the next walk of the same list starts there.
+# Another list (another game's, a state read from a snapshot) is walked whole. It changes how long the
+# walk takes, never what it finds; one tuple, replaced whole, so threads never see half of it.
+_settled: tuple[list[Permanent], int] = ([], 0)
 
 
 @applies(TurnBegan)
@@ -105,9 +110,17 @@ def _turn_began(s: GameState, e: Event) -> None:
     for player in s.players.values():
         player.lands_played = 0
     team = teams.team_of(s, e["active_player"])
-    for perm in filter(_fresh, s.battlefield):  # 302.6: continuously controlled since this turn began
-        if perm.controller in team:
-            perm.fresh = False
+    global _settled
+    battlefield, (walked, settled) = s.battlefield, _settled
+    still_fresh = None  # the first permanent left fresh
+    for i in range(settled if walked is battlefield else 0, len(battlefield)):
+        perm = battlefield[i]
+        if perm.fresh:
+            if perm.controller in team:
+                perm.fresh = False  # 302.6: continuously controlled since this turn began
+            elif still_fresh is None:
+                still_fresh = i
+    _settled = (battlefield, len(battlefield) if still_fresh is None else still_fresh)
 
 
 class StepBegan(GameEvent):
@@ -121,25 +134,26 @@ class StepBegan(GameEvent):
 
 @applies(StepBegan)
 def _step_began(s: GameState, e: Event) -> None:
-    if e["step"] == turn_plan.first_step(e["phase"]).step and s.phase_plan and s.phase_plan[0] == e["phase"]:
-        s.phase_plan.pop(0)  # a new phase begins
-    s.phase = e["phase"]
-    s.step = e["step"]
+    phase, step, plan = e["phase"], e["step"], s.phase_plan
+    if plan and plan[0] == phase and step == turn_plan.first_step(phase).step:
+        plan.pop(0)  # a new phase begins
+    s.phase = phase
+    s.step = step
     s.first_strike_step = e["first_strike"]
     s.priority = None
     s.priority_given_this_step = False
     s.passes = []
-    if e["step"] == "beginning_of_combat":  # a new combat: nothing carries over from an earlier one
+    if step == "beginning_of_combat":  # a new combat: nothing carries over from an earlier one
         s.defender_chosen = None
         s.defending_players = []
         s.declared_attackers = []
         s.first_strikers = []
-    if e["step"] == "declare_attackers":
+    elif step == "declare_attackers":
         s.attackers_declared = False
         s.declared_attackers = []
-    if e["step"] == "declare_blockers":
+    elif step == "declare_blockers":
         s.blockers_declared_by = []
-    if e["step"] == "combat_damage":
+    elif step == "combat_damage":
         s.combat_damage_dealt = False
 
 

@@ -144,13 +144,15 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         limit: int | None = None,
     ) -> Sequence[StoredEvent]:
         oid = originator_id if isinstance(originator_id, UUID) else self.convert_originator_id(originator_id)
-        return [StoredEvent(oid, row[0], row[1], row[2]) for row in self.select_rows(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)]
+        names, found = self.select_rows(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+        return [StoredEvent(oid, v, names[t], state) for v, t, state in found]
 
     def select_rows(
         self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None
-    ) -> list[tuple[int, str, bytes]]:
-        """``select_events``' rows as (version, topic, state), for readers that fold many rows
-        (``replays.checked.raw_pages``): no StoredEvent, no id converted per row."""
+    ) -> tuple[TopicNames, list[tuple[int, int, bytes]]]:
+        """``select_events``' rows as they are stored, (version, topic id, state), and the topics table
+        (id -> name) read in the same transaction: for readers that fold many rows
+        (``replays.checked.raw_pages``), no StoredEvent, no id converted, no name looked up per row."""
         statement = self.select_events_statement
         params: list[Any] = [self.game_key(originator_id), -1 if gt is None else gt, SPAN - 1 if lte is None else min(lte, SPAN - 1)]
         statement += "ORDER BY e.key DESC " if desc else "ORDER BY e.key ASC "
@@ -160,9 +162,17 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         with self.datastore.transaction(commit=False) as c:
             cursor = c.sqlite_cursor
             cursor.row_factory = None  # plain tuples (the connection's factory makes sqlite3.Row objects)
-            names = dict(cursor.execute("SELECT id, name FROM topics").fetchall())  # a few dozen rows, read with them
+            names = TopicNames(cursor.execute("SELECT id, name FROM topics").fetchall())  # a few dozen rows, read with them
             found = cursor.execute(statement, params).fetchall()
-        return [(v, names.get(t) or f"#{t} (a topic id the topics table lacks)", state) for v, t, state in found]
+        return names, found
+
+
+class TopicNames(dict[int, str]):
+    """The topics table, id -> name. An id it lacks gives a name no event type has, so that its row reads
+    as damaged, naming the id."""
+
+    def __missing__(self, topic: int) -> str:
+        return f"#{topic} (a topic id the topics table lacks)"
 
 
 class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplicationRecorder):
