@@ -18,7 +18,8 @@ TARGETS: list[tuple[str, str, str, Check | None]] = [  # key, what it is, the ta
     ("export_bytes_per_event_1m", "export per event, 1,000,000-event game", "<= 40 B", lambda x: x <= 40),
     ("rebuild_floor_ratio", "rebuild speed / raw floor (select + decode)", ">= 0.35", lambda x: x >= 0.35),
     ("time_travel_median_ms", "state after a random version, 1M game: median", "reported", None),
-    ("time_travel_worst_ms", "state after a random version, 1M game: worst", "<= 5 ms", lambda x: x <= 5),
+    ("time_travel_worst_ms", "state after any version, 1M game: worst (costliest version)", "<= 5 ms", lambda x: x <= 5),
+    ("time_travel_slowest_read_ms", "state after any version, 1M game: slowest single read", "reported", None),
     ("decide_p50_ms", "one decision through Ledger.decide on SQLite: p50", "reported", None),
     ("decide_p99_ms", "one decision through Ledger.decide on SQLite: p99", "reported", None),
 ]

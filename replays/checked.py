@@ -205,7 +205,8 @@ def raw_pages(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | No
     after = gt
     while True:
         if select is not None:
-            page = Page(*reversed(select(game_id, gt=after, lte=lte, limit=PAGE)))
+            names, found = select(game_id, gt=after, lte=lte, limit=PAGE)
+            page = Page(found, names)
         else:
             page = Page([(e.originator_version, e.topic, e.state) for e in recorder.select_events(game_id, gt=after, lte=lte, limit=PAGE)])
         yield page
