@@ -1,7 +1,8 @@
 """302.6 on the appliers: a permanent is "fresh" until a turn of its controller (of their team, 805.4)
 begins. TurnBegan walks the battlefield from where its last walk of the same list found every permanent
 settled (core.events.turn); whatever the order of entering, leaving and turns, in one game or in two
-played by turns, the walk finds what the rule says."""
+played by turns, and even with a permanent taken out of the list in place, the walk finds what the rule
+says."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def apply(state: GameState, kind: str, **fields: Any) -> None:
 
 
 steps = st.lists(
-    st.tuples(st.sampled_from(("enters", "enters", "turn", "leaves")), st.integers(0, 1), st.sampled_from(PLAYERS)),
+    st.tuples(st.sampled_from(("enters", "enters", "turn", "leaves", "taken_out")), st.integers(0, 1), st.sampled_from(PLAYERS)),
     max_size=60,
 )
 
@@ -52,9 +53,13 @@ def test_a_permanent_is_fresh_until_a_turn_of_its_controllers_team_begins_302_6_
             apply(state, "TurnBegan", turn=turns[g], active_player=player, state_hash="")
             for member in next((t for t in teams if player in t), [player]):
                 began[g][member] = at
-        elif entered[g]:  # the oldest permanent still there leaves: the battlefield becomes a new list
+        elif what == "leaves" and entered[g]:  # the oldest permanent still there leaves: a new battlefield list
             obj = min(entered[g])
             apply(state, "PermanentsPutIntoGraveyard", permanents=[{"object": obj}], rule="701.7")
+            del entered[g][obj]
+        elif entered[g]:  # no applier does this, but the walk must not count on it: one taken out of the list itself
+            obj = min(entered[g])
+            state.battlefield.remove(next(p for p in state.battlefield if p.object == obj))
             del entered[g][obj]
         for game, board, turn_began in zip(games, entered, began, strict=True):
             expected = {obj: turn_began.get(controller, -1) < since for obj, (controller, since) in board.items()}

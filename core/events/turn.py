@@ -85,13 +85,14 @@ class TurnBegan(GameEvent):
     state_hash: str
 
 
-# 302.6's walk of the battlefield at each turn's start, remembered: the last battlefield list walked and
-# how many of its first permanents are not fresh. In place a battlefield list only grows at its end (a
-# permanent leaving makes a new list: core.events.changes), and a permanent is fresh only as it is made
-# (none becomes fresh again), so those stay not fresh and the next walk of the same list starts there.
-# Another list (another game's, a state read from a snapshot) is walked whole. It changes how long the
-# walk takes, never what it finds; one tuple, replaced whole, so threads never see half of it.
-_settled: tuple[list[Permanent], int] = ([], 0)
+# 302.6's walk of the battlefield at each turn's start, remembered: the last battlefield list walked, how
+# many of its first permanents are not fresh, and the last of those. In place a battlefield list only
+# grows at its end (a permanent leaving makes a new list: core.events.changes), and a permanent is fresh
+# only as it is made (none becomes fresh again), so those stay not fresh and the next walk of the same
+# list starts there. Another list (another game's, a state read from a snapshot), or the same one changed
+# otherwise (that last permanent moved), is walked whole. It changes how long the walk takes, never what
+# it finds; one tuple, replaced whole, so threads never see half of it.
+_settled: tuple[list[Permanent], int, Permanent | None] = ([], 0, None)
 
 
 @applies(TurnBegan)
@@ -111,16 +112,19 @@ def _turn_began(s: GameState, e: Event) -> None:
         player.lands_played = 0
     team = teams.team_of(s, e["active_player"])
     global _settled
-    battlefield, (walked, settled) = s.battlefield, _settled
+    battlefield, (walked, settled, last) = s.battlefield, _settled
+    if walked is not battlefield or not (settled == 0 or (settled <= len(battlefield) and battlefield[settled - 1] is last)):
+        settled = 0
     still_fresh = None  # the first permanent left fresh
-    for i in range(settled if walked is battlefield else 0, len(battlefield)):
+    for i in range(settled, len(battlefield)):
         perm = battlefield[i]
         if perm.fresh:
             if perm.controller in team:
                 perm.fresh = False  # 302.6: continuously controlled since this turn began
             elif still_fresh is None:
                 still_fresh = i
-    _settled = (battlefield, len(battlefield) if still_fresh is None else still_fresh)
+    settled = len(battlefield) if still_fresh is None else still_fresh
+    _settled = (battlefield, settled, battlefield[settled - 1] if settled else None)
 
 
 class StepBegan(GameEvent):
