@@ -332,10 +332,11 @@ Entry = tuple[bytes, Applier, dict[bytes, tuple[dict[str, Any], bytes]] | None] 
 
 def _fast_kinds() -> dict[str, Entry]:
     """Stored topic -> (the canonical bytes after an event's fields but for its version, its applier, the
-    bodies of its rows seen so far with their maps and canonical bytes), for the events the hot path takes: class version 1, every field
-    before "type". Bodies are remembered for the types whose fields are all strings (who has priority,
-    who passed: most of a game's rows, and a handful of bodies), decoded once into a map that no applier
-    changes or keeps (``core.events.base``); every other type's rows are decoded as they come."""
+    bodies of its rows seen so far with their maps and canonical bytes), for the events the hot path
+    takes: class version 1, every field before "type". Bodies are remembered for the types whose fields
+    are all strings (who has priority, who passed: most of a game's rows, and a handful of bodies),
+    decoded once into a map that no applier changes or keeps (``core.events.base``); every other type's
+    rows are decoded as they come."""
     return {
         name: (_pack("type") + _pack(name) + _pack("v"), ev.APPLIERS[name], {} if all(cls.__annotations__.get(f) == "str" for f in cls.field_names) else None)
         for name, cls in ev.EVENT_TYPES.items()
