@@ -33,6 +33,7 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.events.base import Applier
 from mtg_ledger.core.hashing import chain
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.state_hash import map_header
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
 from mtg_ledger.replays import rows as row_form
@@ -338,7 +339,7 @@ def _fast_kinds() -> dict[str, Entry]:
     decoded once into a map that no applier changes or keeps (``core.events.base``); every other type's
     rows are decoded as they come."""
     return {
-        name: (_pack("type") + _pack(name) + _pack("v"), ev.APPLIERS[name], {} if all(cls.__annotations__.get(f) == "str" for f in cls.field_names) else None)
+        name: (row_form.tail(name), ev.APPLIERS[name], {} if all(cls.__annotations__.get(f) == "str" for f in cls.field_names) else None)
         for name, cls in ev.EVENT_TYPES.items()
         if cls is not ev.GameStarted and getattr(cls, "class_version", 1) == 1 and cls.field_names and all(f < "type" for f in cls.field_names)
     }
@@ -353,7 +354,7 @@ def _entries(names: Mapping[Any, str] | None) -> dict[Any, Entry]:
 
 _FAST = _fast_kinds()
 _SEEN_KEPT = 1024  # bodies remembered for a type; then forgotten, all at once
-_FIXMAP = [bytes((0x80 | n,)) for n in range(16)]
+_FIXMAP = [map_header(n) for n in range(16)]
 _FIXMAP_BYTE = {n: 0x80 | n for n in range(14)}  # a map's one-byte header, for maps that keep one with "type" and "v" added
 _EVENT_ROW = row_form.EVENT_ROW
 _BODY = row_form.BODY  # where a schema-3 row's fields start

@@ -99,7 +99,13 @@ def canonical_bytes(kind: str, version: int, fields: Map, body: bytes) -> bytes 
     n = len(fields)
     if n == 0 or n > 0xFFF0 or not next(reversed(fields)) < "type" or not STORAGE_ONLY.isdisjoint(fields):
         return None
-    tail = _TAILS.get(kind)
-    if tail is None:
-        tail = _TAILS[kind] = _TYPE_KEY + _packb(kind) + _V_KEY
-    return map_header(n + 2) + body[1 if n < 16 else 3 :] + tail + _packb(version)
+    return map_header(n + 2) + body[1 if n < 16 else 3 :] + tail(kind) + _packb(version)
+
+
+def tail(kind: str) -> bytes:
+    """The canonical bytes of an event of type ``kind`` after its fields, but for its version's value:
+    the keys ``type`` (and its value) and ``v``, which sort after every field of the hot path's events."""
+    found = _TAILS.get(kind)
+    if found is None:
+        found = _TAILS[kind] = _TYPE_KEY + _packb(kind) + _V_KEY
+    return found
