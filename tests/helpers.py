@@ -1,4 +1,5 @@
-"""Small helpers for the rules tests: start a LocalTable, drive it to a step, read its events."""
+"""Small helpers for the rules tests: start a LocalTable, drive it to a step, read its events; and for
+the tests of older stores, whether today's engine shows what older code showed."""
 
 from __future__ import annotations
 
@@ -232,3 +233,11 @@ def pass_until_empty_stack(table: LocalTable) -> None:
         assert decision is not None and decision.kind == "priority", decision
         table.handle(PassPriority(decision.player))
     take_choices(table)
+
+
+def shown_as_before(old: object, new: object, skip: frozenset[str] = frozenset()) -> bool:
+    """Whether ``new`` shows everything ``old`` showed, the same (a later engine may show more keys);
+    keys in ``skip`` are not compared, at any depth."""
+    if isinstance(old, dict):
+        return isinstance(new, dict) and all(k in new and shown_as_before(v, new[k], skip) for k, v in old.items() if k not in skip)
+    return old == new
