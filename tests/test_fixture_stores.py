@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
-import psycopg
 import pytest
 import zstandard
 
@@ -38,7 +37,7 @@ from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.replay import replay
-from tests.conftest import POSTGRES, postgres_schema
+from tests.conftest import _connect, postgres_schema
 from tests.helpers import shown_as_before
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -66,11 +65,7 @@ def load_dump(name: str, schema: str) -> None:
     dumped = zstandard.ZstdDecompressor().decompress((FIXTURES / f"{name}.sql.zst").read_bytes()).decode()
     wrote = "mtg_ledger_fixture_" + name.removesuffix("-postgres").replace("-", "_")
     lines = [line for line in dumped.splitlines() if not line.startswith(("\\", "CREATE SCHEMA "))]  # psql's own commands
-    connection = psycopg.connect(
-        dbname=POSTGRES["POSTGRES_DBNAME"], host=POSTGRES["POSTGRES_HOST"], port=int(POSTGRES["POSTGRES_PORT"]),
-        user=POSTGRES["POSTGRES_USER"], password=POSTGRES["POSTGRES_PASSWORD"], autocommit=True,
-    )
-    with connection:
+    with _connect() as connection:
         connection.execute("\n".join(lines).replace(wrote, schema).encode())
 
 
