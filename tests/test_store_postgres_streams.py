@@ -307,11 +307,64 @@ def test_a_reader_with_schema_creation_off_leaves_an_empty_schema_empty(streams_
     assert found == (0,)
 
 
-def test_more_events_than_one_transaction_may_hold_are_refused_whole(ledger: Ledger) -> None:
+def test_more_events_than_one_transaction_id_numbers_are_recorded_whole_and_in_order(ledger: Ledger) -> None:
+    game, other = uuid4(), uuid4()
+    ids = ledger.recorder.insert_events(_events(game, PER_TRANSACTION + 1_500))
+    assert ids is not None and len(ids) == PER_TRANSACTION + 1_500 and ids == sorted(set(ids))
+    later = ledger.recorder.insert_events(_events(other, 2))
+    assert later is not None and min(later) > max(ids)
+    followed = [n.originator_version for n in ledger.recorder.select_notifications(None, 100_000) if n.originator_id == game]
+    assert followed == list(range(1, PER_TRANSACTION + 1_501))
+
+
+def test_a_long_save_that_fails_part_way_stores_nothing(ledger: Ledger) -> None:
     game = uuid4()
-    with pytest.raises(DataError, match="at most"):
-        ledger.recorder.insert_events(_events(game, PER_TRANSACTION + 1))
+    events = _events(game, PER_TRANSACTION + 10)
+    events[-1] = StoredEvent(game, 5, "DecisionTaken", b"{}")  # version 5 twice: the primary key refuses it
+    with pytest.raises(Exception, match="duplicate key"):
+        ledger.recorder.insert_events(events)
     assert ledger.recorder.select_events(game) == []
+
+
+def _restore_rows(ledger: Ledger, rows: list[tuple[UUID, int, int]]) -> None:
+    """Rows as a restore from another cluster leaves them: ids far above this cluster's transaction ids."""
+    table = sql.Identifier(ledger.recorder.datastore.schema, ledger.recorder.events_table_name)  # type: ignore[attr-defined]
+    with _connect() as conn:
+        for game, version, nid in rows:
+            conn.execute(sql.SQL("INSERT INTO {} VALUES (%s, %s, 'DecisionTaken', '\\x80', %s)").format(table), (game, version, nid))
+
+
+def test_rows_restored_from_another_cluster_are_followed_and_new_saves_land_after_them(streams_env: dict[str, str]) -> None:
+    writer = Ledger(env=streams_env)
+    try:
+        first = writer.recorder.insert_events(_events(uuid4(), 2))
+        assert first is not None
+        far = (1 << 40) << 16  # a cluster that had run some trillion transactions
+        restored = uuid4()
+        _restore_rows(writer, [(restored, 1, far + 1), (restored, 2, far + 2)])
+        reader = Ledger(env={**streams_env, "CREATE_TABLE": "false"})
+        try:  # a follower reads the restored rows at once, before any writer has moved the offset
+            assert [n.id for n in reader.recorder.select_notifications(None, 10)] == [*first, far + 1, far + 2]
+            assert reader.recorder.max_notification_id() == far + 2
+            after = writer.recorder.insert_events(_events(uuid4(), 3))
+            assert after is not None and min(after) > far + 2, "new events come after every event already stored"
+            assert [n.id for n in reader.recorder.select_notifications(far + 1, 10)] == [far + 1, far + 2, *after]
+        finally:
+            reader.close()
+    finally:
+        writer.close()
+
+
+def test_an_import_into_a_restored_store_lands_after_the_restored_rows(streams_env: dict[str, str]) -> None:
+    writer = Ledger(env=streams_env)
+    try:
+        far = (1 << 40) << 16
+        _restore_rows(writer, [(uuid4(), 1, far + 7)])
+        with writer.recorder.datastore.transaction(commit=True) as curs:
+            ids = writer.recorder.insert_events_in_transaction(curs, _events(uuid4(), 3))
+        assert min(ids) > far + 7
+    finally:
+        writer.close()
 
 
 def test_a_store_made_by_the_library_is_taken_over_and_its_feed_continues_in_order(postgres_env: dict[str, str]) -> None:

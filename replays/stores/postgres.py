@@ -1,4 +1,4 @@
-"""Game streams in PostgreSQL without a table lock: the application recorder for many writers (issue 13).
+"""Game streams in PostgreSQL without a table lock: the application recorder for many writers.
 
 The library's ``PostgresApplicationRecorder`` takes ``LOCK TABLE ... IN EXCLUSIVE MODE`` on every save,
 so that notification ids commit in the order they are drawn from a sequence. This recorder keeps the
@@ -6,12 +6,15 @@ library's table and its interface (``select_notifications``, ``max_notification_
 projections track a single integer, as before) but never locks the table:
 
 - **Ids come from the writing transaction.** A save is one statement; its events get the ids
-  ``(xid << 16) + 1, + 2, ...`` where ``xid`` is the transaction's id (``pg_current_xact_id()``, 64 bits,
-  never wraps). Two saves never interleave, and ids order the feed by transaction, then by event.
+  ``((xid + offset) << 16) + 1, + 2, ...`` where ``xid`` is the transaction's id (``pg_current_xact_id()``,
+  64 bits, never wraps) and ``offset`` makes ids independent of the cluster that wrote them (a restored
+  backup, a promoted replica: ``replays.stores.pg_feed``). Two saves never interleave, and ids order the
+  feed by transaction, then by event.
 - **Followers read below a horizon.** ``H`` is the smallest transaction id that may still add rows:
   the oldest in-flight transaction holding ROW EXCLUSIVE on this table (every insert does), or, if
-  none, the next id to be assigned. Rows below ``H << 16`` are final: every transaction that wrote them has ended, and every
-  transaction still to come has a larger id. A follower never passes over a row that commits later.
+  none, the next id to be assigned. Rows below ``(H + offset) << 16`` are final: every transaction that
+  wrote them has ended, and every transaction still to come has a larger id. A follower never passes
+  over a row that commits later.
 - **Writers wait only for their own game**: the (originator_id, originator_version) primary key.
 - **NOTIFY right after the commit** (channel ``schema.table``, payload ``game:version,...``) wakes
   followers. Not inside the saving transaction: PostgreSQL serialises the commits of notifying
@@ -19,14 +22,14 @@ projections track a single integer, as before) but never locks the table:
   would bring a global queue back at commit time. A writer dying between its commit and its NOTIFY
   wakes nobody, so followers also re-read every SAFETY_RECHECK_S while idle.
 
-What it gives up: ids are sparse (``xid << 16``), one transaction holds at most 65,535 events, and the
-feed trails the oldest open save on the table (a writer stalled 2 s delays the *feed*, never other
-writers). See the README, "Scaling out on PostgreSQL".
+What it gives up: ids are sparse, and the feed trails the oldest open save on the table (a writer
+stalled 2 s delays the *feed*, never other writers). See docs/postgresql.md and the README,
+"Scaling out on PostgreSQL".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
@@ -49,14 +52,15 @@ from eventsourcing.persistence import (
 from eventsourcing.utils import retry
 from psycopg import Cursor
 from psycopg.rows import DictRow
-from psycopg.sql import SQL, Identifier, Literal
+from psycopg.sql import SQL, Identifier
 
-ID_BITS = 16
-PER_TRANSACTION = (1 << ID_BITS) - 1  # events one transaction may record: ids xid<<16 + 1 .. + 65,535
+from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, readable_below
+
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes; past this the payload is empty
 HELD_BACK_RECHECK_S = 0.25  # a follower held back by an open save re-reads after this, in case it aborts
 SAFETY_RECHECK_S = 1.0  # an idle follower re-reads after this, in case a writer died before its NOTIFY
+BATCH = 1000  # rows per INSERT statement inside a transaction (an import's)
 
 
 class StreamsRecorder(library.PostgresApplicationRecorder):
@@ -69,11 +73,14 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         self.lock_table_statements = []  # the point of this class
         # One channel per schema and table (the library's is the table's name alone, shared by schemas).
         self.channel_name = f"{datastore.schema}.{events_table_name}".encode()[:63].decode(errors="ignore")
+        self.feed = FeedStatements(datastore.schema, events_table_name, datastore.originator_id_type)
+        self._feed_ready = False  # the _feed table is there (checked by the statements until it is)
         self.sql_create_statements = [
+            SQL("CREATE SCHEMA IF NOT EXISTS {schema}").format(schema=schema),
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{table} ("
                 "originator_id {id_type} NOT NULL, originator_version bigint NOT NULL, topic text, state bytea, "
-                "notification_id bigint NOT NULL, "  # no sequence: (xid << 16) + n, given by the insert
+                "notification_id bigint NOT NULL, "  # no sequence: ((xid + offset) << 16) + n, given by the insert
                 "PRIMARY KEY (originator_id, originator_version)) "
                 "WITH (autovacuum_enabled = true, autovacuum_vacuum_threshold = 100000000, "
                 "autovacuum_vacuum_scale_factor = 0.5, autovacuum_analyze_threshold = 1000, "
@@ -82,45 +89,9 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             SQL("CREATE UNIQUE INDEX IF NOT EXISTS {index} ON {schema}.{table} (notification_id ASC)").format(
                 index=Identifier(self.notification_id_index_name), **names
             ),
+            *self.feed.create,
         ]
-        self.regclass = Literal(".".join('"' + name.replace('"', '""') + '"' for name in (datastore.schema, events_table_name)))
-        self._insert = SQL(
-            "WITH base AS MATERIALIZED ("
-            " SELECT COALESCE(MAX(t.notification_id), x.lo) AS id"  # earlier inserts of this transaction
-            " FROM (SELECT pg_current_xact_id()::text::bigint << {bits} AS lo) AS x"
-            " LEFT JOIN {schema}.{table} AS t ON t.notification_id > x.lo AND t.notification_id < x.lo + {span}"
-            " GROUP BY x.lo), "
-            "inserted AS ("
-            " INSERT INTO {schema}.{table} (originator_id, originator_version, topic, state, notification_id)"
-            " SELECT e.i, e.v, e.t, e.s, base.id + e.n FROM base,"
-            " unnest(%(ids)s::{id_type}[], %(versions)s::bigint[], %(topics)s::text[], %(states)s::bytea[])"
-            " WITH ORDINALITY AS e(i, v, t, s, n)"
-            " RETURNING notification_id) "
-            "SELECT notification_id FROM inserted"
-        ).format(bits=ID_BITS, span=1 << ID_BITS, id_type=Identifier(datastore.originator_id_type), **names)
-        self._used_in_transaction = SQL(
-            "SELECT pg_current_xact_id_if_assigned() IS NULL"
-            " OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid()"
-            "  AND mode = 'RowExclusiveLock' AND relation = {regclass}::regclass) AS ordered,"
-            " (SELECT COUNT(*) FROM {schema}.{table} WHERE pg_current_xact_id_if_assigned() IS NOT NULL"
-            "  AND notification_id > pg_current_xact_id_if_assigned()::text::bigint << {bits}"
-            "  AND notification_id < (pg_current_xact_id_if_assigned()::text::bigint + 1) << {bits}) AS used"
-        ).format(regclass=self.regclass, bits=ID_BITS, **names)
         self._notify = SQL("SELECT pg_notify(%s, %s)")
-        self._lock_for_insert = SQL("LOCK TABLE {schema}.{table} IN ROW EXCLUSIVE MODE").format(**names)
-        # The oldest transaction that may still add rows: reading the snapshot's next id first, then the
-        # locks, so a writer that has no id yet when the locks are read can only get a larger one. Every
-        # insert holds ROW EXCLUSIVE on the table; other modes (readers, autovacuum's ANALYZE) never add rows.
-        self._horizon = SQL(
-            "SELECT LEAST(s.next, MIN(s.next - (((s.next & 4294967295) - l.xid) & 4294967295))) AS horizon "
-            "FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS next) AS s "
-            "LEFT JOIN (SELECT x.transactionid::text::bigint AS xid FROM pg_locks AS r JOIN pg_locks AS x"
-            " ON x.virtualtransaction = r.virtualtransaction AND x.locktype = 'transactionid'"
-            " AND x.mode = 'ExclusiveLock' AND x.granted"
-            " WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.relation = {regclass}::regclass"
-            " AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS l ON true "
-            "GROUP BY s.next"
-        ).format(regclass=self.regclass)
         self._select = SQL(
             "SELECT originator_id, originator_version, topic, state, notification_id"
             " FROM {schema}.{table} WHERE notification_id < %s"
@@ -137,58 +108,143 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             return None
         if kwargs.get("tracking") is not None:
             raise NotSupportedError("the streams recorder records no tracking with events (no process applications)")
-        self._check_size(len(stored_events))
+        if len(stored_events) > PER_TRANSACTION:  # more than one transaction id numbers: an import's path
+            with self.datastore.transaction(commit=True) as curs:
+                return self.insert_events_in_transaction(curs, stored_events)
+        self._need_feed()
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            ids = self._insert_rows(curs, stored_events)  # one statement: committed when it returns
+            ids = self._insert_rows(curs, stored_events, None)  # one statement: committed when it returns
+            if not ids:  # another cluster's rows lie above this one's ids: raise the offset, then save
+                self.adopt()
+                ids = self._insert_rows(curs, stored_events, None)
+            self._check_count(ids, stored_events)
             try:
                 curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)), prepare=True)
             except psycopg.Error:
                 pass  # the save stands (a retry would record it twice); followers re-read within SAFETY_RECHECK_S
             return ids
 
-    def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent]) -> list[int]:
-        """Records the events inside the caller's open transaction (several calls may share one).
+    def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Iterable[StoredEvent]) -> list[int]:
+        """Records the events inside the caller's open transaction (several calls may share one), any
+        number of them: past 65,535 under one transaction id, each further 65,535 in a subtransaction.
 
         The transaction must not have written anything else before its first call here: its id
         has to be taken while it holds this table's lock, or followers could pass its rows by.
         """
-        row = curs.execute(self._used_in_transaction).fetchone()
+        row = curs.execute(self.feed.ordered).fetchone()
         assert row is not None
         if not row["ordered"]:
             raise ProgrammingError("record events before any other write in the transaction (its id orders the feed)")
-        self._check_size(row["used"] + len(stored_events))
-        curs.execute(self._lock_for_insert)
-        if not stored_events:
-            return []
-        ids = self._insert_rows(curs, stored_events)
-        curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)))  # delivered at the caller's commit
+        self._need_feed()
+        self._adopt_first(curs)
+        curs.execute(self.feed.lock_for_insert)
+        slot = curs.execute(self.feed.slot).fetchone()
+        assert slot is not None
+        xid, room = int(slot["xid"]), PER_TRANSACTION - int(slot["used"])
+        ids: list[int] = []
+        chunk: list[StoredEvent] = []
+        last: dict[str, int] = {}
+        for event in stored_events:
+            if room == 0:
+                ids += self._insert_all(curs, chunk, xid)
+                chunk, xid, room = [], self._subtransaction_id(curs), PER_TRANSACTION
+            chunk.append(event)
+            last[str(event.originator_id)] = event.originator_version
+            room -= 1
+        ids += self._insert_all(curs, chunk, xid)
+        if ids:  # delivered at the caller's commit
+            curs.execute(self._notify, (self.channel_name, payload(last)))
         return ids
 
-    @staticmethod
-    def _check_size(count: int) -> None:
-        if count > PER_TRANSACTION:
-            raise DataError(f"{count} events in one transaction: the streams recorder takes at most {PER_TRANSACTION:,}")
+    def _insert_all(self, curs: Cursor[DictRow], chunk: list[StoredEvent], xid: int) -> list[int]:
+        ids: list[int] = []
+        for i in range(0, len(chunk), BATCH):
+            batch = chunk[i : i + BATCH]
+            found = self._insert_rows(curs, batch, xid)
+            self._check_count(found, batch)
+            ids += found
+        return ids
 
-    def _insert_rows(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent]) -> list[int]:
+    def _subtransaction_id(self, curs: Cursor[DictRow]) -> int:
+        """A further transaction id for this transaction: a savepoint's, taken by locking the feed's row.
+        Released into its parent at once: its id stays locked until the whole transaction ends."""
+        curs.execute("SAVEPOINT mtg_ledger_ids")
+        curs.execute(self.feed.subtransaction_id)
+        row = curs.execute(self.feed.slot).fetchone()
+        curs.execute("RELEASE SAVEPOINT mtg_ledger_ids")
+        assert row is not None and int(row["used"]) == 0
+        return int(row["xid"])
+
+    def _adopt_first(self, curs: Cursor[DictRow]) -> None:
+        """Inside a transaction the offset can't be raised (its lock would wait for this transaction):
+        a transaction that has written nothing yet raises it first, in a transaction of its own."""
+        if curs.execute("SELECT pg_current_xact_id_if_assigned() IS NULL AS fresh").fetchone()["fresh"]:  # type: ignore[index]
+            row = curs.execute(self.feed.horizon).fetchone()
+            assert row is not None
+            if row["foreign_top"] is not None:
+                self.adopt()
+
+    @staticmethod
+    def _check_count(ids: Sequence[int], stored_events: Sequence[StoredEvent]) -> None:
+        if len(ids) != len(stored_events):
+            raise DataError(
+                f"recorded {len(ids)} of {len(stored_events)} events: rows of another cluster lie above this"
+                " transaction's ids (the offset is raised by a transaction that has written nothing yet)"
+            )
+
+    def _insert_rows(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], xid: int | None) -> list[int]:
         params = {
+            "xid": xid,
             "ids": [e.originator_id for e in stored_events],
             "versions": [e.originator_version for e in stored_events],
             "topics": [e.topic for e in stored_events],
             "states": [e.state for e in stored_events],
         }
-        curs.execute(self._insert, params, prepare=True)
-        ids = sorted(row["notification_id"] for row in curs.fetchall())
-        if len(ids) != len(stored_events):
-            raise ProgrammingError(f"recorded {len(ids)} of {len(stored_events)} events")
-        return ids
+        curs.execute(self.feed.insert, params, prepare=True)
+        return sorted(row["notification_id"] for row in curs.fetchall())
+
+    def create_table(self) -> None:
+        """The schema, the table, its index and the _feed table, then the offset raised above another
+        cluster's rows if there are any (a store restored from a backup)."""
+        super().create_table()
+        self._feed_ready = True
+        with self.datastore.transaction(commit=False) as curs:
+            row = curs.execute(self.feed.horizon).fetchone()
+        if row is not None and row["foreign_top"] is not None:
+            self.adopt()
+
+    def adopt(self) -> int:
+        """Raises the offset above another cluster's rows (a restored backup, a promoted replica), in a
+        transaction of its own, under a lock that waits for the inserts in flight; returns the offset."""
+        self._need_feed()
+        with self.datastore.transaction(commit=True) as curs:
+            for statement in self.feed.adopt:
+                curs.execute(statement)
+            row = curs.fetchone()
+            assert row is not None
+            return int(row["xid_offset"])
+
+    def _need_feed(self) -> None:
+        """A writer on a store older than the _feed table creates it (under the schema lock)."""
+        if not self._feed_ready:
+            with self.datastore.transaction(commit=False) as curs:
+                ready = curs.execute(SQL("SELECT to_regclass({}) IS NOT NULL AS ok").format(self.feed.feed_regclass)).fetchone()
+            if not (ready and ready["ok"]):
+                with schema_lock(self.datastore), self.datastore.transaction(commit=True) as curs:
+                    for statement in self.feed.create:
+                        curs.execute(statement)
+            self._feed_ready = True
 
     # --- following -----------------------------------------------------------------------------
 
     def _below(self, curs: Cursor[DictRow]) -> int:
         """The first notification id followers may not read yet (every id below it is final)."""
-        row = curs.execute(self._horizon, prepare=True).fetchone()
+        row = curs.execute(self.feed.horizon if self._feed_ready else self.feed.legacy_horizon, prepare=True).fetchone()
         assert row is not None
-        return int(row["horizon"]) << ID_BITS
+        if not self._feed_ready and row["ready"]:  # a writer has made the _feed table meanwhile
+            self._feed_ready = True
+            return self._below(curs)
+        return readable_below(int(row["horizon"]), int(row["next"]), int(row["xid_offset"]), row["foreign_top"])
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def select_notifications(
@@ -257,8 +313,10 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
 
 
 def adopt_library_table(curs: Cursor[DictRow], recorder: StreamsRecorder) -> None:
-    """Takes over a table the library's recorder made (ids from a sequence): the old ids stay, new
-    ones start above them, and the sequence default goes, so the two recorders can never mix."""
+    """Takes over a table the library's recorder made (ids from a sequence): the old ids stay, and the
+    sequence default goes, so the two recorders can never mix. New ids lie above the old ones: a
+    sequence's ids are far below ``xid << 16``, and any that are not are another cluster's to the
+    feed's rule (``replays.stores.pg_feed``)."""
     schema, table = recorder.datastore.schema, recorder.events_table_name
     default = curs.execute(
         "SELECT column_default FROM information_schema.columns"
@@ -268,14 +326,6 @@ def adopt_library_table(curs: Cursor[DictRow], recorder: StreamsRecorder) -> Non
     if default is None or default["column_default"] is None:
         return
     names = {"schema": Identifier(schema), "table": Identifier(table)}
-    row = curs.execute(
-        SQL("SELECT COALESCE(MAX(notification_id), 0) AS top, pg_current_xact_id()::text::bigint << {bits} AS lo FROM {schema}.{table}").format(
-            bits=ID_BITS, **names
-        )
-    ).fetchone()
-    assert row is not None
-    if row["top"] >= row["lo"]:
-        raise OperationalError(f"{schema}.{table}: ids up to {row['top']} reach past this transaction's range ({row['lo']})")
     curs.execute(SQL("ALTER TABLE {schema}.{table} ALTER COLUMN notification_id DROP DEFAULT").format(**names))
 
 
@@ -285,8 +335,13 @@ def notify_payload(stored_events: Sequence[StoredEvent]) -> str:
     for e in stored_events:
         key = str(e.originator_id)
         last[key] = max(e.originator_version, last.get(key, e.originator_version))
-    payload = ",".join(f"{key}:{version}" for key, version in last.items())
-    return payload if len(payload) <= PAYLOAD_BYTES else ""
+    return payload(last)
+
+
+def payload(last: dict[str, int]) -> str:
+    """``game:version,...`` of each stream's last version ('' when too long for a NOTIFY)."""
+    text = ",".join(f"{key}:{version}" for key, version in last.items())
+    return text if len(text) <= PAYLOAD_BYTES else ""
 
 
 class StreamsSubscription(library.PostgresSubscription):
