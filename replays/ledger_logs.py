@@ -3,6 +3,7 @@ branched game came from. A part of ``Ledger`` (``replays.app``), kept apart by c
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, BinaryIO
@@ -127,10 +128,28 @@ class LogsInAndOut:
         if self._exists(game_id):
             raise GameExists(game_id)
         current = events if versions is None else upgrade_log(events, versions)  # SchemaError: nothing stored
+        snapshots: list[StoredEvent] = []
+        stored = self._stored_rows(events, current, game_id, versions, snapshots, progress)
+        stored = itertools.chain(stored, (self.mapper.to_stored_event(e) for aggregate in also for e in aggregate.collect_events()))
+        try:
+            storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
+        except IntegrityError:
+            raise GameExists(game_id) from None
+        return game_id
+
+    def _stored_rows(
+        self,
+        events: list[dict[str, Any]],
+        current: list[dict[str, Any]],
+        game_id: UUID,
+        versions: dict[str, int] | None,
+        snapshots: list[StoredEvent],
+        progress: Callable[[int], None] | None,
+    ) -> Iterator[StoredEvent]:
+        """The stored rows of a game's checked maps, one at a time as the store takes them; its snapshots
+        are appended to ``snapshots`` on the way (complete once the last row is taken)."""
         engine_versions = class_versions()
         now = ev.GameEvent.create_timestamp()
-        stored: list[StoredEvent] = []
-        snapshots: list[StoredEvent] = []
         game: Any = None
         last = 0
         keyframe: snaps.Keyframe | None = None
@@ -142,7 +161,7 @@ class LogsInAndOut:
             domain_event = cls(originator_id=game_id, originator_version=e["v"], timestamp=now, hash=e["hash"], **fields, **extra)  # type: ignore[call-arg]
             version = engine_versions[e["type"]] if versions is None else versions.get(e["type"], 1)
             kept = domain_event if version == engine_versions[e["type"]] else in_recorded_form(cls, game_id, recorded, version, timestamp=now, **extra)
-            stored.append(self.mapper.to_stored_event(kept))
+            yield self.mapper.to_stored_event(kept)
             if self.snapshots is not None and cls is ev.TurnBegan and game is not None and snaps.due(i - 1, last, self.snapshot_interval):
                 row, keyframe = snaps.take(self.mapper, game, keyframe, self.snapshot_interval, e.get("state_hash"))  # encoded now
                 snapshots.append(row)
@@ -150,12 +169,6 @@ class LogsInAndOut:
             game = domain_event.mutate(game)
             if progress is not None and i % 1000 == 0:
                 progress(i)
-        stored.extend(self.mapper.to_stored_event(e) for aggregate in also for e in aggregate.collect_events())
-        try:
-            storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
-        except IntegrityError:
-            raise GameExists(game_id) from None
-        return game_id
 
     def branch(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
         """A new game whose log is the first ``at`` events of ``game_id``; its lineage (and ``also``'s

@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -112,16 +112,29 @@ def _create_postgres(recorder: Any) -> None:
     datastore.register_type_adapters()
 
 
-def _batches(items: Sequence[StoredEvent]) -> Iterator[Sequence[StoredEvent]]:
-    for i in range(0, len(items), BATCH):
-        yield items[i : i + BATCH]
+def _batches(items: Iterable[StoredEvent]) -> Iterator[list[StoredEvent]]:
+    batch: list[StoredEvent] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
-def insert_game(recorder: AggregateRecorder, snapshot_recorder: AggregateRecorder | None, events: Sequence[StoredEvent], snapshots: Sequence[StoredEvent]) -> None:
-    """A game's events and snapshots in one transaction, a batch of rows per statement."""
+def insert_game(
+    recorder: AggregateRecorder, snapshot_recorder: AggregateRecorder | None, events: Iterable[StoredEvent], snapshots: Iterable[StoredEvent]
+) -> None:
+    """A game's events and snapshots in one transaction, a batch of rows per statement. ``events`` may
+    be a generator: it is read as it is stored (``snapshots`` after it, so they may be made meanwhile)."""
     snapshots = snapshots if snapshot_recorder is not None else []
     if _is_postgres(recorder):
         _insert_postgres(recorder, snapshot_recorder, events, snapshots)
+    elif hasattr(recorder, "insert_events_in_transaction"):  # the streams recorder: any number, ids in order
+        with recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
+            recorder.insert_events_in_transaction(curs, events)
+            _insert_library_rows(curs, snapshot_recorder, snapshots)
     elif isinstance(recorder, SQLiteAggregateRecorder):  # the compact recorders and the library's
         with recorder.datastore.transaction(commit=True) as c:
             for batch in _batches(events):
@@ -129,20 +142,22 @@ def insert_game(recorder: AggregateRecorder, snapshot_recorder: AggregateRecorde
             for batch in _batches(snapshots):
                 snapshot_recorder._insert_events(c, batch)  # type: ignore[union-attr]
     else:  # in memory: each call is atomic, and nothing can fail between them but the process
-        recorder.insert_events(events)
+        recorder.insert_events(list(events))
+        snapshots = list(snapshots)
         if snapshots:
             snapshot_recorder.insert_events(snapshots)  # type: ignore[union-attr]
 
 
-def _insert_postgres(recorder: Any, snapshot_recorder: Any, events: Sequence[StoredEvent], snapshots: Sequence[StoredEvent]) -> None:
-    def rows(owner: Any, batch: Sequence[StoredEvent]) -> list[Any]:
-        return [owner.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state) for s in batch]
+def _insert_library_rows(curs: Any, owner: Any, stored: Iterable[StoredEvent]) -> None:
+    """Rows of a library PostgreSQL recorder (the snapshots'), a batch per statement, in ``curs``'s transaction."""
+    for batch in _batches(stored):
+        rows = [owner.construct_pg_stored_event(s.originator_id, s.originator_version, s.topic, s.state) for s in batch]
+        curs.execute(owner.insert_events_statement, (rows,))
 
+
+def _insert_postgres(recorder: Any, snapshot_recorder: Any, events: Iterable[StoredEvent], snapshots: Iterable[StoredEvent]) -> None:
     with recorder.datastore.transaction(commit=True) as curs:
         recorder._lock_table(curs)  # as the library's own insert: notification ids in commit order
         recorder._notify_channel(curs)
-        for batch in _batches(events):
-            curs.execute(recorder.insert_events_statement, (rows(recorder, batch),))
-        for batch in _batches(snapshots):
-            curs.execute(snapshot_recorder.insert_events_statement, (rows(snapshot_recorder, batch),))
-
+        _insert_library_rows(curs, recorder, events)
+        _insert_library_rows(curs, snapshot_recorder, snapshots)
