@@ -1,0 +1,145 @@
+"""A PostgreSQL store backed up with ``pg_dump`` on the loopback server and restored with ``psql`` into a
+cluster created minutes ago (``tests.pg_cluster``), whose transaction counter stands far below the one
+that numbered the backup's events: every game is listed, read, audited, branched and continued there,
+new events come after every restored one, and a projection catches up across the restore."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import pytest
+
+from mtg_ledger.projections.runner import catch_up, make_view, tracking_name
+from mtg_ledger.replays.app import Ledger, last_decision_point
+from mtg_ledger.replays.audit import audit_game
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.demo.policy import choose
+from mtg_ledger.replays.play import play_demo
+from tests.conftest import POSTGRES, postgres_schema
+from tests.pg_cluster import fresh_cluster, next_xid
+from tests.service_server import cli
+
+pytestmark = pytest.mark.postgres
+
+
+@dataclass
+class Backup:
+    """What the loopback store held when it was dumped."""
+
+    schema: str
+    dump: str
+    games: dict[UUID, tuple[int, str]] = field(default_factory=dict)  # game: (events, last hash)
+    top_id: int = 0
+    tracked: int = 0
+    branch: UUID | None = None
+
+
+def _ids(ledger: Ledger) -> list[int]:
+    return [n.id for n in ledger.recorder.select_notifications(None, 100_000)]
+
+
+@pytest.fixture(scope="module")
+def backup() -> Iterator[Backup]:
+    with postgres_schema() as env:
+        ledger = Ledger(env=env)
+        try:
+            game = play_demo(ledger, demo_setup(7))
+            events = list(ledger.event_maps(game))
+            branch = ledger.branch(game, last_decision_point(events[:400]))
+            view = make_view(ledger)
+            catch_up(ledger, view)
+            found = Backup(env["POSTGRES_SCHEMA"], "", branch=branch)
+            for g in (game, branch):
+                maps = list(ledger.event_maps(g))
+                found.games[g] = (len(maps), maps[-1]["hash"])
+            found.top_id = max(_ids(ledger))
+            found.tracked = view.max_tracking_id(tracking_name(ledger)) or 0
+        finally:
+            ledger.close()
+        dumped = subprocess.run(
+            ["pg_dump", "-h", POSTGRES["POSTGRES_HOST"], "-p", POSTGRES["POSTGRES_PORT"], "-U", POSTGRES["POSTGRES_USER"],
+             "-n", found.schema, POSTGRES["POSTGRES_DBNAME"]],
+            check=True, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        found.dump = dumped.stdout
+        yield found
+
+
+@pytest.fixture(scope="module")
+def restored(backup: Backup) -> Iterator[dict[str, str]]:
+    with fresh_cluster() as settings:
+        subprocess.run(
+            ["psql", "-h", settings["POSTGRES_HOST"], "-p", settings["POSTGRES_PORT"], "-U", "postgres", "-d", settings["POSTGRES_DBNAME"],
+             "--single-transaction", "-v", "ON_ERROR_STOP=1", "-q", "-f", "-"],
+            input=backup.dump, check=True, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        yield {"PERSISTENCE_MODULE": "eventsourcing.postgres", **settings, "POSTGRES_SCHEMA": backup.schema}
+
+
+def test_the_backup_was_numbered_far_above_the_new_clusters_transaction_counter(backup: Backup, restored: dict[str, str]) -> None:
+    assert backup.top_id >> 16 > next_xid(restored), "the case under test: the old server had run more transactions"
+
+
+def test_a_reader_lists_every_game_of_a_backup_restored_on_a_new_cluster(backup: Backup, restored: dict[str, str]) -> None:
+    reader = Ledger(env={**restored, "CREATE_TABLE": "false"}, writes=False)
+    try:
+        assert sorted(reader.game_ids()) == sorted(backup.games)
+        assert max(_ids(reader)) == backup.top_id
+    finally:
+        reader.close()
+    listed = cli("games", "--json", store=restored)
+    assert listed.returncode == 0, listed.stderr
+    assert sorted(UUID(line["game"]) for line in map(json.loads, listed.stdout.splitlines())) == sorted(backup.games)
+
+
+def test_every_restored_game_reads_as_stored_and_audits_clean(backup: Backup, restored: dict[str, str]) -> None:
+    reader = Ledger(env={**restored, "CREATE_TABLE": "false"}, writes=False)
+    try:
+        for game, (count, last_hash) in backup.games.items():
+            maps = list(reader.event_maps(game))
+            assert (len(maps), maps[-1]["hash"]) == (count, last_hash)
+            assert audit_game(reader, game).clean
+    finally:
+        reader.close()
+
+
+def test_new_events_on_a_restored_store_come_after_every_restored_event(backup: Backup, restored: dict[str, str]) -> None:
+    writer = Ledger(env=restored)
+    try:
+        new_game = writer.start(demo_setup(11))
+        assert backup.branch is not None
+        for _ in range(5):  # the branch is continued where it was cut
+            writer.decide(backup.branch, choose(writer.state_now(backup.branch)))  # type: ignore[arg-type]
+        ids = _ids(writer)
+        assert ids == sorted(ids)
+        newer = [n for n in writer.recorder.select_notifications(backup.top_id, 100_000, inclusive_of_start=False)]
+        assert newer and {n.originator_id for n in newer} >= {new_game, backup.branch}
+        assert sorted(writer.game_ids()) == sorted([*backup.games, new_game])
+        again = writer.branch(backup.branch, last_decision_point(list(writer.event_maps(backup.branch))))
+        writer.decide(again, choose(writer.state_now(again)))  # type: ignore[arg-type]
+        assert min(n.id for n in writer.recorder.select_notifications(None, 100_000) if n.originator_id == again) > backup.top_id
+    finally:
+        writer.close()
+
+
+def test_a_projection_catches_up_across_the_restore(backup: Backup, restored: dict[str, str]) -> None:
+    ledger = Ledger(env=restored)
+    try:
+        view = make_view(ledger)
+        name = tracking_name(ledger)
+        assert view.max_tracking_id(name) == backup.tracked  # where it stood on the old server
+        folded = catch_up(ledger, view)
+        assert folded > 0  # the events written on the new cluster, and only those
+        assert view.max_tracking_id(name) == max(_ids(ledger))
+        assert backup.branch is not None
+        shown: Any = view.phase_step(backup.branch)
+        state = ledger.state(backup.branch)
+        assert shown is not None
+        assert (shown["version"], shown["turn"], shown["step"]) == (len(list(ledger.event_maps(backup.branch))), state.turn, state.step)
+    finally:
+        ledger.close()
