@@ -13,7 +13,7 @@ from uuid import UUID, uuid4
 
 import psycopg
 import pytest
-from eventsourcing.persistence import DataError, Notification, StoredEvent
+from eventsourcing.persistence import Notification, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder
 from eventsourcing.tests import persistence as library_tests
 from psycopg import sql
