@@ -27,6 +27,7 @@ from tests.log_tools import demo_log, header_of, run, write_raw
 
 pytestmark = [pytest.mark.postgres, pytest.mark.usefixtures("cli_env")]
 LIBRARY = 294  # cards in each library of benchmarks' long game: about 33,500 events, the import that hung
+LONGER = 590  # about 67,300 events: more than one PostgreSQL transaction id numbers (65,535)
 READER = "mtg_ledger_reader"
 
 
@@ -38,6 +39,17 @@ def long_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert len(events) > 33_000
     path = tmp_path_factory.mktemp("long") / "long.mtgl"
     logfile.write(path, "00000000-0000-0000-0000-0000000b16a0", events)
+    return path
+
+
+@pytest.fixture(scope="module")
+def longer_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from benchmarks.timetravel import long_log as play_long
+
+    events = play_long(LONGER)
+    assert len(events) > 65_535
+    path = tmp_path_factory.mktemp("longer") / "longer.mtgl"
+    logfile.write(path, "00000000-0000-0000-0000-0000000b16a1", events)
     return path
 
 
@@ -79,6 +91,22 @@ def test_a_33500_event_log_imports_into_postgresql_three_times_in_a_row_in_bound
     assert _count(postgres_env, "mtgledger_events") == 3 * len(events)
     done = _cli(postgres_env, "state", done.stdout.strip(), timeout=30)
     assert done.returncode == 0 and f'"version": {len(events)},' in done.stdout
+
+
+def test_a_log_longer_than_one_transaction_id_numbers_imports_into_postgresql_whole_and_in_order(longer_log: Path, postgres_env: dict[str, str]) -> None:
+    events = logfile.read(longer_log)[1]
+    done = _cli(postgres_env, "import", str(longer_log), timeout=300)
+    assert (done.returncode, done.stderr) == (0, "")
+    game = done.stdout.strip()
+    ledger = Ledger(env={**postgres_env, "CREATE_TABLE": "false"}, writes=False)
+    try:
+        fed = [n for n in ledger.recorder.select_notifications(None, 200_000) if str(n.originator_id) == game]
+        assert [n.originator_version for n in fed] == list(range(1, len(events) + 1)), "the feed holds every event, in order"
+        assert [n.id for n in fed] == sorted(n.id for n in fed)
+    finally:
+        ledger.close()
+    done = _cli(postgres_env, "audit", game, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_an_import_never_enters_psycopgs_pipeline_mode(pg: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
