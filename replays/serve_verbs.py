@@ -40,6 +40,7 @@ def cmd_serve(store: Store, args: argparse.Namespace) -> int:
         raise UserError(
             f"--workers {args.workers} needs PostgreSQL (PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_*): {kind}; serve with one worker, or store on PostgreSQL"
         )
+    store.check()  # before anything is served: a setup mistake is one line and exit 2, a server out of reach exit 3
     _quiet_server()
     return serve(store_env(store.db), args.host, args.port, args.workers, log_level())
 

@@ -20,6 +20,8 @@ from typing import Any, Final
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 
+from mtg_ledger.replays.ledger_errors import StoreSetupError
+
 RECORDER_ENV: Final = "MTG_LEDGER_PG_RECORDER"
 RECORDERS: Final = ("streams", "library")
 LIBRARY_POSTGRES: Final = "eventsourcing.postgres"
@@ -31,7 +33,7 @@ def construct_factory(env: Environment) -> InfrastructureFactory[Any]:
     and on SQLite the factory that chooses the compact or the library's tables by what the file holds."""
     choice = (env.get(RECORDER_ENV) or "streams").strip().lower()
     if choice not in RECORDERS:
-        raise ValueError(f"{RECORDER_ENV}={choice!r}: expected one of {', '.join(RECORDERS)}")
+        raise StoreSetupError(f"{RECORDER_ENV}={choice!r}: expected one of {', '.join(RECORDERS)}")
     module = env.get(InfrastructureFactory.PERSISTENCE_MODULE) or ""
     if module == LIBRARY_POSTGRES and choice == "streams":
         from mtg_ledger.replays.stores.postgres import Factory  # an optional extra (psycopg)
