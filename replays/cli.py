@@ -20,7 +20,7 @@ from eventsourcing.persistence import MapperDeserialisationError, PersistenceErr
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays import log_verbs, serve_verbs, verbs
+from mtg_ledger.replays import backup, log_verbs, serve_verbs, verbs
 from mtg_ledger.core.topics import UnknownTopic
 from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.examples import UnknownExample
@@ -181,6 +181,10 @@ def parser() -> Parser:
              f"mtg-ledger decide {GAME} '{{\"player\": \"bob\", \"action\": \"pass\"}}'", store="write")
     p.add_argument("game", metavar="GAME", help="a game id in the store")
     p.add_argument("actions", nargs="+", metavar="ACTION_JSON", help="one action (or a list of them) as in a scenario file")
+
+    p = verb("backup", backup.cmd_backup, "copy an SQLite store to a new file, safely while `serve` or another writer writes to it",
+             "mtg-ledger backup backups/games-monday.sqlite --db games.sqlite", store="read")
+    p.add_argument("dest", metavar="DEST", help="the new file (never overwritten); PostgreSQL is backed up with pg_dump instead")
 
     p = verb("serve", serve_verbs.cmd_serve, "the HTTP service (CONTRACT section 6; OpenAPI at /openapi.json, docs at /docs)",
              "mtg-ledger serve --db games.sqlite --port 8000\nPERSISTENCE_MODULE=eventsourcing.postgres mtg-ledger serve --workers 2", store="none")
