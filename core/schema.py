@@ -9,7 +9,9 @@ The hash chain is always checked on maps as they were recorded, before any upcas
 Schema history: 1, the first; 2, ``GameEnded.reason`` is a code (``core.outcome.Reason``) and
 ``winners`` always names the whole winning team (``GameEnded`` class version 2); 3, the same events,
 stored and exported compactly (hashes as 32 bytes, no timestamps, compressed log files): its upcasters
-read the rows and files of schemas 1 and 2 (``replays``), the event maps are unchanged.
+read the rows and files of schemas 1 and 2 (``replays``), the event maps are unchanged; 4, the same
+events and stored rows, log files in blocks of events, each its own checked zstd frame, after a lead
+that an engine of schema 3 reads as a header and refuses by its number (``replays.logcodec``).
 
 This module does not import ``core.events`` at load time (``core.events`` needs ``stored_upcaster``).
 """
@@ -92,6 +94,7 @@ SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types w
     1: {},
     2: {"GameEnded": 2},
     3: {"GameEnded": 2},  # the events of schema 2, stored and exported compactly
+    4: {"GameEnded": 2},  # the events of schema 3, exported in checked blocks
 }
 
 

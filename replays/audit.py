@@ -24,6 +24,7 @@ Map = dict[str, Any]
 WORDS = {
     "en": {
         "clean": "clean: {n} events, the hash chain holds and every decision is legal",
+        "verified": "events 1 to {n} verified: the hash chain holds and every decision is legal",
         "snapshots_ok": "{n} stored snapshot(s) match the events",
         "first": "first bad event: {v}",
         "header": "the log file's header",
@@ -42,6 +43,7 @@ WORDS = {
     },
     "fr": {
         "clean": "conforme : {n} événements, la chaîne de hachage tient et chaque décision est légale",
+        "verified": "événements 1 à {n} vérifiés : la chaîne de hachage tient et chaque décision est légale",
         "snapshots_ok": "{n} instantané(s) stocké(s) conforme(s) aux événements",
         "first": "premier événement fautif : {v}",
         "header": "l'en-tête du fichier",
@@ -61,7 +63,7 @@ WORDS = {
 }
 
 
-def _said(message: str, lang: str) -> str:
+def said(message: str, lang: str) -> str:
     """A finding's or a notice's sentence in ``lang`` (the engine writes them in English)."""
     return french(message) if lang == "fr" else message
 
@@ -78,11 +80,12 @@ def rule_title(rule: str | None, lang: str) -> str:
 
 @dataclass
 class AuditReport:
-    game: str
+    game: str | None  # None: a log file whose header cannot be read
     events: int
     findings: list[Finding] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
     snapshots: int = 0  # stored snapshots checked against the events (a stored game)
+    verified: int = 0  # the first events, up to the first finding about them, whose chain holds and whose decisions are legal
 
     @property
     def clean(self) -> bool:
@@ -99,9 +102,10 @@ class AuditReport:
             "clean": self.clean,
             "first": None if self.first is None else self.first.version,
             "snapshots": self.snapshots,
-            "notices": [_said(n, lang) for n in self.notices],
+            "verified": self.verified,
+            "notices": [said(n, lang) for n in self.notices],
             "findings": [
-                {**asdict(f), "message": _said(f.message, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
+                {**asdict(f), "message": said(f.message, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
                 for f in sorted(self.findings, key=lambda f: f.version)
             ],
         }
@@ -110,7 +114,7 @@ class AuditReport:
         w = WORDS[lang]
         lines = [w["game"].format(game=self.game)]
         first = self.first
-        notes = [f"{w['notice']} {_said(n, lang)}" for n in self.notices]
+        notes = [f"{w['notice']} {said(n, lang)}" for n in self.notices]
         if first is None:
             clean = w["clean"].format(n=self.events)
             if self.snapshots:
@@ -123,7 +127,9 @@ class AuditReport:
             lines.append(w["bad_snapshot"].format(v=first.version) + f" ({w[first.kind]})")
         else:
             lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
-        lines.append(f"  {_said(first.message, lang)}")
+        lines.append(f"  {said(first.message, lang)}")
+        if self.verified:
+            lines.append(f"  {w['verified'].format(n=self.verified)}")
         if first.rule:
             lines.append(f"  {w['rule'].format(rule=rule_title(first.rule, lang))}")
         if first.recorded is not None:
@@ -134,7 +140,7 @@ class AuditReport:
             lines.append(f"  {w['allowed']}")
             lines.extend(f"    {allowed_line(a, lang)}" for a in first.allowed)
         others = [f for f in self.findings if f is not first]
-        lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {_said(f.message, lang)}" for f in others if f.kind == "snapshot")
+        lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {said(f.message, lang)}" for f in others if f.kind == "snapshot")
         if others:
             lines.append(w["more"].format(n=len(others)))
         return lines
@@ -157,15 +163,24 @@ def _brief(event: Map) -> str:
 
 
 def audit(
-    game: str, events: list[Map], header: Map | None = None, progress: Progress | None = None, versions: dict[str, int] | None = None
+    game: str,
+    events: list[Map],
+    header: Map | None = None,
+    progress: Progress | None = None,
+    versions: dict[str, int] | None = None,
+    unreadable: Finding | None = None,
 ) -> AuditReport:
     """Integrity first, on the maps as recorded (the header, the hash chain, every event against the
     schema); legality by replay, even when the chain holds (a log may have been rewritten and re-hashed
     whole). Replay runs over the events up to the first integrity fault, in their current form:
     ``versions`` are the class versions they were recorded with (by default the header's
-    ``event_versions``; without a header, this engine's)."""
+    ``event_versions``; without a header, this engine's). ``unreadable``: the events of a log file
+    from the one after ``events`` on cannot be read (a finding at its version): the others are checked
+    as the first part of the log."""
     report = AuditReport(game=game, events=len(events))
-    report.findings.extend(integrity(events, header))
+    report.findings.extend(integrity(events, header, whole=unreadable is None))
+    if unreadable is not None:
+        report.findings.append(unreadable)
     if versions is None and header is not None:
         given = header.get("event_versions") or {}  # a header without them is schema 1's first form
         versions = given if isinstance(given, dict) else {}
@@ -181,8 +196,10 @@ def audit(
         usable = usable[: bad.version - 1]
     if usable:
         result = replay(usable, progress, versions)
-        report.findings.extend(f for f in result.findings if f.version <= len(usable))
+        found = [f for f in result.findings if f.version <= len(usable)]
+        report.findings.extend(found)
         report.notices.extend(unseeded_shuffles(usable))
+        report.verified = min((f.version - 1 for f in found), default=len(usable))
     return report
 
 

@@ -83,9 +83,64 @@ WHAT = _table(  # what is being played, cast or paid for
     }
 )
 
+DAMAGE = _table(  # why a part of a log file cannot be read
+    {
+        "its checksum does not match its content": "sa somme de contrôle ne correspond pas à son contenu",
+        "its data is corrupt": "ses données sont corrompues",
+        "zstd: {error}": "zstd : {error}",
+        "its frame does not end where the block index says": "sa trame ne se termine pas là où l'indique l'index des blocs",
+        "its frame ends before where the block index says": "sa trame se termine avant l'endroit qu'indique l'index des blocs",
+        "its first bytes are not a log file's lead": "ses premiers octets ne sont pas l'amorce d'un fichier journal",
+        "its lead and its header name different schemas": "son amorce et son en-tête indiquent des schémas différents",
+    }
+)
+READER = _table(  # what a log file's reader says (replays.logcodec), after "... cannot be read: "
+    {
+        "its compressed data is damaged ({damage})": "ses données compressées sont endommagées ({damage})",
+        "{part} is damaged ({damage})": "{part} est endommagé ({damage})",
+        "the file was cut: it ends before the end of {part}": "le fichier a été tronqué : il s'arrête avant la fin de {part}",
+        "its header frame is not msgpack ({error})": "la trame de son en-tête n'est pas du msgpack ({error})",
+        "its header frame does not hold a header, a block index and a table of shapes":
+            "la trame de son en-tête ne contient pas un en-tête, un index des blocs et une table des formes",
+        "the block index after the header is not a list of [events, bytes]": "l'index des blocs après l'en-tête n'est pas une liste de [événements, octets]",
+        "their block is not msgpack ({error})": "leur bloc n'est pas du msgpack ({error})",
+        "their block holds {n} whole items, not the {count} events the index gives it":
+            "leur bloc contient {n} éléments entiers, pas les {count} événements que lui donne l'index",
+        "the file goes on after its last block: bytes were appended to it": "le fichier continue après son dernier bloc : des octets y ont été ajoutés",
+        "the log holds more than {n} bytes once decompressed: refused, nothing read":
+            "le journal fait plus de {n} octets une fois décompressé : refusé, rien n'a été lu",
+        "not an mtg-ledger log file: the header is missing or of another format":
+            "ce n'est pas un fichier journal mtg-ledger : l'en-tête manque ou est d'un autre format",
+        "schema {n} is newer than this engine's schema {count}: upgrade mtg-ledger":
+            "le schéma {n} est plus récent que le schéma {count} de ce moteur : mettez mtg-ledger à jour",
+        "schema {n} is not a schema version": "le schéma {n} n'est pas une version de schéma",
+        "the table of event shapes after the header is missing or not a list of [type, [key, ...]]":
+            "la table des formes d'événements après l'en-tête manque ou n'est pas une liste de [type, [clé, ...]]",
+        "the file was cut: its compressed data ends before the end of its zstd frame":
+            "le fichier a été tronqué : ses données compressées s'arrêtent avant la fin de sa trame zstd",
+        "the file goes on after the end of its zstd frame: bytes were appended to it":
+            "le fichier continue après la fin de sa trame zstd : des octets y ont été ajoutés",
+        "not a msgpack log file ({error})": "ce n'est pas un fichier journal msgpack ({error})",
+        "the file ends in the middle of item {n}: it was cut ({count} stray bytes)":
+            "le fichier s'arrête au milieu de l'élément {n} : il a été tronqué ({count} octets en trop)",
+        "item {n} after the header is not an event map (v, type, hash)": "l'élément {n} après l'en-tête n'est pas une table d'événement (v, type, hash)",
+        "event {n} is not [shape, hash, value, ...] with a shape of the table":
+            "l'événement {n} n'est pas [forme, hachage, valeur, ...] avec une forme de la table",
+        "event {n} holds {count} values, its shape {other}": "l'événement {n} contient {count} valeurs, sa forme {other}",
+        "event {n}'s hash is {count} bytes long, not the 32 of a sha256": "le hachage de l'événement {n} fait {count} octets, pas les 32 d'un sha256",
+        "event {n}'s hash is not 32 bytes": "le hachage de l'événement {n} ne fait pas 32 octets",
+        "cannot open it ({error})": "impossible de l'ouvrir ({error})",
+        "cannot read it ({error})": "impossible de le lire ({error})",
+    }
+)
+
 MESSAGES = _table(
     {
-        # the log file and its hash chain (replays.logfile)
+        # a log file that cannot be read whole (replays.logcodec), then its hash chain (replays.logfile)
+        "the log file {file} cannot be read from event {v} on: {reason}": "le fichier journal {file} est illisible à partir de l'événement {v} : {reason}",
+        "events {v} to {w} of the log file {file} cannot be read: {reason}": "les événements {v} à {w} du fichier journal {file} sont illisibles : {reason}",
+        "event {v} of the log file {file} cannot be read: {reason}": "l'événement {v} du fichier journal {file} est illisible : {reason}",
+        "the log file {file} cannot be read: {reason}": "le fichier journal {file} est illisible : {reason}",
         "event {v} appears again here: an event {again}": "l'événement {v} apparaît de nouveau ici : un événement {again}",
         "event {v} is out of order: event {w} comes before it": "l'événement {v} n'est pas à sa place : l'événement {w} le précède",
         "event {v} is missing: the next recorded is {w}": "l'événement {v} manque : le suivant enregistré est le {w}",
@@ -212,6 +267,9 @@ HOLES: dict[str, Callable[[str], str]] = {
     "have": _have,
     "decision": _phrase(DECISION),
     "what": _phrase(WHAT),
+    "reason": _phrase(READER),
+    "damage": _phrase(DAMAGE),
+    "part": _words({"its header": "son en-tête", "their block": "leur bloc"}),
 }
 _RULE = re.compile(r"^(?P<text>.*) \(rule (?P<rule>[\d.a-z]+)\)$", re.DOTALL)
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from uuid import UUID
 
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.audit import audit, audit_game
+from mtg_ledger.replays.audit import AuditReport, audit, audit_game, said
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.progress import progress_bar
 from mtg_ledger.replays.replay import replay
@@ -23,13 +23,20 @@ from mtg_ledger.replays.text import line
 from mtg_ledger.replays.verbs import Map, UserError, emit, game_id
 
 
-def load_log(store: Store, source: str, label: str = "") -> tuple[str, list[Map], Map | None, dict[str, int], list[Finding]]:
+def load_log(
+    store: Store, source: str, label: str = "", partial: bool = False
+) -> tuple[str, list[Map], Map | None, dict[str, int], list[Finding]]:
     """A log from a file (with its header) or from the store (a game id; the store is opened only
     then): its events as recorded, and the class versions they were recorded in. A stored game's rows
-    are read unchecked: replay and audit check them, and say more."""
+    are read unchecked: replay and audit check them, and say more. ``partial``: a file whose events do
+    not all read gives those before the first that does not, and a finding at its version."""
     if Path(source).exists():
-        header, events = logfile.read(source)
-        return str(header.get("game")), events, header, logfile.recorded_versions(header), []
+        if partial:
+            header, events, unread = logfile.read_readable(source)
+        else:
+            (header, events), unread = logfile.read(source), None
+        damage = [] if unread is None else [Finding(unread.first, "integrity", str(unread))]
+        return str(header.get("game")), events, header, logfile.recorded_versions(header), damage
     try:
         game = UUID(source)
     except ValueError:
@@ -80,9 +87,15 @@ def cmd_replay(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_audit(store: Store, args: argparse.Namespace) -> int:
     if Path(args.source).exists():
-        game, events, header, versions, damage = load_log(store, args.source)
+        try:
+            game, events, header, versions, damage = load_log(store, args.source, partial=True)
+        except logfile.UnreadableLog as e:  # nothing to audit: a bad file (exit 2), said in the report's language
+            if not args.json:
+                raise logfile.UnreadableLog(said(str(e), args.lang)) from None
+            emit(AuditReport(game=None, events=0, findings=[Finding(0, "integrity", str(e))]).to_json(args.lang))
+            return 2
         with progress_bar(len(events), "audit") as done:
-            report = audit(game, events, header, done, versions)
+            report = audit(game, events, header, done, versions, damage[0] if damage else None)
     else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
         stored = game_id(args.source)
         with progress_bar(store.ledger.last_version(stored), "audit") as done:

@@ -1,17 +1,22 @@
-"""How a log file holds its header and its events (CONTRACT section 5), in the two forms this engine
-reads; both are read and written a piece at a time, in constant memory whatever the log's length.
+"""How a log file holds its header and its events (CONTRACT section 5), in the three forms this engine
+reads; every form is read, and the current one written, a piece at a time, in constant memory
+whatever the log's length. docs/log-file-format.md describes them for users.
 
-**Schema 3** (what this version writes) is one zstd frame (the file starts with zstd's magic bytes
-``28 b5 2f fd``), level 9, with zstd's checksum and without the content size, which decompresses to
-a msgpack stream of:
+**Schema 4** (what this version writes): the events in blocks, each its own zstd frame with its own
+checksum, so that a damaged byte costs the events of its block and nothing before it:
 
-1. the header map: ``format``, ``schema``, ``rules``, ``engine``, ``game``, ``events`` (their
-   count), ``hash`` (the last event's, in hex), ``event_versions`` (the class version of each event
-   type, as recorded);
-2. the table of event shapes, an array of ``[type, [key, ...]]``: each event type with the keys of
-   its fields, in the order they first appear in the log;
-3. one array per event, in log order: ``[shape, hash, value, ...]``: the index of its shape in the
-   table, its chain hash as 32 raw bytes, then the value of each key of its shape, in that order.
+1. the *lead*, 27 bytes of msgpack: ``{"format": "mtg-ledger", "schema": 4}``. An engine of schema 3
+   or older reads it as a header and refuses the file by its schema number;
+2. the header frame, one zstd frame holding three msgpack items: the header map (``format``,
+   ``schema``, ``rules``, ``engine``, ``game``, ``events`` (their count), ``hash`` (the last
+   event's, in hex), ``event_versions`` (the class version of each event type, as recorded)); the
+   block index, an array of ``[events, bytes]`` per block: how many events it holds and the length
+   of its frame (block *k* starts with the event after those of the blocks before it, and its frame
+   right after theirs); the table of event shapes, an array of ``[type, [key, ...]]``: each event
+   type with the keys of its fields, in the order they first appear in the log;
+3. one zstd frame per block of ``BLOCK`` events (the last may hold fewer): one array per event, in
+   log order: ``[shape, hash, value, ...]``: the index of its shape in the table, its chain hash as
+   32 raw bytes, then the value of each key of its shape, in that order.
 
 The event's contract map is ``{"v": v, "type": type, key: value, ..., "hash": hash in hex}``. ``v``
 is implied: the version of the event before it plus one (1 for the first). The hashes are the ones
@@ -20,10 +25,16 @@ recorded: an event whose ``v`` is not implied has ``"v"`` as the first key of it
 hash is not a sha256 in hex has ``"hash"`` as the last key of its shape and ``nil`` in place of
 the 32 bytes.
 
-The header comes first, but its count, final hash and class versions (and the shapes) are known only
-after the last event: the writer keeps the event arrays in a temporary spool (in memory up to 32 MiB,
-on disk beyond) and compresses header, table and spool in one pass at the end. The same events give
-the same bytes: a fixed level, one thread, no content size, no timestamps.
+The header comes first, but its count, final hash and class versions (and the shapes and the index)
+are known only after the last event: the writer compresses each block as it fills, keeps the frames
+in a temporary spool (in memory up to 32 MiB, on disk beyond) and writes lead, header frame and spool
+at the end. The same events give the same bytes: a fixed level, one thread, no content size, no
+timestamps. Every frame has zstd's checksum; a reader decompresses a whole block and checks it before
+it hands on any of its events.
+
+**Schema 3** (older files, still read): the file starts with zstd's magic bytes ``28 b5 2f fd``: one
+zstd frame holding the header map, the table of shapes and the event arrays, as above, without lead,
+index or blocks.
 
 **Schemas 1 and 2** (older files, still read): no compression; the header map, then each event's
 contract map, its hash in hex, msgpack-encoded one after another.
@@ -44,30 +55,76 @@ from mtg_ledger.core.schema import SchemaError, check_schema
 FORMAT = "mtg-ledger"
 MAGIC = b"\x28\xb5\x2f\xfd"  # every zstd frame starts with it; a msgpack header map never does
 # Measured (bytes an event on the demo game / on 100,000 events of benchmarks/timetravel.py, and the seconds
-# to write those): level 3 38.1 / 35.2, 0.27 s; 6 37.9 / 35.2, 0.27 s; 9 37.8 / 35.1, 0.30 s; 12 37.7 / 35.0,
-# 0.45 s; 19 37.4 / 34.8, 1.9 s. The 32 bytes of each hash do not compress: beyond 9, time for nothing.
+# to write those), one frame for the whole log: level 3 38.1 / 35.2, 0.27 s; 6 37.9 / 35.2, 0.27 s; 9 37.8 / 35.1,
+# 0.30 s; 12 37.7 / 35.0, 0.45 s; 19 37.4 / 34.8, 1.9 s. The 32 bytes of each hash do not compress: beyond 9, time for nothing.
 LEVEL = 9
+# Events a block, measured at level 9 (bytes an event on the same two games, the header frame included): one
+# frame 37.8 / 35.1; blocks of 128: 40.8 / 38.0; 256: 39.4 / 36.6; 512: 38.6 / 35.8; 1024: 38.1 / 35.4. Each block
+# starts compressing without the history of the blocks before it; 512 keeps within 1 byte an event of one frame.
+BLOCK = 512
 Map = dict[str, Any]
 
 _IMPLIED = ("v", "type", "hash")
-_SPOOL = 32 << 20  # event arrays kept in memory before the spool goes to a temporary file
+_LEAD = len(msgpack.packb({"format": FORMAT, "schema": 4}))  # 27: the schema is a one-byte integer up to 127
+_SPOOL = 32 << 20  # compressed blocks kept in memory before the spool goes to a temporary file
 _CHUNK = 1 << 20  # bytes handed to zstd or msgpack at a time
 _COMPRESSED_CHUNK = 1 << 10  # compressed bytes decompressed at a time: at most 32 MiB come out of them
 _ITEM = 64 << 20  # the largest msgpack item (header, table or event) read from a local file
 _WINDOW = 1 << 23  # zstd window a reader allows (level 9 writes 4 MiB): a file cannot make it allocate more
+_MSGPACK_ERRORS = (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, msgpack.BufferFull, ValueError)
 
 
 class UnreadableLog(ValueError):
-    """Not a log file this engine can read (exit status 2)."""
+    """Not a log file this engine can read (exit status 2): ``reason`` says why, ``file`` names it."""
+
+    def __init__(self, reason: str, file: str | None = None) -> None:
+        super().__init__(f"the log file {file} cannot be read: {reason}" if file else reason)
+        self.reason, self.file = reason, file
+
+    def named(self, file: str) -> UnreadableLog:
+        return UnreadableLog(self.reason, file)
+
+
+class UnreadableEvents(UnreadableLog):
+    """A log file whose header reads, but not all of its events: every event before ``first`` was read
+    whole; ``first`` to ``last`` (None: to the end of the file) cannot be."""
+
+    def __init__(self, reason: str, first: int, last: int | None, file: str | None = None) -> None:
+        of = f"of the log file {file}" if file else "of the log file"
+        if last is None:
+            said = f"the log file{f' {file}' if file else ''} cannot be read from event {first} on: {reason}"
+        elif last == first:
+            said = f"event {first} {of} cannot be read: {reason}"
+        else:
+            said = f"events {first} to {last} {of} cannot be read: {reason}"
+        ValueError.__init__(self, said)
+        self.reason, self.file, self.first, self.last = reason, file, first, last
+
+    def named(self, file: str) -> UnreadableEvents:
+        return UnreadableEvents(self.reason, self.first, self.last, file)
 
 
 def _compressor() -> zstandard.ZstdCompressor:
     return zstandard.ZstdCompressor(level=LEVEL, write_checksum=True, write_content_size=False, threads=0)
 
 
+def _damaged(e: zstandard.ZstdError) -> str:
+    said = str(e).removeprefix("zstd decompressor error: ")
+    if "checksum" in said:
+        return "its checksum does not match its content"
+    return "its data is corrupt" if "corruption" in said else f"zstd: {said}"
+
+
+def _lead(data: bytes) -> Map | None:
+    """The lead of a file of schema 4 or later, ``{"format": FORMAT, "schema": N}``; None if ``data`` is not one."""
+    try:
+        lead = msgpack.unpackb(data)
+    except (*_MSGPACK_ERRORS, TypeError):
+        return None
+    return lead if isinstance(lead, dict) and lead == {"format": FORMAT, "schema": lead.get("schema")} and type(lead["schema"]) is int else None
+
+
 # --- writing ------------------------------------------------------------------------------------------
-
-
 class Encoder:
     """Turns contract maps into event arrays, collecting the shape table and what the header says."""
 
@@ -146,26 +203,35 @@ def _values(keys: list[Any]) -> Callable[[Map], tuple[Any, ...]]:
     return operator.itemgetter(*keys)
 
 
-def write_compact(out: BinaryIO, events: Iterable[Map], header: Callable[[Encoder], Map]) -> Map:
-    """Write ``events`` to ``out`` in the form of schema 3; ``header`` makes the header from what the
-    encoder saw, once the last event is read. Returns the header."""
-    encoder = Encoder()
+def write_blocks(out: BinaryIO, events: Iterable[Map], header: Callable[[Encoder], Map], block: int = BLOCK) -> Map:
+    """Write ``events`` to ``out`` in the form of schema 4, ``block`` events a block; ``header`` makes
+    the header from what the encoder saw, once the last event is read. Returns the header."""
+    encoder, compressor = Encoder(), _compressor()
     packer = msgpack.Packer(use_bin_type=True)
+    index: list[list[int]] = []
     with tempfile.SpooledTemporaryFile(max_size=_SPOOL) as spool:
-        body = bytearray()
+        body, held = bytearray(), 0
+
+        def close_block() -> None:
+            frame = compressor.compress(bytes(body))
+            spool.write(frame)
+            index.append([held, len(frame)])
+            body.clear()
+
         for event in events:
             body += packer.pack(encoder.encode(event))
-            if len(body) >= _CHUNK:
-                spool.write(body)
-                body.clear()
-        spool.write(body)
+            held += 1
+            if held == block:
+                close_block()
+                held = 0
+        if held:
+            close_block()
         made = header(encoder)
+        out.write(packer.pack({"format": FORMAT, "schema": made.get("schema")}))
+        out.write(compressor.compress(packer.pack(made) + packer.pack(index) + packer.pack(encoder.table)))
         spool.seek(0)
-        writer = _compressor().stream_writer(out, closefd=False)
-        writer.write(packer.pack(made) + packer.pack(encoder.table))
         while chunk := spool.read(_CHUNK):
-            writer.write(chunk)
-        writer.flush(zstandard.FLUSH_FRAME)
+            out.write(chunk)
     return made
 
 
@@ -173,28 +239,144 @@ def write_compact(out: BinaryIO, events: Iterable[Map], header: Callable[[Encode
 
 
 class LogReader:
-    """A log file's header, then its events one at a time, read from ``source`` (either form).
+    """A log file's header, then its events one at a time, read from ``source`` (any form).
 
     ``limits``: what msgpack may unpack (``max_str_len``, ...) and ``max_decompressed``, the most
-    bytes the file may decompress to; a file from someone else gets ``logfile.UPLOAD_LIMITS``."""
+    bytes the file may decompress to; a file from someone else gets ``logfile.UPLOAD_LIMITS``.
+    ``name``: the file's name, for the errors (``UnreadableLog``, and ``UnreadableEvents`` once the
+    header is read)."""
 
-    def __init__(self, source: BinaryIO, limits: dict[str, Any] | None = None) -> None:
-        limits = dict(limits or {})
-        self._max = limits.pop("max_decompressed", None)
-        self._source = source
-        start = source.read(len(MAGIC))
-        self.compact = start == MAGIC
-        self._chunks = self._decompressed(start) if self.compact else self._plain(start)
-        self._unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=_ITEM + _CHUNK, **limits)
-        self._fed = 0
-        self._items = self._unpacked()
-        self.header = self._read_header()
-        self._table = self._read_table() if self.compact else []
+    def __init__(self, source: BinaryIO, limits: dict[str, Any] | None = None, name: str | None = None) -> None:
+        self._limits = dict(limits or {})
+        self._max = self._limits.pop("max_decompressed", None)
+        self._source, self._name, self._fed = source, name, 0
+        self._index: list[tuple[int, int]] = []
+        try:
+            start = source.read(len(MAGIC))
+            self.compact = start == MAGIC
+            if not self.compact:
+                start += source.read(_LEAD + len(MAGIC) - len(start))
+            self.blocks = start[_LEAD : _LEAD + len(MAGIC)] == MAGIC or _lead(start[:_LEAD]) is not None
+            if self.blocks:
+                self.header, self._table, self._pending = self._read_header_frame(start)
+                return
+            self._chunks = self._decompressed(start) if self.compact else self._plain(start)
+            self._unpacker = self._new_unpacker()
+            self._items = self._unpacked()
+            self.header = self._read_header()
+            self._table = self._read_table() if self.compact else []
+        except UnreadableLog as e:
+            raise (e.named(name) if name else e) from None
 
     def __iter__(self) -> Iterator[Map]:
-        return self._compact_events() if self.compact else self._plain_events()
+        read = 0
+        try:
+            if self.blocks:
+                yield from self._block_events()
+                return
+            for event in self._compact_events() if self.compact else self._plain_events():
+                read += 1
+                yield event
+        except UnreadableEvents as e:
+            raise (e.named(self._name) if self._name else e) from None
+        except UnreadableLog as e:  # the older forms: everything from the event it met on
+            raise UnreadableEvents(e.reason, read + 1, None, self._name) from None
 
-    # the bytes, then msgpack items
+    def _new_unpacker(self) -> msgpack.Unpacker:
+        return msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=_ITEM + _CHUNK, **self._limits)
+
+    def _count(self, size: int) -> None:
+        self._fed += size
+        if self._max is not None and self._fed > self._max:
+            raise UnreadableLog(f"the log holds more than {self._max:,} bytes once decompressed: refused, nothing read")
+
+    def _check_header(self, header: Any) -> Map:
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise UnreadableLog(f"not an {FORMAT} log file: the header is missing or of another format")
+        try:
+            check_schema(header.get("schema"))
+        except SchemaError as e:
+            raise UnreadableLog(str(e)) from None
+        return header
+
+    def _check_table(self, table: Any) -> list[tuple[Any, list[Any]]]:
+        shapes: list[Any] = table if isinstance(table, list) else [None]
+        if any(not (isinstance(s, list) and len(s) == 2 and isinstance(s[1], list)) for s in shapes):
+            raise UnreadableLog("the table of event shapes after the header is missing or not a list of [type, [key, ...]]")
+        return [(kind, keys) for kind, keys in shapes]
+
+    # schema 4: the lead, the header frame, then a frame a block
+
+    def _frame(self, pending: bytes, length: int | None) -> tuple[bytes, bytes]:
+        """One zstd frame, whole and checked: ``length`` compressed bytes (None: up to its end, then the
+        bytes after it); what it decompresses to, and the compressed bytes read past it."""
+        part = "its header" if length is None else "their block"
+        frame = zstandard.ZstdDecompressor(max_window_size=_WINDOW).decompressobj()
+        out, left = bytearray(), length
+        while not frame.eof:
+            if left == 0:
+                raise UnreadableLog(f"{part} is damaged (its frame does not end where the block index says)")
+            want = _COMPRESSED_CHUNK if left is None else min(_COMPRESSED_CHUNK, left)
+            compressed, pending = (pending[:want], pending[want:]) if pending else (self._source.read(want), b"")
+            if not compressed:
+                raise UnreadableLog(f"the file was cut: it ends before the end of {part}")
+            left = None if left is None else left - len(compressed)
+            try:
+                piece = frame.decompress(compressed)
+            except zstandard.ZstdError as e:
+                raise UnreadableLog(f"{part} is damaged ({_damaged(e)})") from None
+            self._count(len(piece))
+            out += piece
+        if left:
+            raise UnreadableLog(f"{part} is damaged (its frame ends before where the block index says)")
+        return bytes(out), frame.unused_data + pending
+
+    def _read_header_frame(self, start: bytes) -> tuple[Map, list[tuple[Any, list[Any]]], bytes]:
+        lead = _lead(start[:_LEAD])
+        if lead is None:
+            raise UnreadableLog("its header is damaged (its first bytes are not a log file's lead)")
+        self._check_header(lead)  # a newer schema is refused before anything else is read
+        data, pending = self._frame(start[_LEAD:], None)
+        unpacker = self._new_unpacker()
+        unpacker.feed(data)
+        try:
+            items = list(unpacker)
+        except _MSGPACK_ERRORS as e:
+            raise UnreadableLog(f"its header frame is not msgpack ({type(e).__name__})") from None
+        if len(items) != 3 or unpacker.tell() != len(data):
+            raise UnreadableLog("its header frame does not hold a header, a block index and a table of shapes")
+        header, index, table = items
+        if self._check_header(header).get("schema") != lead["schema"]:
+            raise UnreadableLog("its header is damaged (its lead and its header name different schemas)")
+        if not isinstance(index, list) or any(
+            not (isinstance(b, list) and len(b) == 2 and all(type(n) is int and n > 0 for n in b)) for b in index
+        ):
+            raise UnreadableLog("the block index after the header is not a list of [events, bytes]")
+        self._index = [(count, length) for count, length in index]
+        return header, self._check_table(table), pending
+
+    def _block_events(self) -> Iterator[Map]:
+        decoder, pending, before = _Decoder(self._table), self._pending, 0
+        for count, length in self._index:
+            try:
+                data, pending = self._frame(pending, length)
+                unpacker = self._new_unpacker()
+                unpacker.feed(data)
+                try:
+                    items = list(unpacker)
+                except _MSGPACK_ERRORS as e:
+                    raise UnreadableLog(f"their block is not msgpack ({type(e).__name__})") from None
+                if len(items) != count or unpacker.tell() != len(data):
+                    raise UnreadableLog(f"their block holds {len(items)} whole items, not the {count} events the index gives it")
+                events = [decoder.decode(item, before + i) for i, item in enumerate(items, start=1)]
+            except UnreadableLog as e:
+                raise UnreadableEvents(e.reason, before + 1, before + count) from None
+            yield from events
+            before += count
+        if pending or self._source.read(1):
+            raise UnreadableEvents("the file goes on after its last block: bytes were appended to it", before + 1, None)
+
+    # schema 3: one frame; schemas 1 and 2: plain msgpack
 
     def _plain(self, start: bytes) -> Iterator[bytes]:
         yield start
@@ -216,7 +398,7 @@ class LogReader:
             try:
                 out = frame.decompress(compressed)
             except zstandard.ZstdError as e:
-                raise UnreadableLog(f"its compressed data is damaged ({e})") from None
+                raise UnreadableLog(f"its compressed data is damaged ({_damaged(e)})") from None
             if frame.eof and frame.unused_data:
                 raise UnreadableLog("the file goes on after the end of its zstd frame: bytes were appended to it")
             for i in range(0, len(out), _CHUNK):
@@ -224,41 +406,27 @@ class LogReader:
 
     def _unpacked(self) -> Iterator[Any]:
         unpacker = self._unpacker
-        count = 0
+        count, fed = 0, 0
         try:
             for chunk in self._chunks:
-                self._fed += len(chunk)
-                if self._max is not None and self._fed > self._max:
-                    raise UnreadableLog(f"the log holds more than {self._max:,} bytes once decompressed: refused, nothing read")
+                fed += len(chunk)
+                self._count(len(chunk))
                 unpacker.feed(chunk)
                 for item in unpacker:
                     count += 1
                     yield item
-        except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, msgpack.BufferFull, ValueError) as e:
+        except _MSGPACK_ERRORS as e:
             if isinstance(e, UnreadableLog):
                 raise
             raise UnreadableLog(f"not a msgpack log file ({type(e).__name__}{': ' if str(e) else ''}{e})") from None
-        if unpacker.tell() != self._fed:
-            raise UnreadableLog(f"the file ends in the middle of item {count + 1}: it was cut ({self._fed - unpacker.tell()} stray bytes)")
+        if unpacker.tell() != fed:
+            raise UnreadableLog(f"the file ends in the middle of item {count + 1}: it was cut ({fed - unpacker.tell()} stray bytes)")
 
     def _read_header(self) -> Map:
-        header = next(self._items, None)
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise UnreadableLog(f"not an {FORMAT} log file: the header is missing or of another format")
-        try:
-            check_schema(header.get("schema"))
-        except SchemaError as e:
-            raise UnreadableLog(str(e)) from None
-        return header
+        return self._check_header(next(self._items, None))
 
     def _read_table(self) -> list[tuple[Any, list[Any]]]:
-        table = next(self._items, None)
-        shapes: list[Any] = table if isinstance(table, list) else [None]
-        if any(not (isinstance(s, list) and len(s) == 2 and isinstance(s[1], list)) for s in shapes):
-            raise UnreadableLog("the table of event shapes after the header is missing or not a list of [type, [key, ...]]")
-        return [(kind, keys) for kind, keys in shapes]
-
-    # the events
+        return self._check_table(next(self._items, None))
 
     def _plain_events(self) -> Iterator[Map]:
         for i, event in enumerate(self._items, start=1):
@@ -267,31 +435,41 @@ class LogReader:
             yield event
 
     def _compact_events(self) -> Iterator[Map]:
-        # per shape: type, keys, the array's length, and whether v and the hash are the implied ones
-        shapes = [(kind, keys, 2 + len(keys), not keys or (keys[0] != "v" and keys[-1] != "hash")) for kind, keys in self._table]
-        next_v: Any = 1
+        decoder = _Decoder(self._table)
         for i, item in enumerate(self._items, start=1):
-            if type(item) is not list or len(item) < 2 or type(item[0]) is not int or not 0 <= item[0] < len(shapes):
-                raise UnreadableLog(f"event {i} is not [shape, hash, value, ...] with a shape of the table")
-            kind, keys, size, implied = shapes[item[0]]
-            if len(item) != size:
-                raise UnreadableLog(f"event {i} holds {len(item) - 2} values, its shape {len(keys)}")
-            recorded_hash = item[1]
-            if implied and type(recorded_hash) is bytes and len(recorded_hash) == 32 and type(next_v) is int:  # a sound log's every event
-                event: Map = {"v": next_v, "type": kind}
-                event.update(zip(keys, item[2:], strict=False))  # as many as the shape has keys: checked above
-                event["hash"] = recorded_hash.hex()
-                next_v += 1
-                yield event
-                continue
-            if isinstance(recorded_hash, bytes) and len(recorded_hash) != 32:
-                raise UnreadableLog(f"event {i}'s hash is {len(recorded_hash)} bytes long, not the 32 of a sha256")
-            if not isinstance(recorded_hash, bytes) and not (recorded_hash is None and keys and keys[-1] == "hash"):
-                raise UnreadableLog(f"event {i}'s hash is not 32 bytes")
-            event = {"v": next_v, "type": kind}
-            event.update(zip(keys, item[2:], strict=True))
-            if recorded_hash is not None:
-                event["hash"] = recorded_hash.hex()
-            v = event["v"]
-            next_v = v + 1 if type(v) is int else None
-            yield event
+            yield decoder.decode(item, i)
+
+
+class _Decoder:
+    """Event arrays (schemas 3 and 4) back to contract maps, in log order."""
+
+    def __init__(self, table: list[tuple[Any, list[Any]]]) -> None:
+        # per shape: type, keys, the array's length, and whether v and the hash are the implied ones
+        self._shapes = [(kind, keys, 2 + len(keys), not keys or (keys[0] != "v" and keys[-1] != "hash")) for kind, keys in table]
+        self._next_v: Any = 1
+
+    def decode(self, item: Any, i: int) -> Map:
+        shapes = self._shapes
+        if type(item) is not list or len(item) < 2 or type(item[0]) is not int or not 0 <= item[0] < len(shapes):
+            raise UnreadableLog(f"event {i} is not [shape, hash, value, ...] with a shape of the table")
+        kind, keys, size, implied = shapes[item[0]]
+        if len(item) != size:
+            raise UnreadableLog(f"event {i} holds {len(item) - 2} values, its shape {len(keys)}")
+        recorded_hash = item[1]
+        if implied and type(recorded_hash) is bytes and len(recorded_hash) == 32 and type(self._next_v) is int:  # a sound log's every event
+            event: Map = {"v": self._next_v, "type": kind}
+            event.update(zip(keys, item[2:], strict=False))  # as many as the shape has keys: checked above
+            event["hash"] = recorded_hash.hex()
+            self._next_v += 1
+            return event
+        if isinstance(recorded_hash, bytes) and len(recorded_hash) != 32:
+            raise UnreadableLog(f"event {i}'s hash is {len(recorded_hash)} bytes long, not the 32 of a sha256")
+        if not isinstance(recorded_hash, bytes) and not (recorded_hash is None and keys and keys[-1] == "hash"):
+            raise UnreadableLog(f"event {i}'s hash is not 32 bytes")
+        event = {"v": self._next_v, "type": kind}
+        event.update(zip(keys, item[2:], strict=True))
+        if recorded_hash is not None:
+            event["hash"] = recorded_hash.hex()
+        v = event["v"]
+        self._next_v = v + 1 if type(v) is int else None
+        return event

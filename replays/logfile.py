@@ -1,7 +1,9 @@
-"""The self-describing log file (CONTRACT section 5): a header, then every event, in the form of
-``replays.logcodec`` (schema 3: compressed, hashes as raw bytes; schemas 1 and 2: plain msgpack maps).
-Reading checks the header and the hash chain before anything is trusted; nothing is imported from a
-file that fails a check. Both forms are read, and the current one written, a piece at a time.
+"""The self-describing log file (CONTRACT section 5): a header, then every event, in the forms of
+``replays.logcodec`` (schema 4: compressed blocks of events, each with its own checksum; schema 3: one
+compressed frame; schemas 1 and 2: plain msgpack maps). Reading checks the header and the hash chain
+before anything is trusted; nothing is imported from a file that fails a check. Every form is read,
+and the current one written, a piece at a time; a damaged block costs its own events, and the audit
+checks every event before it (``read_readable``).
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays.logcodec import FORMAT, Encoder, LogReader, UnreadableLog, write_compact
+from mtg_ledger.replays.logcodec import FORMAT, Encoder, LogReader, UnreadableEvents, UnreadableLog, write_blocks
 
 Map = dict[str, Any]
 __all__ = [
-    "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableLog", "engine_version", "header_findings", "header_for", "integrity",
-    "open_log", "read", "read_bytes", "recorded_versions", "write", "write_items", "write_to",
+    "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableEvents", "UnreadableLog", "engine_version", "header_findings", "header_for",
+    "integrity", "open_log", "read", "read_bytes", "read_readable", "recorded_versions", "write", "write_items", "write_to",
 ]
 
 
@@ -92,13 +94,13 @@ def write_to(out: BinaryIO, game_id: str, events: Iterable[Map], versions: dict[
     def header(seen: Encoder) -> Map:
         return _header(game_id, seen.count, seen.last_hash, seen.first, versions)
 
-    return write_compact(out, events, header)
+    return write_blocks(out, events, header)
 
 
 def write_items(path: str | Path, header: Map, events: Iterable[Map]) -> None:
     """Exactly this header and these events, in the current form (no checks: a forger's tool for tests)."""
     with _replacing(path) as out:
-        write_compact(out, events, lambda _: header)
+        write_blocks(out, events, lambda _: header)
 
 
 @contextmanager
@@ -117,22 +119,35 @@ def _replacing(path: str | Path) -> Iterator[BinaryIO]:
 @contextmanager
 def open_log(path: str | Path) -> Iterator[LogReader]:
     """A log file opened for reading: ``.header`` (checked: format and schema), then its events one at
-    a time by iterating (each an event map; whether they chain is ``integrity``'s to say)."""
+    a time by iterating (each an event map; whether they chain is ``integrity``'s to say). Every
+    ``UnreadableLog`` it raises names the file."""
     try:
         stream = open(path, "rb")
     except OSError as e:
-        raise UnreadableLog(f"{path}: cannot read the log file: {e.strerror}") from None
+        raise UnreadableLog(f"cannot open it ({e.strerror})", str(path)) from None
     with stream:
         try:
-            yield LogReader(stream)
+            yield LogReader(stream, name=str(path))
         except OSError as e:
-            raise UnreadableLog(f"{path}: cannot read the log file: {e.strerror}") from None
+            raise UnreadableLog(f"cannot read it ({e.strerror})", str(path)) from None
 
 
 def read(path: str | Path) -> tuple[Map, list[Map]]:
     """The header and the events of a log file, as recorded (no checks beyond being readable)."""
     with open_log(path) as log:
         return log.header, list(log)
+
+
+def read_readable(path: str | Path) -> tuple[Map, list[Map], UnreadableEvents | None]:
+    """``read``, but a file whose header reads and whose events do not all read gives every event
+    before the first that cannot be read, and what cannot be read (an audit checks those events)."""
+    events: list[Map] = []
+    with open_log(path) as log:
+        try:
+            events.extend(log)
+        except UnreadableEvents as e:
+            return log.header, events, e
+        return log.header, events, None
 
 
 # What a log file from someone else may hold, at most: msgpack allocates a container as its header
@@ -188,9 +203,10 @@ def _chains(previous: str, event: Map) -> bool:
         return False
 
 
-def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
+def integrity(events: list[Map], header: Map | None = None, whole: bool = True) -> list[Finding]:
     """Hash chain, gaps, duplicates, reordering, truncation and appended events (findings, in order);
-    with a header, the header's own shape first."""
+    with a header, the header's own shape first. ``whole``: ``events`` are every event of the file
+    (not those before a part that cannot be read), so the header's count and final hash apply."""
     findings: list[Finding] = header_findings(header) if header is not None else []
     previous = GENESIS_HASH
     expected_version = 1
@@ -214,7 +230,7 @@ def integrity(events: list[Map], header: Map | None = None) -> list[Finding]:
             return findings
         previous = event["hash"]
         expected_version += 1
-    if header is not None:
+    if header is not None and whole:
         count, final = header.get("events"), header.get("hash")
         if type(count) is not int or count < 0:
             pass  # a finding of the header's own

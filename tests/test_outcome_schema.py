@@ -70,10 +70,10 @@ def test_an_outcome_is_a_closed_set_of_reasons_and_a_draw_has_no_winner() -> Non
 
 
 def test_schema_2_is_gameended_class_version_2_and_the_header_says_which_schema_a_log_is_in() -> None:
-    assert SCHEMA_VERSION == 3 and GameEnded.class_version == 2  # schema 3 stores the same events compactly
-    assert logfile.header_for("g", [])["schema"] == 3
-    recorded_in_v1 = logfile.header_for("g", [], V1)  # a file of schema 3 holding events recorded in schema 1's class versions
-    assert recorded_in_v1["schema"] == 3 and recorded_in_v1["event_versions"]["GameEnded"] == 1
+    assert GameEnded.class_version == SCHEMAS[2]["GameEnded"] == 2  # schemas 3 and 4 store and export the same events in other forms
+    assert logfile.header_for("g", [])["schema"] == SCHEMA_VERSION
+    recorded_in_v1 = logfile.header_for("g", [], V1)  # a file of today's schema holding events recorded in schema 1's class versions
+    assert recorded_in_v1["schema"] == SCHEMA_VERSION and recorded_in_v1["event_versions"]["GameEnded"] == 1
     assert {k: v for k, v in class_versions().items() if v != 1} == SCHEMAS[SCHEMA_VERSION]
 
 
@@ -117,7 +117,7 @@ def test_the_golden_log_imported_by_the_cli_audits_replays_and_exports_as_record
     assert (ended["reason"], ended["hash"]) == ("last_player_standing", recorded[-1]["hash"])  # read upcast, hash as recorded
     assert main(["export", game, "-o", str(tmp_path / "again.mtgl"), "--db", db]) == 0
     again_header, again = logfile.read(tmp_path / "again.mtgl")
-    assert again == recorded and again_header["schema"] == 3 and again_header["event_versions"]["GameEnded"] == 1
+    assert again == recorded and again_header["schema"] == SCHEMA_VERSION and again_header["event_versions"]["GameEnded"] == 1
 
 
 def test_a_schema_1_log_of_a_game_ended_by_a_concession_replays_and_audits_clean(tmp_path: Path) -> None:

@@ -132,13 +132,15 @@ def test_a_file_that_is_not_a_log_is_unreadable_with_one_error_line(tmp_path: Pa
     assert len(err.strip().splitlines()) == 1 and err.startswith("mtg-ledger:")
 
 
-def test_a_file_cut_in_the_middle_of_an_event_is_unreadable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_file_cut_in_the_middle_of_an_event_is_unreadable_and_the_audit_says_where_it_was_cut(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cut = _cut_inside_event(tmp_path, 500)
     with pytest.raises(logfile.UnreadableLog):
         logfile.read(cut)
     code, out, err = run(capsys, "audit", str(cut), "--db", str(tmp_path / "s.sqlite"))
-    assert (code, out) == (2, "")
-    assert len(err.strip().splitlines()) == 1
+    assert (code, err) == (1, "")
+    assert f"of the log file {cut} cannot be read: the file was cut" in out
 
 
 # --- a whole log re-hashed: caught by the rules ---------------------------------------------------------
