@@ -141,6 +141,16 @@ def _identifier(name: str) -> str:
     return name if re.fullmatch(r"[a-z_][a-z0-9_$]*", name) else '"' + name.replace('"', '""') + '"'
 
 
+def _not_allowed(error: Exception) -> bool:
+    return "permission denied" in str(error)
+
+
+def _privileges(error: Exception) -> StoreSetupError:
+    """The role of POSTGRES_USER lacks a privilege the store needs (a setup mistake, not a failure)."""
+    user = Environment(Ledger.name, dict(os.environ)).get("POSTGRES_USER")
+    return StoreSetupError(f"{error} (POSTGRES_USER={user}): grant the role what the store needs, or connect as another ({DOCS}, Privileges)")
+
+
 def _in_memory(name: str) -> bool:
     return ":memory:" in name or "mode=memory" in name
 
@@ -188,6 +198,8 @@ class Store:
                 raise StoreSetupError(f"{e} ({DOCS})") from None
             raise StoreFailure(f"cannot open the store ({self.where()}): {e}") from e
         except (PersistenceError, InfrastructureFactoryError) as e:
+            if postgres and _not_allowed(e):
+                raise _privileges(e) from None
             raise StoreFailure(f"cannot open the store ({self.where()}): {e}") from e
         if self.reading:
             try:
@@ -196,6 +208,8 @@ class Store:
                 ledger.close()
                 if _no_table(e):
                     raise NoStore(f"no mtg-ledger store in {self.where(ledger)}: it has no event table") from None
+                if postgres and _not_allowed(e):
+                    raise _privileges(e) from None
                 raise
         return ledger
 

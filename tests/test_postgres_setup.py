@@ -196,6 +196,32 @@ def test_the_schema_a_reading_verb_names_can_be_created_as_it_says_with_a_capita
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
+@pytest.fixture
+def role_without_privileges() -> Iterator[str]:
+    """A role that may log in and nothing more (no CREATE on the database, no USAGE on any schema of ours)."""
+    role = f"mtg_ledger_plain_{os.getpid()}"
+    with _connect() as conn:
+        conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(role)))
+    try:
+        yield role
+    finally:
+        with _connect() as conn:
+            conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(role)))
+
+
+def test_a_role_without_the_privileges_the_store_needs_is_one_line_naming_postgres_user_exit_2(
+    postgres_env: dict[str, str], scenario: str, role_without_privileges: str
+) -> None:
+    assert mtg_ledger("play", scenario, env=postgres_env).returncode == 0
+    env = {**postgres_env, "POSTGRES_USER": role_without_privileges}
+    for argv in (["play", scenario], ["games"]):
+        done = mtg_ledger(*argv, env=env)
+        assert done.returncode == 2, argv
+        line = one_line(done)
+        assert "permission denied" in line and f"(POSTGRES_USER={role_without_privileges}): grant the role" in line
+
+
 def test_db_beside_postgresql_settings_is_refused_naming_both_exit_2(postgres_env: dict[str, str], scenario: str, tmp_path: Path) -> None:
     assert mtg_ledger("play", scenario, env=postgres_env).returncode == 0
     done = mtg_ledger("games", "--db", str(tmp_path / "demo.sqlite"), env=postgres_env)
