@@ -317,6 +317,22 @@ def test_more_events_than_one_transaction_id_numbers_are_recorded_whole_and_in_o
     assert followed == list(range(1, PER_TRANSACTION + 1_501))
 
 
+def test_a_save_spread_over_many_subtransaction_ids_stays_in_order_and_followers_see_it_only_whole(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mtg_ledger.replays.stores import postgres
+
+    monkeypatch.setattr(postgres, "PER_TRANSACTION", 1_000)  # a further transaction id every 1,000 events
+    game = uuid4()
+    recorder = ledger.recorder
+    assert isinstance(recorder, StreamsRecorder)
+    with recorder.datastore.transaction(commit=True) as curs:
+        ids = recorder.insert_events_in_transaction(curs, iter(_events(game, 4_500)))
+        assert recorder.select_notifications(None, 10_000) == [], "nothing is final before the commit"
+    assert len(ids) == 4_500 and ids == sorted(set(ids)) and len({i >> 16 for i in ids}) == 5
+    assert [n.originator_version for n in recorder.select_notifications(None, 10_000)] == list(range(1, 4_501))
+
+
 def test_a_long_save_that_fails_part_way_stores_nothing(ledger: Ledger) -> None:
     game = uuid4()
     events = _events(game, PER_TRANSACTION + 10)

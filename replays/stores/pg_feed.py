@@ -26,9 +26,9 @@ it lies above every restored row. An old store that has no ``_feed`` table yet r
 its first writer creates the table.
 
 **Imports of any length.** One transaction id numbers at most 65,535 events. A transaction that records
-more takes a further id for each further 65,535: a subtransaction (a savepoint) that locks the feed's
-row gets an id of its own, larger than its parent's, and held until the whole transaction ends, so the
-horizon (the smallest id in flight) still covers every row it writes.
+more takes a further id for each further 65,535: a subtransaction (a savepoint) that writes a row of a
+temporary table gets an id of its own, larger than its parent's, and held until the whole transaction
+ends, so the horizon (the smallest id in flight) still covers every row it writes.
 """
 
 from __future__ import annotations
@@ -103,7 +103,6 @@ class FeedStatements:
             " WHERE t.notification_id > (newest.xid + f.xid_offset) << {bits}"
             " AND t.notification_id < (newest.xid + f.xid_offset + 1) << {bits}) AS used FROM newest"
         ).format(xid32=Literal(XID32), **names)
-        self.subtransaction_id = SQL("SELECT 1 FROM {schema}.{feed} FOR KEY SHARE").format(**names)
         self.ordered = SQL(
             "SELECT pg_current_xact_id_if_assigned() IS NULL"
             " OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid()"

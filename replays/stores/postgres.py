@@ -166,10 +166,12 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         return ids
 
     def _subtransaction_id(self, curs: Cursor[DictRow]) -> int:
-        """A further transaction id for this transaction: a savepoint's, taken by locking the feed's row.
-        Released into its parent at once: its id stays locked until the whole transaction ends."""
+        """A further transaction id for this transaction: a savepoint's, taken by a write of its own (to a
+        temporary table dropped at commit: nothing another session sees or waits for). Released into its
+        parent at once: its id stays locked until the whole transaction ends."""
         curs.execute("SAVEPOINT mtg_ledger_ids")
-        curs.execute(self.feed.subtransaction_id)
+        curs.execute("CREATE TEMPORARY TABLE IF NOT EXISTS mtg_ledger_ids (one integer) ON COMMIT DROP")
+        curs.execute("INSERT INTO mtg_ledger_ids VALUES (1)")
         row = curs.execute(self.feed.slot).fetchone()
         curs.execute("RELEASE SAVEPOINT mtg_ledger_ids")
         assert row is not None and int(row["used"]) == 0
