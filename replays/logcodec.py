@@ -58,9 +58,10 @@ MAGIC = b"\x28\xb5\x2f\xfd"  # every zstd frame starts with it; a msgpack header
 # to write those), one frame for the whole log: level 3 38.1 / 35.2, 0.27 s; 6 37.9 / 35.2, 0.27 s; 9 37.8 / 35.1,
 # 0.30 s; 12 37.7 / 35.0, 0.45 s; 19 37.4 / 34.8, 1.9 s. The 32 bytes of each hash do not compress: beyond 9, time for nothing.
 LEVEL = 9
-# Events a block, measured at level 9 (bytes an event on the same two games, the header frame included): one
-# frame 37.8 / 35.1; blocks of 128: 40.8 / 38.0; 256: 39.4 / 36.6; 512: 38.6 / 35.8; 1024: 38.1 / 35.4. Each block
-# starts compressing without the history of the blocks before it; 512 keeps within 1 byte an event of one frame.
+# Events a block, measured at level 9 (bytes an event, the whole file, on the demo game / on the 1,003,256 events
+# of benchmarks/timetravel.py): one frame (schema 3) 37.8 / 35.0; blocks of 128: 40.5 / 38.0; 256: 39.1 / 36.6;
+# 384: 38.5 / 36.1; 512: 38.3 / 35.9; 768: 38.0 / 35.6; 1024: 37.8 / 35.5. A block compresses without the history
+# of the blocks before it; 512 is the smallest that stays within 1 byte an event of one frame on both.
 BLOCK = 512
 Map = dict[str, Any]
 
