@@ -6,6 +6,11 @@ overwrites a file, and on PostgreSQL settings it points to pg_dump."""
 from __future__ import annotations
 
 import json
+import os
+import re
+import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -17,6 +22,7 @@ import pytest
 from tests.service_server import bearer, cli, new_game, server
 
 SETUP = {"players": [{"name": "alice", "library": ["Forest"] * 20, "hand": []}, {"name": "bob", "library": ["Mountain"] * 20, "hand": []}]}
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "backups.md"
 MAX_GAMES = 6
 MAX_WRITES = 400  # the writer's bound; it stops sooner when the test is done with it
 WRITING_S = 60.0
@@ -119,3 +125,17 @@ def test_a_backup_on_postgresql_settings_points_to_pg_dump(postgres_env: dict[st
     assert (done.returncode, done.stdout) == (2, "")
     assert "back PostgreSQL up with pg_dump (see docs/backups.md)" in done.stderr and len(done.stderr.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_shell_examples_of_the_backup_guide_run_as_written(tmp_path: Path) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = "\n".join(re.findall(r"```sh\n(.*?)```", GUIDE.read_text(), re.S)).replace("--port 8000", f"--port {port}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_", "MTG_LEDGER_"))}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    assert "backups/games-monday.sqlite: a copy of games.sqlite (1 game, " in done.stdout
+    assert "clean: 161 events" in done.stdout
+    assert {p.name for p in (tmp_path / "backups").iterdir()} >= {"games-monday.sqlite", "games-shell.sqlite"}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import struct
 import subprocess
@@ -27,6 +28,7 @@ from tests.conftest import _connect
 from tests.service_server import new_game, server
 
 pytestmark = pytest.mark.postgres
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "postgresql.md"
 MISSING_SCHEMA = "mtg_ledger_no_such_schema"
 SETUP = {"players": [{"name": "alice", "library": ["Forest"] * 5, "hand": []}, {"name": "bob", "library": ["Mountain"] * 5, "hand": []}]}
 
@@ -268,3 +270,24 @@ def test_serve_with_the_server_down_is_exit_3_naming_the_host_and_port_before_it
     done = mtg_ledger("serve", "--port", "0", env={**postgres_env, "POSTGRES_PORT": str(port)}, timeout=30)
     assert done.returncode == 3
     assert f"cannot reach the PostgreSQL server at 127.0.0.1:{port}" in one_line(done)
+
+
+def test_the_shell_examples_of_the_postgresql_guide_run_as_written_from_an_empty_server(tmp_path: Path) -> None:
+    """Every ``sh`` block after the installation's, in order, with the guide's role, database and schema
+    (``mtgl``...) under names of this test's own, and the service on a free port."""
+    name, port = f"mtgl{os.getpid()}", free_port()
+    blocks = re.findall(r"```sh\n(.*?)```", GUIDE.read_text(), re.S)
+    assert blocks[0].strip() == "pip install '.[postgres]'"
+    script = "\n".join(blocks[1:]).replace("mtgl", name).replace("8000", str(port))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_", "MTG_LEDGER_"))}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    try:
+        done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+    finally:
+        with _connect() as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(f"{name}_games")))
+            conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(name)))
+    assert done.returncode == 0, done.stderr
+    assert '{"ok":true,"store":"StreamsRecorder","streams":"listen"}' in done.stdout
+    assert "clean: 161 events" in done.stdout and done.stdout.endswith("exit status 2\n")
+    assert f"has no database '{name}_gmaes': check POSTGRES_DBNAME" in done.stderr
