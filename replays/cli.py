@@ -27,7 +27,8 @@ from mtg_ledger.replays.examples import UnknownExample
 from mtg_ledger.replays.logfile import UnreadableLog, engine_version
 from mtg_ledger.replays.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
 from mtg_ledger.replays.scenario import ScenarioError
-from mtg_ledger.replays.store import DEFAULT_DB, NoStore, Store, StoreFailure, StoreSetupError
+from mtg_ledger.replays.ledger_errors import StoreSetupError
+from mtg_ledger.replays.store import DEFAULT_DB, NoStore, Store, StoreFailure
 from mtg_ledger.replays.verify import BrokenChain, StoreDamage
 
 USER_ERRORS = (

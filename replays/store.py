@@ -91,7 +91,7 @@ def check_postgres(env: dict[str, str], *, reading: bool) -> None:
     timeout = settings.get("POSTGRES_CONNECT_TIMEOUT") or str(CONNECT_TIMEOUT_S)
     if not timeout.isdigit():
         raise StoreSetupError(f"POSTGRES_CONNECT_TIMEOUT={timeout}: expected a whole number of seconds")
-    target = {"host": host, "port": int(port), "user": user, "dbname": dbname}
+    target: dict[str, Any] = {"host": host, "port": int(port), "user": user, "dbname": dbname}
     try:
         conn = psycopg.connect(**target, password=_password(settings), connect_timeout=int(timeout), autocommit=True)
     except psycopg.OperationalError as e:
