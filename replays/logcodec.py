@@ -1,43 +1,35 @@
-"""How a log file holds its header and its events (CONTRACT section 5), in the three forms this engine
-reads; every form is read, and the current one written, a piece at a time, in constant memory
-whatever the log's length. docs/log-file-format.md describes them for users.
+"""How a log file holds its header and its events (CONTRACT section 5; for users, docs/log-file-format.md),
+in the three forms this engine reads. Every form is read, and the current one written, a piece at a
+time, in constant memory whatever the log's length.
 
-**Schema 4** (what this version writes): the events in blocks, each its own zstd frame with its own
-checksum, so that a damaged byte costs the events of its block and nothing before it:
+**Schema 4** (what this version writes): events in blocks, each its own checked zstd frame, so that a
+damaged byte costs the events of its block and nothing before it:
 
-1. the *lead*, 27 bytes of msgpack: ``{"format": "mtg-ledger", "schema": 4}``. An engine of schema 3
-   or older reads it as a header and refuses the file by its schema number;
-2. the header frame, one zstd frame holding three msgpack items: the header map (``format``,
-   ``schema``, ``rules``, ``engine``, ``game``, ``events`` (their count), ``hash`` (the last
-   event's, in hex), ``event_versions`` (the class version of each event type, as recorded)); the
-   block index, an array of ``[events, bytes]`` per block: how many events it holds and the length
-   of its frame (block *k* starts with the event after those of the blocks before it, and its frame
-   right after theirs); the table of event shapes, an array of ``[type, [key, ...]]``: each event
-   type with the keys of its fields, in the order they first appear in the log;
-3. one zstd frame per block of ``BLOCK`` events (the last may hold fewer): one array per event, in
-   log order: ``[shape, hash, value, ...]``: the index of its shape in the table, its chain hash as
-   32 raw bytes, then the value of each key of its shape, in that order.
+1. the *lead*, 27 bytes of msgpack, ``{"format": "mtg-ledger", "schema": 4}``: an engine of schema 3 or
+   older reads it as a header and refuses the file by its schema number;
+2. the header frame, one zstd frame of three msgpack items: the header map (``format``, ``schema``,
+   ``rules``, ``engine``, ``game``, ``events``, ``hash`` (the last event's, in hex),
+   ``event_versions``); the block index, ``[events, bytes]`` a block (block *k* holds the events after
+   those of the blocks before it, its frame follows theirs); the table of event shapes, an array of
+   ``[type, [key, ...]]`` in the order they first appear;
+3. a zstd frame a block of ``BLOCK`` events: one array an event, ``[shape, hash, value, ...]``: its
+   shape's index in the table, its chain hash as 32 raw bytes, then the value of each key of its shape.
 
-The event's contract map is ``{"v": v, "type": type, key: value, ..., "hash": hash in hex}``. ``v``
-is implied: the version of the event before it plus one (1 for the first). The hashes are the ones
-recorded, never recomputed. A damaged log written as it is (``export --forensic``) keeps what it
-recorded: an event whose ``v`` is not implied has ``"v"`` as the first key of its shape, and one whose
-hash is not a sha256 in hex has ``"hash"`` as the last key of its shape and ``nil`` in place of
-the 32 bytes.
+An event's contract map is ``{"v": v, "type": type, key: value, ..., "hash": hash in hex}``, ``v`` one
+more than the event before it. The hashes are the ones recorded, never recomputed. A damaged log
+written as it is (``export --forensic``) keeps what it recorded: an event whose ``v`` is not implied
+has ``"v"`` as the first key of its shape, one whose hash is not a sha256 in hex has ``"hash"`` as the
+last key of its shape and ``nil`` in place of the 32 bytes.
 
-The header comes first, but its count, final hash and class versions (and the shapes and the index)
-are known only after the last event: the writer compresses each block as it fills, keeps the frames
-in a temporary spool (in memory up to 32 MiB, on disk beyond) and writes lead, header frame and spool
-at the end. The same events give the same bytes: a fixed level, one thread, no content size, no
-timestamps. Every frame has zstd's checksum; a reader decompresses a whole block and checks it before
-it hands on any of its events.
+The header's count, final hash and class versions (and the shapes and the index) are known only after
+the last event: the writer compresses each block as it fills into a spool (in memory up to 32 MiB, on
+disk beyond) and writes lead, header frame and spool at the end. The same events give the same bytes:
+a fixed level, one thread, no content size, no timestamps. A reader checks a whole block's checksum
+before it hands on any of its events.
 
-**Schema 3** (older files, still read): the file starts with zstd's magic bytes ``28 b5 2f fd``: one
-zstd frame holding the header map, the table of shapes and the event arrays, as above, without lead,
-index or blocks.
-
-**Schemas 1 and 2** (older files, still read): no compression; the header map, then each event's
-contract map, its hash in hex, msgpack-encoded one after another.
+**Schema 3** (still read): one zstd frame (the file starts with zstd's magic ``28 b5 2f fd``) of the
+header map, the table and the event arrays, without lead, index or blocks. **Schemas 1 and 2** (still
+read): no compression; the header map, then each event's contract map, msgpack one after another.
 """
 
 from __future__ import annotations
