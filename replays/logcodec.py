@@ -64,7 +64,8 @@ _CHUNK = 1 << 20  # bytes handed to zstd or msgpack at a time
 _COMPRESSED_CHUNK = 1 << 10  # compressed bytes decompressed at a time: at most 32 MiB come out of them
 _ITEM = 64 << 20  # the largest msgpack item (header, table or event) read from a local file
 _WINDOW = 1 << 23  # zstd window a reader allows (level 9 writes 4 MiB): a file cannot make it allocate more
-_MSGPACK_ERRORS = (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, msgpack.BufferFull, ValueError)
+# what msgpack raises on bytes that are not msgpack, or not within limits (TypeError: a map key that is a map or an array)
+_MSGPACK_ERRORS = (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, msgpack.BufferFull, ValueError, TypeError)
 
 
 class UnreadableLog(ValueError):
@@ -112,7 +113,7 @@ def _lead(data: bytes) -> Map | None:
     """The lead of a file of schema 4 or later, ``{"format": FORMAT, "schema": N}``; None if ``data`` is not one."""
     try:
         lead = msgpack.unpackb(data)
-    except (*_MSGPACK_ERRORS, TypeError):
+    except _MSGPACK_ERRORS:
         return None
     return lead if isinstance(lead, dict) and lead == {"format": FORMAT, "schema": lead.get("schema")} and type(lead["schema"]) is int else None
 

@@ -162,6 +162,7 @@ def _bad_files() -> dict[str, bytes]:
         "cut after the magic bytes": good[:6],
         "garbage": b"\xc1 this is not a log file at all",
         "garbage after the magic bytes": MAGIC + b"\x00" * 40,
+        "a map keyed by a map": b"\x81\x80\x00",
         "a byte of it changed": good[:200] + bytes([good[200] ^ 0xFF]) + good[201:],
         "bytes appended": good + b"more",
         "a second frame appended": good + compressed(header),
