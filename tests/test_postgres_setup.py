@@ -224,6 +224,24 @@ def test_a_role_without_the_privileges_the_store_needs_is_one_line_naming_postgr
         assert "permission denied" in line and f"(POSTGRES_USER={role_without_privileges}): grant the role" in line
 
 
+def test_a_role_given_a_schema_of_its_own_writes_there_without_create_on_the_database(
+    scenario: str, role_without_privileges: str
+) -> None:
+    schema = f"{role_without_privileges}_games"
+    with _connect() as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {} AUTHORIZATION {}").format(sql.Identifier(schema), sql.Identifier(role_without_privileges)))
+    try:
+        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": "test", "POSTGRES_HOST": "127.0.0.1",
+               "POSTGRES_USER": role_without_privileges, "POSTGRES_SCHEMA": schema}  # fmt: skip
+        played = mtg_ledger("play", scenario, env=env)
+        assert played.returncode == 0, played.stderr
+        listed = mtg_ledger("games", env=env)
+        assert listed.returncode == 0 and played.stdout.strip() in listed.stdout, listed.stderr
+    finally:
+        with _connect() as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
 def test_db_beside_postgresql_settings_is_refused_naming_both_exit_2(postgres_env: dict[str, str], scenario: str, tmp_path: Path) -> None:
     assert mtg_ledger("play", scenario, env=postgres_env).returncode == 0
     done = mtg_ledger("games", "--db", str(tmp_path / "demo.sqlite"), env=postgres_env)

@@ -44,9 +44,14 @@ def feed_table_name(events_table: str) -> str:
     return f"{events_table}_feed"[:63]
 
 
+def quoted(name: str) -> str:
+    """An identifier as PostgreSQL quotes it, for ``to_regclass`` and ``to_regnamespace``."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def qualified(schema: str, table: str) -> Literal:
     """``"schema"."table"`` as a literal for ``::regclass`` and ``to_regclass``."""
-    return Literal(".".join('"' + name.replace('"', '""') + '"' for name in (schema, table)))
+    return Literal(f"{quoted(schema)}.{quoted(table)}")
 
 
 class FeedStatements:

@@ -54,7 +54,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
-from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, readable_below
+from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, quoted, readable_below
 
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes; past this the payload is empty
@@ -76,7 +76,6 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         self.feed = FeedStatements(datastore.schema, events_table_name, datastore.originator_id_type)
         self._feed_ready = False  # the _feed table is there (checked by the statements until it is)
         self.sql_create_statements = [
-            SQL("CREATE SCHEMA IF NOT EXISTS {schema}").format(schema=schema),
             SQL(
                 "CREATE TABLE IF NOT EXISTS {schema}.{table} ("
                 "originator_id {id_type} NOT NULL, originator_version bigint NOT NULL, topic text, state bytea, "
@@ -206,8 +205,11 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         return sorted(row["notification_id"] for row in curs.fetchall())
 
     def create_table(self) -> None:
-        """The schema, the table, its index and the _feed table, then the offset raised above another
-        cluster's rows if there are any (a store restored from a backup)."""
+        """The schema if it is missing, the table, its index and the _feed table, then the offset raised
+        above another cluster's rows if there are any (a store restored from a backup)."""
+        with self.datastore.transaction(commit=True) as curs:  # CREATE SCHEMA needs CREATE on the database, even IF NOT EXISTS
+            if curs.execute("SELECT to_regnamespace(%s) IS NULL AS missing", (quoted(self.datastore.schema),)).fetchone()["missing"]:  # type: ignore[index]
+                curs.execute(SQL("CREATE SCHEMA IF NOT EXISTS {}").format(Identifier(self.datastore.schema)))
         super().create_table()
         self._feed_ready = True
         with self.datastore.transaction(commit=False) as curs:
