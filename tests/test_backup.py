@@ -131,7 +131,7 @@ def test_the_shell_examples_of_the_backup_guide_run_as_written(tmp_path: Path) -
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    script = "\n".join(re.findall(r"```sh\n(.*?)```", GUIDE.read_text(), re.S)).replace("--port 8000", f"--port {port}")
+    script = "\n".join(re.findall(r"```sh\n(.*?)```", GUIDE.read_text().split("\n## PostgreSQL\n")[0], re.S)).replace("--port 8000", f"--port {port}")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_", "MTG_LEDGER_"))}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)

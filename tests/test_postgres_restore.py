@@ -6,21 +6,27 @@ new events come after every restored one, and a projection catches up across the
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from uuid import UUID
 
 import pytest
+from psycopg import sql
 
 from mtg_ledger.projections.runner import catch_up, make_view, tracking_name
 from mtg_ledger.replays.app import Ledger, last_decision_point
+from mtg_ledger.replays import examples
 from mtg_ledger.replays.audit import audit_game
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.play import play_demo
-from tests.conftest import POSTGRES, postgres_schema
+from tests.conftest import POSTGRES, _connect, postgres_schema
 from tests.pg_cluster import fresh_cluster, next_xid
 from tests.service_server import cli
 
@@ -143,3 +149,31 @@ def test_a_projection_catches_up_across_the_restore(backup: Backup, restored: di
         assert (shown["version"], shown["turn"], shown["step"]) == (len(list(ledger.event_maps(backup.branch))), state.turn, state.step)
     finally:
         ledger.close()
+
+
+GUIDE = Path(__file__).resolve().parent.parent / "docs" / "backups.md"
+
+
+def test_the_postgresql_backup_guide_runs_as_written_from_the_loopback_server_to_a_new_one(tmp_path: Path) -> None:
+    """The guide's blocks, in order, with its database named for this test and its second server's port
+    the port of a cluster created for it."""
+    database = f"mtgl_guide_{os.getpid()}"
+    with _connect() as conn:
+        conn.execute(sql.SQL("DROP DATABASE IF EXISTS {}").format(sql.Identifier(database)))
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+    try:
+        old = {"PERSISTENCE_MODULE": "eventsourcing.postgres", **POSTGRES, "POSTGRES_DBNAME": database, "POSTGRES_SCHEMA": "mtgl"}
+        played = cli("play", str(examples.path("contract_example")), store=old)
+        assert played.returncode == 0, played.stderr
+        game = played.stdout.strip()
+        with fresh_cluster() as new:
+            guide = GUIDE.read_text().split("\n## PostgreSQL\n")[1]
+            script = "\n".join(re.findall(r"```sh\n(.*?)```", guide, re.S)).replace("ledgerdb", database).replace("5433", new["POSTGRES_PORT"])
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("POSTGRES_", "SQLITE_", "PERSISTENCE_"))}
+            env.update(GAME=game, MTG_LEDGER_LOG_LEVEL="warning", PATH=f"{Path(sys.executable).parent}:{env['PATH']}")
+            done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
+            assert done.returncode == 0, done.stdout + done.stderr
+            assert game in done.stdout and "clean" in done.stdout.lower()
+    finally:
+        with _connect() as conn:
+            conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database)))
