@@ -1,4 +1,4 @@
-"""The end of `make bench`: issue 15's targets, each with the figure this run measured (from
+"""The end of `make bench`: the targets, each with the figure this run measured (from
 benchmarks/results.json), the target, and whether it is met. Measures nothing itself."""
 
 from __future__ import annotations
@@ -22,6 +22,10 @@ TARGETS: list[tuple[str, str, str, Check | None]] = [  # key, what it is, the ta
     ("time_travel_slowest_read_ms", "state after any version, 1M game: slowest single read", "reported", None),
     ("decide_p50_ms", "one decision through Ledger.decide on SQLite: p50", "reported", None),
     ("decide_p99_ms", "one decision through Ledger.decide on SQLite: p99", "reported", None),
+    ("postgres_import_67k_s", "import into PostgreSQL, 67,000-event log, seconds", "reported", None),
+    ("postgres_import_1m_events", "import into PostgreSQL, 1,000,000-event log: events stored", ">= 1,000,000", lambda x: x >= 1_000_000),
+    ("postgres_import_1m_s", "import into PostgreSQL, 1,000,000-event log, seconds", "reported", None),
+    ("postgres_import_1m_peak_mb", "import into PostgreSQL, 1,000,000-event log, peak MB", "reported", None),
 ]
 
 
@@ -38,7 +42,7 @@ def main() -> None:
     rows = [(what, f"{results[key]:,.2f}" if isinstance(results.get(key), (int, float)) else "-", target, verdict(results.get(key), check))
             for key, what, target, check in TARGETS]
     widths = [max(len(r[i]) for r in [("target", "figure", "wanted", "verdict"), *rows]) for i in range(4)]
-    print(f"\nissue 15's targets ({RESULTS.name}):")
+    print(f"\ntargets ({RESULTS.name}):")
     for row in [("target", "figure", "wanted", "verdict"), *rows]:
         print("  " + "  ".join(cell.rjust(w) if i == 1 else cell.ljust(w) for i, (cell, w) in enumerate(zip(row, widths, strict=True))))
 
