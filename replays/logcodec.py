@@ -34,9 +34,7 @@ read): no compression; the header map, then each event's contract map, msgpack o
 
 from __future__ import annotations
 
-import operator
-import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 import msgpack
@@ -46,21 +44,10 @@ from mtg_ledger.core.schema import SchemaError, check_schema
 
 FORMAT = "mtg-ledger"
 MAGIC = b"\x28\xb5\x2f\xfd"  # every zstd frame starts with it; a msgpack header map never does
-# Measured (bytes an event on the demo game / on 100,000 events of benchmarks/timetravel.py, and the seconds
-# to write those), one frame for the whole log: level 3 38.1 / 35.2, 0.27 s; 6 37.9 / 35.2, 0.27 s; 9 37.8 / 35.1,
-# 0.30 s; 12 37.7 / 35.0, 0.45 s; 19 37.4 / 34.8, 1.9 s. The 32 bytes of each hash do not compress: beyond 9, time for nothing.
-LEVEL = 9
-# Events a block, measured at level 9 (bytes an event, the whole file, on the demo game / on the 1,003,256 events
-# of benchmarks/timetravel.py): one frame (schema 3) 37.8 / 35.0; blocks of 128: 40.5 / 38.0; 256: 39.1 / 36.6;
-# 384: 38.5 / 36.1; 512: 38.3 / 35.9; 768: 38.0 / 35.6; 1024: 37.8 / 35.5. A block compresses without the history
-# of the blocks before it; 512 is the smallest that stays within 1 byte an event of one frame on both.
-BLOCK = 512
 Map = dict[str, Any]
 
-_IMPLIED = ("v", "type", "hash")
 _LEAD = len(msgpack.packb({"format": FORMAT, "schema": 4}))  # 27: the schema is a one-byte integer up to 127
-_SPOOL = 32 << 20  # compressed blocks kept in memory before the spool goes to a temporary file
-_CHUNK = 1 << 20  # bytes handed to zstd or msgpack at a time
+CHUNK = 1 << 20  # bytes handed to zstd or msgpack at a time
 _COMPRESSED_CHUNK = 1 << 10  # compressed bytes decompressed at a time: at most 32 MiB come out of them
 _ITEM = 64 << 20  # the largest msgpack item (header, table or event) read from a local file
 _WINDOW = 1 << 23  # zstd window a reader allows (level 9 writes 4 MiB): a file cannot make it allocate more
@@ -98,10 +85,6 @@ class UnreadableEvents(UnreadableLog):
         return UnreadableEvents(self.reason, self.first, self.last, file)
 
 
-def _compressor() -> zstandard.ZstdCompressor:
-    return zstandard.ZstdCompressor(level=LEVEL, write_checksum=True, write_content_size=False, threads=0)
-
-
 def _damaged(e: zstandard.ZstdError) -> str:
     said = str(e).removeprefix("zstd decompressor error: ")
     if "checksum" in said:
@@ -119,119 +102,6 @@ def _lead(data: bytes) -> Map | None:
 
 
 # --- writing ------------------------------------------------------------------------------------------
-class Encoder:
-    """Turns contract maps into event arrays, collecting the shape table and what the header says."""
-
-    def __init__(self) -> None:
-        self.shapes: dict[Any, int] = {}
-        self.table: list[list[Any]] = []
-        self.count = 0
-        self.first: Map | None = None
-        self.last_hash: Any = None
-        self._next_v: int | None = 1
-        self._plain: dict[Any, tuple[int, Callable[[Map], tuple[Any, ...]]]] = {}  # (type, every key) -> shape, values
-
-    def encode(self, event: Map) -> list[Any]:
-        try:
-            v, recorded_hash = event["v"], event["hash"]
-            kind = event["type"]
-        except (TypeError, KeyError):
-            raise ValueError(f"item {self.count + 1} is not an event map (v, type, hash): it cannot be written to a log file") from None
-        raw = _raw_hash(recorded_hash)
-        if raw is not None and v == self._next_v and type(v) is int:  # every event of a sound log
-            try:
-                key: Any = (kind, *event)
-                shape = self._plain.get(key)
-            except TypeError:  # a type that is not hashable (a damaged log)
-                key, shape = None, None
-            if shape is None:
-                keys = [k for k in event if k not in _IMPLIED]
-                shape = (self._shape(kind, keys), _values(keys))
-                if key is not None:
-                    self._plain[key] = shape
-            record = [shape[0], raw, *shape[1](event)]
-        else:  # a damaged log, written as it is: what is not implied is among its keys
-            keys = [k for k in event if k not in _IMPLIED]
-            if type(v) is not int or v != self._next_v:
-                keys.insert(0, "v")
-            if raw is None:
-                keys.append("hash")
-            record = [self._shape(kind, keys), raw, *(event[k] for k in keys)]
-        self._next_v = v + 1 if type(v) is int else None
-        self.count += 1
-        if self.first is None:
-            self.first = event
-        self.last_hash = recorded_hash
-        return record
-
-    def _shape(self, kind: Any, keys: list[Any]) -> int:
-        try:
-            key: Any = (kind, *keys)
-            found = self.shapes.get(key)
-        except TypeError:  # a type that is not hashable (a damaged log): its msgpack bytes name it
-            key = msgpack.packb([kind, keys], use_bin_type=True)
-            found = self.shapes.get(key)
-        if found is None:
-            found = self.shapes[key] = len(self.table)
-            self.table.append([kind, keys])
-        return found
-
-
-def _raw_hash(recorded: Any) -> bytes | None:
-    """A sha256 in lowercase hex as its 32 bytes; anything else None."""
-    if type(recorded) is not str or len(recorded) != 64:
-        return None
-    try:
-        raw = bytes.fromhex(recorded)
-    except ValueError:
-        return None
-    return raw if raw.hex() == recorded else None
-
-
-def _values(keys: list[Any]) -> Callable[[Map], tuple[Any, ...]]:
-    if not keys:
-        return lambda event: ()
-    if len(keys) == 1:
-        only = keys[0]
-        return lambda event: (event[only],)
-    return operator.itemgetter(*keys)
-
-
-def write_blocks(out: BinaryIO, events: Iterable[Map], header: Callable[[Encoder], Map], block: int = BLOCK) -> Map:
-    """Write ``events`` to ``out`` in the form of schema 4, ``block`` events a block; ``header`` makes
-    the header from what the encoder saw, once the last event is read. Returns the header."""
-    encoder, compressor = Encoder(), _compressor()
-    packer = msgpack.Packer(use_bin_type=True)
-    index: list[list[int]] = []
-    with tempfile.SpooledTemporaryFile(max_size=_SPOOL) as spool:
-        body, held = bytearray(), 0
-
-        def close_block() -> None:
-            frame = compressor.compress(bytes(body))
-            spool.write(frame)
-            index.append([held, len(frame)])
-            body.clear()
-
-        for event in events:
-            body += packer.pack(encoder.encode(event))
-            held += 1
-            if held == block:
-                close_block()
-                held = 0
-        if held:
-            close_block()
-        made = header(encoder)
-        out.write(packer.pack({"format": FORMAT, "schema": made.get("schema")}))
-        out.write(compressor.compress(packer.pack(made) + packer.pack(index) + packer.pack(encoder.table)))
-        spool.seek(0)
-        while chunk := spool.read(_CHUNK):
-            out.write(chunk)
-    return made
-
-
-# --- reading ------------------------------------------------------------------------------------------
-
-
 class LogReader:
     """A log file's header, then its events one at a time, read from ``source`` (any form).
 
@@ -277,7 +147,7 @@ class LogReader:
             raise UnreadableEvents(e.reason, read + 1, None, self._name) from None
 
     def _new_unpacker(self) -> msgpack.Unpacker:
-        return msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=_ITEM + _CHUNK, **self._limits)
+        return msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=_ITEM + CHUNK, **self._limits)
 
     def _count(self, size: int) -> None:
         self._fed += size
@@ -374,7 +244,7 @@ class LogReader:
 
     def _plain(self, start: bytes) -> Iterator[bytes]:
         yield start
-        while chunk := self._source.read(_CHUNK):
+        while chunk := self._source.read(CHUNK):
             yield chunk
 
     def _decompressed(self, start: bytes) -> Iterator[bytes]:
@@ -395,8 +265,8 @@ class LogReader:
                 raise UnreadableLog(f"its compressed data is damaged ({_damaged(e)})") from None
             if frame.eof and frame.unused_data:
                 raise UnreadableLog("the file goes on after the end of its zstd frame: bytes were appended to it")
-            for i in range(0, len(out), _CHUNK):
-                yield out[i : i + _CHUNK]
+            for i in range(0, len(out), CHUNK):
+                yield out[i : i + CHUNK]
 
     def _unpacked(self) -> Iterator[Any]:
         unpacker = self._unpacker

@@ -17,7 +17,7 @@ import pytest
 import zstandard
 
 from mtg_ledger.core.events import SCHEMA_VERSION
-from mtg_ledger.replays import logcodec, logfile
+from mtg_ledger.replays import logcodec, logfile, logwrite
 from mtg_ledger.replays.findings_fr import french
 from tests.log_tools import Event, demo_game, demo_log, header_of, run
 
@@ -30,7 +30,7 @@ BLOCK = 100  # events a block in these tests: the demo log (seed 3) makes ten of
 
 def blocked(events: list[Event], block: int = BLOCK) -> bytes:
     out = io.BytesIO()
-    logcodec.write_blocks(out, events, lambda _: header_of(events), block)
+    logwrite.write_blocks(out, events, lambda _: header_of(events), block)
     return out.getvalue()
 
 
@@ -169,13 +169,13 @@ def test_a_game_exported_by_the_cli_loses_only_its_damaged_block_of_the_default_
     data = path.read_bytes()
     spans = block_spans(data)
     count = logfile.read(path)[0]["events"]
-    assert len(spans) == 1 + -(-count // logcodec.BLOCK) > 2  # the header frame, then blocks of 512 events
+    assert len(spans) == 1 + -(-count // logwrite.BLOCK) > 2  # the header frame, then blocks of 512 events
     path.write_bytes(flipped(data, middle(spans[2])))
     code, out, _ = run(capsys, "audit", str(path), "--json")
     report = json.loads(out)
-    last = min(2 * logcodec.BLOCK, count)
-    assert (code, report["first"], report["verified"]) == (1, logcodec.BLOCK + 1, logcodec.BLOCK)
-    assert report["findings"][0]["message"].startswith(f"events {logcodec.BLOCK + 1} to {last} of the log file {path} cannot be read")
+    last = min(2 * logwrite.BLOCK, count)
+    assert (code, report["first"], report["verified"]) == (1, logwrite.BLOCK + 1, logwrite.BLOCK)
+    assert report["findings"][0]["message"].startswith(f"events {logwrite.BLOCK + 1} to {last} of the log file {path} cannot be read")
 
 
 # --- a damaged header: a bad file, named ------------------------------------------------------------------------

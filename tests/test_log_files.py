@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH
-from mtg_ledger.replays import logcodec, logfile
+from mtg_ledger.replays import logcodec, logfile, logwrite
 from mtg_ledger.replays.audit import audit
 from tests.log_tools import Event, demo_log, header_of, rehash, run
 
@@ -285,8 +285,9 @@ def _peak(action: Callable[[], object]) -> int:
 def test_writing_and_reading_a_log_take_the_same_memory_for_eight_times_the_events(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The spool of event arrays goes to disk beyond its memory, and bytes go through in chunks (here 64
     and 16 KiB; 32 and 1 MiB in use); the reader holds one chunk and one event at a time."""
-    monkeypatch.setattr(logcodec, "_SPOOL", 64 << 10)
-    monkeypatch.setattr(logcodec, "_CHUNK", 16 << 10)
+    monkeypatch.setattr(logwrite, "_SPOOL", 64 << 10)
+    monkeypatch.setattr(logwrite, "CHUNK", 16 << 10)
+    monkeypatch.setattr(logcodec, "CHUNK", 16 << 10)
 
     def write(count: int) -> Callable[[], object]:
         return lambda: logfile.write(tmp_path / f"{count}.mtgl", GAME, _many(count))
