@@ -58,7 +58,7 @@ def create_schema(recorder: AggregateRecorder) -> None:
     if _is_postgres(recorder):
         _create_postgres(recorder)
     elif type(recorder).__module__ == "mtg_ledger.replays.stores.postgres":  # ours: under its schema lock
-        from mtg_ledger.replays.stores.postgres import schema_lock
+        from mtg_ledger.replays.stores.pg_factory import schema_lock
 
         with schema_lock(recorder.datastore):  # type: ignore[attr-defined]
             recorder.create_table()  # type: ignore[attr-defined]

@@ -23,7 +23,8 @@ from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.app import Ledger
 from mtg_ledger.replays.play import play_demo
 from mtg_ledger.replays.stores import RECORDER_ENV
-from mtg_ledger.replays.stores.postgres import PER_TRANSACTION, Factory, StreamsRecorder
+from mtg_ledger.replays.stores.pg_factory import Factory
+from mtg_ledger.replays.stores.postgres import PER_TRANSACTION, StreamsRecorder
 from tests.conftest import POSTGRES
 
 pytestmark = pytest.mark.postgres

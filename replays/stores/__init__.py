@@ -25,6 +25,7 @@ from mtg_ledger.replays.ledger_errors import StoreSetupError
 RECORDER_ENV: Final = "MTG_LEDGER_PG_RECORDER"
 RECORDERS: Final = ("streams", "library")
 LIBRARY_POSTGRES: Final = "eventsourcing.postgres"
+STREAMS_POSTGRES: Final = ("mtg_ledger.replays.stores.postgres", "mtg_ledger.replays.stores.pg_factory")  # ours, by name
 LIBRARY_SQLITE: Final = ("eventsourcing.sqlite", "eventsourcing.sqlite:Factory", "eventsourcing.sqlite:SQLiteFactory")
 
 
@@ -35,8 +36,8 @@ def construct_factory(env: Environment) -> InfrastructureFactory[Any]:
     if choice not in RECORDERS:
         raise StoreSetupError(f"{RECORDER_ENV}={choice!r}: expected one of {', '.join(RECORDERS)}")
     module = env.get(InfrastructureFactory.PERSISTENCE_MODULE) or ""
-    if module == LIBRARY_POSTGRES and choice == "streams":
-        from mtg_ledger.replays.stores.postgres import Factory  # an optional extra (psycopg)
+    if (module == LIBRARY_POSTGRES and choice == "streams") or module in STREAMS_POSTGRES:
+        from mtg_ledger.replays.stores.pg_factory import Factory  # an optional extra (psycopg)
 
         return Factory(env)
     if module in LIBRARY_SQLITE:
