@@ -148,6 +148,10 @@ def test_the_keys_move_one_event_one_step_and_to_either_end(browser: webdriver.C
     page.send_keys(Keys.ARROW_LEFT)
     page.send_keys(Keys.ARROW_LEFT)
     at_version(browser, 29, total)
+    page.send_keys(Keys.ARROW_RIGHT, Keys.ARROW_RIGHT, Keys.ARROW_RIGHT)  # pressed faster than the states arrive: none is lost
+    at_version(browser, 32, total)
+    page.send_keys(Keys.ARROW_LEFT, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    at_version(browser, 29, total)
     ledger = Ledger(env=store)
     try:
         next_step = find(ledger, game, 29, step_boundary=True)

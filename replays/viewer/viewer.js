@@ -30,7 +30,7 @@ const token = fragment.get("token") || sessionStorage.getItem(`mtg-ledger:${game
 if (fragment.get("token")) sessionStorage.setItem(`mtg-ledger:${gameId}`, fragment.get("token"));
 history.replaceState(null, "", location.pathname + location.search); // the token leaves the address bar
 
-const view = { version: 0, total: 0, state: null, previous: null, game: null, timeline: [], lang: "en", follow: true, findings: [] };
+const view = { version: 0, target: 0, total: 0, state: null, previous: null, game: null, timeline: [], lang: "en", follow: true, findings: [] };
 
 async function api(path, options = {}) {
   const response = await fetch(`/games/${gameId}${path}`, {
@@ -173,7 +173,9 @@ async function renderTimeline() {
 
 async function go(version) {
   version = Math.max(1, Math.min(view.total || version, version));
+  view.target = version;  // a key pressed before the state arrives moves on from here, not from the version shown
   const [state, previous] = await Promise.all([api(`/state?at=${version}`), version > 1 ? api(`/state?at=${version - 1}`) : null]);
+  if (view.target !== version) return;  // a later move overtook this one: show only the last
   view.version = version; view.state = state; view.previous = previous;
   view.follow = version === view.total;
   $("slider").max = view.total; $("slider").value = version;
@@ -184,7 +186,7 @@ async function go(version) {
 
 async function jump(query) {
   try {
-    const found = await api(`/find?after=${view.version}&${new URLSearchParams(query)}`);
+    const found = await api(`/find?after=${view.target || view.version}&${new URLSearchParams(query)}`);
     if (found.v) await go(found.v); else say("nothing found after this version");
   } catch (error) { say(error.message); }
 }
@@ -192,7 +194,8 @@ async function jump(query) {
 function keys(event) {
   if (event.target.closest("input, select, textarea")) return;
   const moves = {
-    ArrowLeft: () => go(view.version - 1), ArrowRight: () => go(view.version + 1), Home: () => go(1), End: () => go(view.total),
+    ArrowLeft: () => go((view.target || view.version) - 1), ArrowRight: () => go((view.target || view.version) + 1),
+    Home: () => go(1), End: () => go(view.total),
     ArrowUp: () => jump({ step_boundary: 1, back: 1 }), PageUp: () => jump({ step_boundary: 1, back: 1 }),
     ArrowDown: () => jump({ step_boundary: 1 }), PageDown: () => jump({ step_boundary: 1 }),
   };
@@ -267,7 +270,7 @@ async function start() {
   } catch (error) { say(error.message); return; }
   document.addEventListener("keydown", keys);
   $("first").onclick = () => go(1); $("last").onclick = () => go(view.total);
-  $("prev").onclick = () => go(view.version - 1); $("next").onclick = () => go(view.version + 1);
+  $("prev").onclick = () => go((view.target || view.version) - 1); $("next").onclick = () => go((view.target || view.version) + 1);
   $("prev-step").onclick = () => jump({ step_boundary: 1, back: 1 }); $("next-step").onclick = () => jump({ step_boundary: 1 });
   $("slider").onchange = (e) => go(Number(e.target.value));
   $("timeline").onclick = (e) => { const v = e.target.closest("[data-v]")?.dataset.v; if (v) go(Number(v)); };
