@@ -34,7 +34,7 @@ from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 
 
 def long_game_setup(library: int) -> dict[str, object]:
@@ -69,7 +69,7 @@ def patient_policy(state: GameState) -> Command | None:
 def append_game(db: Path, library: int) -> tuple[UUID, int, list[float], float]:
     """The game played into ``db``: its id, its events, each decision's ``Ledger.decide`` time, the total time."""
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
-    from mtg_ledger.replays.logs import configure_logging
+    from mtg_ledger.replays.ledger.logs import configure_logging
 
     configure_logging()
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})

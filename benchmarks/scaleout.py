@@ -44,7 +44,7 @@ from benchmarks import results
 from benchmarks.scaleout_store import _connect, postgres_env
 from benchmarks.served import CpuMeter, Served, serving
 from benchmarks.service import Client, decisions_of
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.stores import RECORDER_ENV
 from mtg_ledger.replays.stores.postgres import StreamsRecorder
 
@@ -271,7 +271,7 @@ def main() -> None:
     parser.add_argument("--library", type=int, default=8, help="cards in each library of each game")
     args = parser.parse_args()
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
-    from mtg_ledger.replays.logs import configure_logging
+    from mtg_ledger.replays.ledger.logs import configure_logging
 
     configure_logging()
     env = postgres_env()

@@ -43,7 +43,7 @@ from psycopg import sql
 from benchmarks import results
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.stores import RECORDER_ENV
 from mtg_ledger.replays.stores.postgres import StreamsRecorder
 
@@ -90,7 +90,7 @@ def schema(env: dict[str, str], recorder: str) -> Iterator[dict[str, str]]:
 
 def _quiet() -> None:
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
-    from mtg_ledger.replays.logs import configure_logging
+    from mtg_ledger.replays.ledger.logs import configure_logging
 
     configure_logging()
 

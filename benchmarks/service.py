@@ -32,8 +32,8 @@ from urllib.parse import urlsplit
 from benchmarks import results
 from benchmarks.run import long_game_setup, patient_policy
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.replays.actions import action_json
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.scenario.actions import action_json
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.scenario import parse_action
 
 
@@ -141,7 +141,7 @@ def main() -> None:
     parser.add_argument("--sequential", type=int, default=8, help="games played one after another for the latency comparison")
     args = parser.parse_args()
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
-    from mtg_ledger.replays.logs import configure_logging
+    from mtg_ledger.replays.ledger.logs import configure_logging
 
     configure_logging()
     setup, actions = decisions_of(args.library)

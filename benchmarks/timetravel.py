@@ -35,7 +35,7 @@ from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.app import SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL_ENV, Ledger
+from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL, SNAPSHOT_INTERVAL_ENV, Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose

@@ -35,10 +35,10 @@ from uuid import UUID
 import httpx
 import pytest
 
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.logfile import header_for, integrity
-from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.audit.replay import replay
 from tests.conftest import POSTGRES, postgres_schema
 from tests.service_server import bearer, ndjson, worker_pids, workers
 

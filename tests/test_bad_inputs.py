@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 
 from tests.log_tools import run
 

@@ -15,7 +15,7 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.rules import is_legal
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.replays.actions import action_json
+from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.scenario import parse_action
 from tests.helpers import advance_to
 

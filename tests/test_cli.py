@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mtg_ledger.replays.cli import main
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 
 SCENARIOS = examples.directory()
 

@@ -18,11 +18,12 @@ import structlog
 from psycopg import sql
 
 from mtg_ledger.core.rules import is_legal
-from mtg_ledger.replays import examples, verbs
+from mtg_ledger.replays.scenario import examples
+from mtg_ledger.replays.cli import verbs
 from mtg_ledger.replays.cli import main, parser
-from mtg_ledger.replays.logs import configure_logging, get_logger
-from mtg_ledger.replays.progress import progress_bar
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.logs import configure_logging, get_logger
+from mtg_ledger.replays.cli.progress import progress_bar
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.scenario import PassUntil, parse_action
 from tests.conftest import POSTGRES
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.cli import main
 
 SCENARIOS = examples.directory()

@@ -25,10 +25,10 @@ from mtg_ledger.core.commands import (
     PlayLand,
 )
 from mtg_ledger.core.decision import RULE_OF_DECISION
-from mtg_ledger.replays.actions import FORMS, action_json
+from mtg_ledger.replays.scenario.actions import FORMS, action_json
 from mtg_ledger.replays.demo.policy import PLAYS
 from mtg_ledger.replays.scenario import ACTIONS, parse_action
-from mtg_ledger.replays.scenario_schema import ACTION_NAMES
+from mtg_ledger.replays.scenario.schema import ACTION_NAMES
 
 NAMES = ["alice", "bob"]
 

@@ -19,10 +19,12 @@ from mtg_ledger.core.events import APPLIERS
 from mtg_ledger.core.hashing import canonical
 from mtg_ledger.core.schema import upgrade
 from mtg_ledger.core.state import GameState
-from mtg_ledger.replays import checked, logfile, rows
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.stores import checked
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.stores import rows
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.replays.play import play_demo
+from mtg_ledger.replays.scenario.play import play_demo
 from tests import store_tools
 from tests.test_golden_log import GOLDEN
 

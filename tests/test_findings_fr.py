@@ -13,7 +13,7 @@ import pytest
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.state import GameState
-from mtg_ledger.replays.findings_fr import french, known
+from mtg_ledger.replays.audit.french import french, known
 from tests.log_tools import Event, demo_log, edited, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -36,7 +36,7 @@ def _sample(node: ast.expr) -> str | None:
 def messages_in_the_code() -> list[tuple[str, str]]:
     """(where, sample message) for every rules error raised in core/ and every finding written in replays/."""
     found = []
-    sources = [*sorted((ROOT / "core").glob("*.py")), *(ROOT / "replays" / f for f in ("logfile.py", "replay.py", "audit.py"))]
+    sources = [*sorted((ROOT / "core").glob("*.py")), *(ROOT / "replays" / f for f in ("logfile/__init__.py", "audit/replay.py", "audit/__init__.py"))]
     for path in sources:
         for node in ast.walk(ast.parse(path.read_text())):
             message: ast.expr | None = None

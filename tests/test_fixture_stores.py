@@ -32,11 +32,12 @@ from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
-from mtg_ledger.replays import logfile, verify
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.stores import verify
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.demo.policy import choose
-from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.audit.replay import replay
 from tests.conftest import _connect, postgres_schema
 from tests.helpers import shown_as_before
 

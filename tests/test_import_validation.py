@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core.hashing import chain
-from mtg_ledger.replays import storage
+from mtg_ledger.replays.stores import bulk as storage
 from tests.log_tools import Event, demo_log, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")

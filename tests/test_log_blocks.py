@@ -17,8 +17,10 @@ import pytest
 import zstandard
 
 from mtg_ledger.core.events import SCHEMA_VERSION
-from mtg_ledger.replays import logcodec, logfile, logwrite
-from mtg_ledger.replays.findings_fr import french
+from mtg_ledger.replays.logfile import reader as logcodec
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.logfile import writer as logwrite
+from mtg_ledger.replays.audit.french import french
 from tests.log_tools import Event, demo_game, demo_log, header_of, run
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -260,7 +262,7 @@ def _sample(part: ast.expr) -> str:
 def _reasons() -> list[str]:
     """Each reason ``replays.logcodec`` raises an ``UnreadableLog`` with, its holes filled with a sample."""
     found = []
-    for node in ast.walk(ast.parse((ROOT / "replays" / "logcodec.py").read_text())):
+    for node in ast.walk(ast.parse((ROOT / "replays" / "logfile" / "reader.py").read_text())):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("UnreadableLog", "UnreadableEvents") and node.args:
             text: Any = node.args[0]
             if isinstance(text, ast.Constant) and isinstance(text.value, str):

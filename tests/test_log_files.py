@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH
-from mtg_ledger.replays import logcodec, logfile, logwrite
+from mtg_ledger.replays.logfile import reader as logcodec
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.logfile import writer as logwrite
 from mtg_ledger.replays.audit import audit
 from tests.log_tools import Event, demo_log, header_of, rehash, run
 
@@ -242,7 +244,7 @@ def test_a_decompression_bomb_is_refused_before_it_is_decompressed_whole() -> No
 def test_the_service_refuses_a_bad_log_file_with_422_and_stores_nothing(tmp_path: Path) -> None:
     from fastapi.testclient import TestClient
 
-    from mtg_ledger.replays.logs import configure_logging
+    from mtg_ledger.replays.ledger.logs import configure_logging
     from mtg_ledger.replays.service.app import create_app
 
     configure_logging(io.StringIO(), level="warning")  # the service's log of each refusal: here, not to a stream an earlier test closed

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import pytest
 import structlog
 
-from mtg_ledger.replays.logs import configure_logging, get_logger
+from mtg_ledger.replays.ledger.logs import configure_logging, get_logger
 
 
 @pytest.fixture(autouse=True)

@@ -15,10 +15,10 @@ from mtg_ledger.core.events import SCHEMA_VERSION, GameEnded
 from mtg_ledger.core.outcome import Outcome, Reason
 from mtg_ledger.core.schema import SCHEMAS, UPCASTERS, class_versions, upgrade
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.cli import main
-from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.audit.replay import replay
 from mtg_ledger.replays.text import describe
 from tests.helpers import archenemy, last, start, two_players
 from tests.log_tools import header_of, rehash, write_raw

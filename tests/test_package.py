@@ -11,14 +11,14 @@ from email.parser import Parser
 from importlib import resources
 from pathlib import Path
 
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.scenario import load
 
 ROOT = Path(__file__).parent.parent
 
 
 def test_the_example_scenarios_are_package_data_and_each_is_a_valid_scenario() -> None:
-    shipped = sorted(f.name for f in resources.files("mtg_ledger.replays.examples").iterdir() if f.name.endswith(".json"))
+    shipped = sorted(f.name for f in resources.files("mtg_ledger.replays.scenario.examples").iterdir() if f.name.endswith(".json"))
     assert [f"{name}.json" for name in examples.names()] == shipped
     assert {"contract_example", "combat_first_strike", "archenemy"} <= set(examples.names())
     for name in examples.names():
@@ -43,7 +43,8 @@ def test_the_wheel_ships_the_three_packages_typed_with_the_examples_licence_and_
     for package in ("core", "projections", "replays"):
         assert f"mtg_ledger/{package}/__init__.py" in names
         assert f"mtg_ledger/{package}/py.typed" in names
-    assert {f"mtg_ledger/replays/examples/{name}.json" for name in examples.names()} <= names
+    assert {f"mtg_ledger/replays/scenario/examples/{name}.json" for name in examples.names()} <= names
+    assert {f"mtg_ledger/replays/viewer/{name}" for name in ("index.html", "viewer.js", "viewer.css")} <= names
     assert not any(n.startswith(("core/", "replays/", "tests/")) for n in names)  # nothing outside the namespace
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
     assert metadata["License-Expression"] == "MIT"

@@ -20,12 +20,12 @@ import pytest
 from psycopg import sql
 
 from mtg_ledger.projections.runner import catch_up, make_view, tracking_name
-from mtg_ledger.replays.app import Ledger, last_decision_point
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.ledger.application import Ledger, last_decision_point
+from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.audit import audit_game
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
-from mtg_ledger.replays.play import play_demo
+from mtg_ledger.replays.scenario.play import play_demo
 from tests.conftest import POSTGRES, _connect, postgres_schema
 from tests.pg_cluster import fresh_cluster, next_xid
 from tests.service_server import cli

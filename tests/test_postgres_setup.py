@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from psycopg import sql
 
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 from tests.conftest import _connect
 from tests.service_server import new_game, server
 

@@ -14,8 +14,8 @@ from pydantic import TypeAdapter
 from mtg_ledger.core.commands import PassPriority
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.table import Game
-from mtg_ledger.replays.access import answered
-from mtg_ledger.replays.app import Ledger, VersionConflict
+from mtg_ledger.replays.ledger.access import answered
+from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.service import games as games_module
 from mtg_ledger.replays.service.games import Games

@@ -16,11 +16,12 @@ import pytest
 from mtg_ledger.core.commands import PassPriority
 from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.rules import pending_decision
-from mtg_ledger.replays import app, examples
-from mtg_ledger.replays.app import Ledger, VersionConflict
+from mtg_ledger.replays.ledger import application as app
+from mtg_ledger.replays.scenario import examples
+from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.cli import EXIT_CONFLICT
-from mtg_ledger.replays.logs import configure_logging
+from mtg_ledger.replays.ledger.logs import configure_logging
 from tests.log_tools import run
 
 pytestmark = pytest.mark.usefixtures("cli_env")

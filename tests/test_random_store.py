@@ -24,7 +24,7 @@ from mtg_ledger.core.commands import (
 from mtg_ledger.replays.demo.decks import DECKS
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.legal import candidates
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 
 CARD_NAMES = sorted(set(DECKS["green-white"] + DECKS["red-blue"]))
 

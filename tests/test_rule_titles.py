@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_ledger.replays.rule_titles import TITLES, describe, parent, title
+from mtg_ledger.replays.audit.rule_titles import TITLES, describe, parent, title
 
 ROOT = Path(__file__).resolve().parent.parent
 WHOLE = re.compile(r"\d{3}(\.\d+[a-z]?)?")  # a string that is a rule number: "508", "508.1", "508.1a"
@@ -31,7 +31,7 @@ def cited_rules() -> dict[str, list[str]]:
     constant parts included) that is a rule number or cites one."""
     found: dict[str, list[str]] = {}
     for folder in ("core", "replays"):
-        for path in sorted((ROOT / folder).glob("*.py")):
+        for path in sorted((ROOT / folder).rglob("*.py")):
             if path.name == "rule_titles.py":
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -42,7 +42,7 @@ def cited_rules() -> dict[str, list[str]]:
                 text = node.value
                 numbers = [text] if WHOLE.fullmatch(text) else INSIDE.findall(text)
                 for number in numbers:
-                    found.setdefault(number, []).append(f"{folder}/{path.name}:{node.lineno}")
+                    found.setdefault(number, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
     return found
 
 

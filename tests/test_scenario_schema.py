@@ -10,10 +10,10 @@ from typing import Any, get_args
 import pytest
 
 from mtg_ledger.core.turn import STEP_NAMES
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.cli import main
 from mtg_ledger.replays.scenario import ScenarioError, parse
-from mtg_ledger.replays.scenario_schema import ACTION_NAMES, SchemaViolation, Step, check_scenario
+from mtg_ledger.replays.scenario.schema import ACTION_NAMES, SchemaViolation, Step, check_scenario
 
 pytestmark = pytest.mark.usefixtures("cli_env")
 

@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from mtg_ledger.replays import examples
+from mtg_ledger.replays.scenario import examples
 
 from mtg_ledger.replays.demo.decks import demo_setup
 from tests.conftest import postgres_schema

@@ -9,7 +9,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.replays.logs import configure_logging
+from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.service.app import create_app
 from tests import store_tools
 

@@ -14,7 +14,7 @@ import pytest
 from eventsourcing.persistence import OperationalError
 from fastapi.testclient import TestClient
 
-from mtg_ledger.replays.logs import configure_logging
+from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.service.app import create_app
 
 SETUP = {"players": [{"name": "alice", "library": ["Forest"] * 5, "hand": []}, {"name": "bob", "library": ["Mountain"] * 5, "hand": []}]}

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.state import GameState, Permanent, Player
-from mtg_ledger.replays import snapshot_delta as delta
-from mtg_ledger.replays import verify
-from mtg_ledger.replays.app import SNAPSHOT_INTERVAL_ENV, Ledger
+from mtg_ledger.replays.stores import snapshot_delta as delta
+from mtg_ledger.replays.stores import verify
+from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger
 from tests.log_tools import Event, demo_log, run
 from tests.store_tools import SNAPSHOTS, WHERE, edit_snapshot, row, set_row, snapshot_form, snapshot_state, snapshot_versions, state_hash
 

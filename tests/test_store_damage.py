@@ -20,9 +20,9 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.app import SNAPSHOT_INTERVAL_ENV, Ledger
+from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger
 from mtg_ledger.replays.audit import audit_game
-from mtg_ledger.replays.play import play_demo
+from mtg_ledger.replays.scenario.play import play_demo
 from tests.log_tools import Event, first, run, state_after
 from tests.store_tools import (
     EVENTS,

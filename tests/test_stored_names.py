@@ -21,10 +21,10 @@ from eventsourcing.persistence import StoredEvent
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.topics import STORED, UnknownTopic
 from mtg_ledger.core.view import state_view
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
-from mtg_ledger.replays.play import play_demo
-from mtg_ledger.replays.replay import replay
+from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.audit.replay import replay
 from tests.helpers import shown_as_before
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,7 +10,7 @@ from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate, event
 from eventsourcing.persistence import Transcoder
 
-from mtg_ledger.replays.transcoder import MsgpackTranscoder
+from mtg_ledger.replays.stores.transcoder import MsgpackTranscoder
 
 
 class Tally(Aggregate):

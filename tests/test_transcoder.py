@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mtg_ledger.core.state import Effect, GameState, Permanent, Player, StackObject
-from mtg_ledger.replays.transcoder import EXT_CODES, MsgpackTranscoder
+from mtg_ledger.replays.stores.transcoder import EXT_CODES, MsgpackTranscoder
 
 
 @pytest.fixture

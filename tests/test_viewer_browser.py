@@ -23,11 +23,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
 from mtg_ledger.core.redact import JUDGE, view
-from mtg_ledger.replays import examples
-from mtg_ledger.replays.access import JUDGE_HOLDER, issue
-from mtg_ledger.replays.app import Ledger
-from mtg_ledger.replays.browse import find
-from mtg_ledger.replays.play import play_scenario
+from mtg_ledger.replays.scenario import examples
+from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, issue
+from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.viewer.browse import find
+from mtg_ledger.replays.scenario.play import play_scenario
 from mtg_ledger.replays.scenario import load
 from tests.service_server import bearer, new_game, server
 

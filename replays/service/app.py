@@ -13,14 +13,14 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.logfile import engine_version
 from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.auth import ADMIN_TOKEN_ENV
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.limits import BODY_LIMIT, MAX_LOG_BYTES, MAX_LOG_BYTES_ENV, BodyLimit
 from mtg_ledger.replays.service.routes import router
-from mtg_ledger.replays.service.viewer import router as viewer_router
+from mtg_ledger.replays.viewer.routes import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
 from mtg_ledger.replays.service.sse import STREAM_SECONDS_ENV
 

@@ -15,7 +15,7 @@ from anyio import to_thread
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from mtg_ledger.replays.access import JUDGE_HOLDER, Holder
+from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, Holder
 from mtg_ledger.replays.service.errors import Forbidden, Unauthorized
 
 ADMIN_TOKEN_ENV = "MTG_LEDGER_ADMIN_TOKEN"

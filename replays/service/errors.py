@@ -16,11 +16,11 @@ from starlette.exceptions import HTTPException
 
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.schema import SchemaError
-from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
+from mtg_ledger.replays.ledger.application import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.logfile import UnreadableLog
-from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import ScenarioError
-from mtg_ledger.replays.verify import StoreDamage
+from mtg_ledger.replays.stores.verify import StoreDamage
 
 
 class Unauthorized(Exception):

@@ -22,11 +22,11 @@ from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
 from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
-from mtg_ledger.replays.actions import action_json
-from mtg_ledger.replays.app import Ledger, VersionConflict
+from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
+from mtg_ledger.replays.scenario.actions import action_json
+from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
 from mtg_ledger.replays.audit import audit
-from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import PassUntil, ScenarioError, parse, parse_action
 from mtg_ledger.replays.service.errors import Unprocessable
 from mtg_ledger.replays.service.models import NewGame, action_map

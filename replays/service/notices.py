@@ -19,8 +19,8 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 from uuid import UUID
 
-from mtg_ledger.replays.app import Ledger
-from mtg_ledger.replays.logs import get_logger
+from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.ledger.logs import get_logger
 
 POLL = 0.05  # seconds between reads of a stream's game where the store cannot notify
 FALLBACK = 1.0  # seconds a stream waits for a notification before it reads the store anyway

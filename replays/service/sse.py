@@ -21,7 +21,7 @@ from anyio import to_thread
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.redact import Viewer, view_of_event
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.service.notices import Wakeups
 
 KEEP_ALIVE = 15.0

@@ -24,9 +24,9 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
-from mtg_ledger.replays import snapshot_delta as delta
+from mtg_ledger.replays.stores import snapshot_delta as delta
 from mtg_ledger.replays.logfile import Finding
-from mtg_ledger.replays.verify import SnapshotRejected, brief, snapshot_game
+from mtg_ledger.replays.stores.verify import SnapshotRejected, brief, snapshot_game
 
 Map = dict[str, Any]
 KEYFRAME_EVERY = 16  # intervals: the longest run of deltas on one keyframe

@@ -24,7 +24,7 @@ from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_for
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.replays.actions import action_json
+from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.logfile import Finding
 
 Map = dict[str, Any]

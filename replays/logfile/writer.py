@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 import msgpack
 import zstandard
 
-from mtg_ledger.replays.logcodec import CHUNK, FORMAT, Map
+from mtg_ledger.replays.logfile.reader import CHUNK, FORMAT, Map
 
 # Measured (bytes an event on the demo game / on 100,000 events of benchmarks/timetravel.py, and the seconds
 # to write those), one frame for the whole log: level 3 38.1 / 35.2, 0.27 s; 6 37.9 / 35.2, 0.27 s; 9 37.8 / 35.1,

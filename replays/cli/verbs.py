@@ -22,16 +22,17 @@ from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
-from mtg_ledger.replays import examples, logfile
-from mtg_ledger.replays.actions import action_json
-from mtg_ledger.replays.app import Ledger
-from mtg_ledger.replays.play import ActionFailed, pass_until_step, play_demo, play_scenario
-from mtg_ledger.replays.progress import progress_bar
+from mtg_ledger.replays.scenario import examples
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.scenario.actions import action_json
+from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.scenario.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from mtg_ledger.replays.cli.progress import progress_bar
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
-from mtg_ledger.replays.scenario_schema import json_schema
+from mtg_ledger.replays.scenario.schema import json_schema
 from mtg_ledger.replays.audit import forensic_copy
-from mtg_ledger.replays.store import Store
-from mtg_ledger.replays.verify import BrokenChain
+from mtg_ledger.replays.cli.store import Store
+from mtg_ledger.replays.stores.verify import BrokenChain
 from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.timetravel import changes
 

@@ -14,13 +14,13 @@ from uuid import UUID
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.audit import AuditReport, audit, audit_game, said
 from mtg_ledger.replays.logfile import Finding
-from mtg_ledger.replays.progress import progress_bar
-from mtg_ledger.replays.replay import replay
-from mtg_ledger.replays.snapshots import check_all as check_snapshots
-from mtg_ledger.replays.store import Store
+from mtg_ledger.replays.cli.progress import progress_bar
+from mtg_ledger.replays.audit.replay import replay
+from mtg_ledger.replays.stores.snapshots import check_all as check_snapshots
+from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.replays.text import line
-from mtg_ledger.replays.verbs import Map, UserError, emit, game_id
+from mtg_ledger.replays.cli.verbs import Map, UserError, emit, game_id
 
 
 def load_log(

@@ -11,7 +11,7 @@ from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.rules import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import STEP_NAMES, spec
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.scenario import PassUntil, Scenario, ScenarioError
 
 MAX_DECISIONS = 100_000  # a runaway guard for the demo policy, far above any real game

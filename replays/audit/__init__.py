@@ -13,11 +13,11 @@ from uuid import UUID
 from mtg_ledger.core.schema import SchemaError, upgrade_log
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
-from mtg_ledger.replays import snapshots
-from mtg_ledger.replays.findings_fr import french, french_allowed
+from mtg_ledger.replays.stores import snapshots
+from mtg_ledger.replays.audit.french import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity, write
-from mtg_ledger.replays.replay import Progress, replay
-from mtg_ledger.replays.validate import first_problem
+from mtg_ledger.replays.audit.replay import Progress, replay
+from mtg_ledger.replays.audit.validate import first_problem
 
 Map = dict[str, Any]
 
@@ -72,7 +72,7 @@ def rule_title(rule: str | None, lang: str) -> str:
     if not rule:
         return ""
     try:
-        from mtg_ledger.replays.rule_titles import describe
+        from mtg_ledger.replays.audit.rule_titles import describe
     except ImportError:  # pragma: no cover - the table ships with the package
         return rule
     return describe(rule, lang)

@@ -9,10 +9,10 @@ import tempfile
 from pathlib import Path
 from uuid import UUID
 
-from mtg_ledger.replays.access import JUDGE_HOLDER, issue
-from mtg_ledger.replays.logs import configure_logging
-from mtg_ledger.replays.store import SQLITE_MODULES, Store, store_env
-from mtg_ledger.replays.verbs import UserError, _existing, import_file
+from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, issue
+from mtg_ledger.replays.ledger.logs import configure_logging
+from mtg_ledger.replays.cli.store import SQLITE_MODULES, Store, store_env
+from mtg_ledger.replays.cli.verbs import UserError, _existing, import_file
 
 
 def _quiet_server() -> None:

@@ -36,7 +36,7 @@ from mtg_ledger.core.state import GameState
 from mtg_ledger.core.state_hash import map_header
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
-from mtg_ledger.replays import rows as row_form
+from mtg_ledger.replays.stores import rows as row_form
 
 Map = dict[str, Any]
 PAGE = 1_000  # event rows read per query: memory stays bounded on a game of millions of events, and a page

@@ -23,11 +23,13 @@ from mtg_ledger.core.schema import class_versions, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import stored_as
-from mtg_ledger.replays import snapshots as snaps
-from mtg_ledger.replays import logfile, storage, verify
-from mtg_ledger.replays.checked import note_class_version, raw_rows
-from mtg_ledger.replays.ledger_errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
-from mtg_ledger.replays.recorded import in_recorded_form
+from mtg_ledger.replays.stores import snapshots as snaps
+from mtg_ledger.replays import logfile
+from mtg_ledger.replays.stores import bulk as storage
+from mtg_ledger.replays.stores import verify
+from mtg_ledger.replays.stores.checked import note_class_version, raw_rows
+from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
+from mtg_ledger.replays.stores.recorded import in_recorded_form
 
 if TYPE_CHECKING:
     from eventsourcing.application import Repository

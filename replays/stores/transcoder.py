@@ -117,7 +117,7 @@ class GameStateAsDict(Transcoding):
 class MsgpackTranscoder(Transcoder):
     """Encodes event and snapshot state as msgpack; see the module docstring.
 
-    Constructible without arguments, so ``TRANSCODER_TOPIC=mtg_ledger.replays.transcoder:MsgpackTranscoder``
+    Constructible without arguments, so ``TRANSCODER_TOPIC=mtg_ledger.replays.stores.transcoder:MsgpackTranscoder``
     works too; the built-in transcodings are registered on construction. Safe to share between
     threads: each thread packs with its own ``Packer``.
     """
@@ -194,7 +194,7 @@ class MsgpackTranscoder(Transcoder):
             msg = (
                 f"Object of type {type(obj).__module__}.{type(obj).__qualname__} is not "
                 "serializable by MsgpackTranscoder. Register a Transcoding for this type "
-                "(and give its name an ext code in mtg_ledger.replays.transcoder.EXT_CODES)."
+                "(and give its name an ext code in mtg_ledger.replays.stores.transcoder.EXT_CODES)."
             )
             raise TranscodingNotRegisteredError(msg) from None
         return msgpack.ExtType(code, encode(obj))

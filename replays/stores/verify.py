@@ -29,8 +29,8 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
-from mtg_ledger.replays import snapshot_delta as delta
-from mtg_ledger.replays.checked import (  # re-exported: what a read raises, and the rows it checks
+from mtg_ledger.replays.stores import snapshot_delta as delta
+from mtg_ledger.replays.stores.checked import (  # re-exported: what a read raises, and the rows it checks
     BrokenChain,
     Chain,
     Row,

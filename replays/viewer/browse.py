@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from mtg_ledger.replays.app import Ledger
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.text import describe
 
 Map = dict[str, Any]

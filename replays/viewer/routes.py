@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mtg_ledger.core.events import EVENT_TYPES
 from mtg_ledger.core.redact import Judge, Viewer, view_of_event
 from mtg_ledger.core.turn import STEP_NAMES
-from mtg_ledger.replays import browse
+from mtg_ledger.replays.viewer import browse
 from mtg_ledger.replays.service.auth import GameId, Judge as JudgeHolder, Member
 from mtg_ledger.replays.service.errors import Forbidden, Unprocessable
 from mtg_ledger.replays.service.games import Games, viewer_of
@@ -34,7 +34,7 @@ StepName = Literal[STEP_NAMES]  # type: ignore[valid-type]
 
 
 def _asset(name: str) -> bytes:
-    return resources.files("mtg_ledger.replays").joinpath("viewer", name).read_bytes()
+    return resources.files("mtg_ledger.replays.viewer").joinpath(name).read_bytes()
 
 
 @router.get("/games/{id}/viewer", response_class=HTMLResponse, tags=["viewer"])

@@ -28,15 +28,16 @@ from mtg_ledger.core.rules import check
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
-from mtg_ledger.replays import snapshots as snaps
-from mtg_ledger.replays import storage, verify
-from mtg_ledger.replays.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
-from mtg_ledger.replays.ledger_errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
-from mtg_ledger.replays.ledger_logs import LINEAGE, Lineage, LogsInAndOut, last_decision_point
-from mtg_ledger.replays.logs import get_logger
-from mtg_ledger.replays.recorded import SchemaMapper
+from mtg_ledger.replays.stores import snapshots as snaps
+from mtg_ledger.replays.stores import bulk as storage
+from mtg_ledger.replays.stores import verify
+from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
+from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
+from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, LogsInAndOut, last_decision_point
+from mtg_ledger.replays.ledger.logs import get_logger
+from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
-from mtg_ledger.replays.transcoder import MsgpackTranscoder
+from mtg_ledger.replays.stores.transcoder import MsgpackTranscoder
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"

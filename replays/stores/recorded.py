@@ -18,7 +18,7 @@ from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.topics import canonical, resolve
-from mtg_ledger.replays import rows
+from mtg_ledger.replays.stores import rows
 
 Map = dict[str, Any]
 RECORDED_VERSION = "recorded_class_version"  # on a domain event built in the form an older class version recorded

@@ -46,6 +46,7 @@ SECTIONS: dict[str, tuple[str, str]] = {
     "312": ("Phenomena", "Phénomènes"),
     "314": ("Schemes", "Machinations"),
     "400": ("General (Zones)", "Généralités (Zones)"),
+    "401": ("Library", "Bibliothèque"),
     "402": ("Hand", "Main"),
     "405": ("Stack", "Pile"),
     "500": ("General (Turn Structure)", "Généralités (Structure du tour)"),
@@ -323,9 +324,24 @@ SUMMARIES: dict[str, tuple[str, str]] = {
         "une zone est un endroit où des objets peuvent se trouver pendant la partie (bibliothèque, main, champ de "
         "bataille, cimetière, pile, exil et zone de commandement)",
     ),
+    "400.2": (
+        "public and hidden zones: a library and a hand are hidden zones, where not every player may see the cards",
+        "zones publiques et zones cachées : la bibliothèque et la main sont des zones cachées, où tous les joueurs "
+        "ne peuvent pas voir les cartes",
+    ),
+    "401.2": (
+        "each library is kept in a single face-down pile: no player may look at its cards or change their order",
+        "chaque bibliothèque est gardée en une seule pile face cachée : aucun joueur ne peut regarder ses cartes ni "
+        "en changer l'ordre",
+    ),
     "402.2": (
         "each player has a maximum hand size, normally seven cards",
         "chaque joueur a une taille de main maximale, normalement sept cartes",
+    ),
+    "402.3": (
+        "a player may look at their own hand as much as they want, but not at another player's, whose cards they may count",
+        "un joueur peut regarder sa main autant qu'il le souhaite, mais pas celle d'un autre joueur, dont il peut "
+        "compter les cartes",
     ),
     "405.1": ("a spell that is cast is put on the stack", "un sort lancé est mis sur la pile"),
     # 500-514: turn structure

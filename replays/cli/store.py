@@ -20,8 +20,8 @@ from typing import Any, Final
 from eventsourcing.persistence import InfrastructureFactoryError, PersistenceError
 from eventsourcing.utils import Environment, TopicError, resolve_topic
 
-from mtg_ledger.replays.app import Ledger
-from mtg_ledger.replays.ledger_errors import StoreSetupError
+from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.ledger.errors import StoreSetupError
 
 DEFAULT_DB = "mtg-ledger.sqlite"
 SQLITE_MODULES = ("eventsourcing.sqlite", "sqlite", "mtg_ledger.replays.stores.sqlite")

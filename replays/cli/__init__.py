@@ -20,16 +20,19 @@ from eventsourcing.persistence import MapperDeserialisationError, PersistenceErr
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays import backup, log_verbs, serve_verbs, verbs
+from mtg_ledger.replays.stores import backup
+from mtg_ledger.replays.cli import log_verbs
+from mtg_ledger.replays.cli import serve_verbs
+from mtg_ledger.replays.cli import verbs
 from mtg_ledger.core.topics import UnknownTopic
-from mtg_ledger.replays.app import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
-from mtg_ledger.replays.examples import UnknownExample
+from mtg_ledger.replays.ledger.application import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
+from mtg_ledger.replays.scenario.examples import UnknownExample
 from mtg_ledger.replays.logfile import UnreadableLog, engine_version
-from mtg_ledger.replays.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
+from mtg_ledger.replays.ledger.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
 from mtg_ledger.replays.scenario import ScenarioError
-from mtg_ledger.replays.ledger_errors import StoreSetupError
-from mtg_ledger.replays.store import DEFAULT_DB, NoStore, Store, StoreFailure
-from mtg_ledger.replays.verify import BrokenChain, StoreDamage
+from mtg_ledger.replays.ledger.errors import StoreSetupError
+from mtg_ledger.replays.cli.store import DEFAULT_DB, NoStore, Store, StoreFailure
+from mtg_ledger.replays.stores.verify import BrokenChain, StoreDamage
 
 USER_ERRORS = (
     verbs.UserError, ScenarioError, RulesError, GameNotFound, GameExists, NotADecisionPoint, UnreadableLog, UnknownExample,
@@ -260,8 +263,4 @@ def _say(error: object, verbose: int = 0) -> None:
 
 
 def run() -> Any:  # pragma: no cover - console script entry
-    sys.exit(main())
-
-
-if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -22,8 +22,8 @@ from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays.logcodec import FORMAT, LogReader, UnreadableEvents, UnreadableLog
-from mtg_ledger.replays.logwrite import Encoder, write_blocks
+from mtg_ledger.replays.logfile.reader import FORMAT, LogReader, UnreadableEvents, UnreadableLog
+from mtg_ledger.replays.logfile.writer import Encoder, write_blocks
 
 Map = dict[str, Any]
 __all__ = [

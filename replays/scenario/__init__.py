@@ -13,9 +13,9 @@ from typing import Any
 from mtg_ledger.core.cards import CARDS
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.turn import STEP_NAMES
-from mtg_ledger.replays.actions import FORMS, command_of, known, whole
-from mtg_ledger.replays.actions import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
-from mtg_ledger.replays.scenario_schema import SchemaViolation, check_action, check_scenario
+from mtg_ledger.replays.scenario.actions import FORMS, command_of, known, whole
+from mtg_ledger.replays.scenario.actions import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
+from mtg_ledger.replays.scenario.schema import SchemaViolation, check_action, check_scenario
 
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 ACTIONS = (
