@@ -34,7 +34,7 @@ from mtg_ledger.replays.audit import forensic_copy
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.replays.stores.verify import BrokenChain
 from mtg_ledger.replays.text import REASONS, line
-from mtg_ledger.replays.timetravel import changes
+from mtg_ledger.replays.text import changes
 
 Map = dict[str, Any]
 NARRATED = frozenset(
