@@ -6,18 +6,20 @@ one report naming the first bad event, what the rules allowed there, and the rul
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 from uuid import UUID
 
-from mtg_ledger.core.schema import SchemaError, upgrade_log
+from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
 from mtg_ledger.replays.audit.french import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
-from mtg_ledger.replays.audit.validate import first_problem
+from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable
+from mtg_ledger.replays.audit.validate import problem_at
 
 Map = dict[str, Any]
 
@@ -164,7 +166,7 @@ def _brief(event: Map) -> str:
 
 def audit(
     game: str,
-    events: list[Map],
+    events: Rereadable,
     header: Map | None = None,
     progress: Progress | None = None,
     versions: dict[str, int] | None = None,
@@ -176,7 +178,10 @@ def audit(
     ``versions`` are the class versions they were recorded with (by default the header's
     ``event_versions``; without a header, this engine's). ``unreadable``: the events of a log file
     from the one after ``events`` on cannot be read (a finding at its version): the others are checked
-    as the first part of the log."""
+    as the first part of the log.
+
+    ``events`` are read in passes, each from the first event, one event at a time (chain, schema,
+    replay): a log file's ``LogEvents`` is audited in memory that does not grow with its length."""
     report = AuditReport(game=game, events=len(events))
     report.findings.extend(integrity(events, header, whole=unreadable is None))
     if unreadable is not None:
@@ -184,23 +189,32 @@ def audit(
     if versions is None and header is not None:
         given = header.get("event_versions") or {}  # a header without them is schema 1's first form
         versions = given if isinstance(given, dict) else {}
-    usable = events[: _sound(report.findings, len(events))]
-    try:
-        current = usable if versions is None else upgrade_log(usable, versions)
-    except SchemaError as e:
-        report.findings.append(Finding(0, "integrity", str(e)))
-        usable = current = []
-    bad = first_problem(current)
-    if bad is not None:
-        report.findings.append(bad)
-        usable = usable[: bad.version - 1]
-    if usable:
+    schema, sound = _schema(Prefix(events, _sound(report.findings, len(events))), versions)
+    if schema is not None:
+        report.findings.append(schema)
+    if sound:
+        usable = Prefix(events, sound)
         result = replay(usable, progress, versions)
-        found = [f for f in result.findings if f.version <= len(usable)]
+        found = [f for f in result.findings if f.version <= sound]
         report.findings.extend(found)
         report.notices.extend(unseeded_shuffles(usable))
-        report.verified = min((f.version - 1 for f in found), default=len(usable))
+        report.verified = min((f.version - 1 for f in found), default=sound)
     return report
+
+
+def _schema(events: Rereadable, versions: dict[str, int] | None) -> tuple[Finding | None, int]:
+    """Every event against the schema, in its current form: a finding (an event this engine cannot
+    bring to its current form names the log, at version 0, before any event that does not conform),
+    and how many first events conform."""
+    bad: Finding | None = None
+    for i, event in enumerate(events, start=1):
+        try:
+            current = event if versions is None else upgrade(event, versions)
+        except SchemaError as e:
+            return Finding(0, "integrity", str(e)), 0
+        if bad is None:
+            bad = problem_at(i, current)
+    return bad, len(events) if bad is None else bad.version - 1
 
 
 def _sound(findings: list[Finding], count: int) -> int:
@@ -242,16 +256,18 @@ def audit_game(ledger: Any, game_id: UUID, progress: Progress | None = None) -> 
     return report
 
 
-def unseeded_shuffles(events: list[Map]) -> list[str]:
+def unseeded_shuffles(events: Iterable[Map]) -> list[str]:
     """Shuffles whose recorded result is not what the game's seed gives with this engine's generator.
     Not a breach of the rules (results are recorded so that a replay survives a new generator), but
     if this engine recorded the game, the library was stacked."""
-    started = events[0]
-    if started.get("type") != "GameStarted" or not started.get("shuffle"):
-        return []
-    given = {p["name"]: p for p in started["players"]}
-    out = []
+    out: list[str] = []
+    started: Map | None = None
     for e in events:
+        if started is None:
+            started = e
+            if started.get("type") != "GameStarted" or not started.get("shuffle"):
+                return []
+            given = {p["name"]: p for p in started["players"]}
         if e["type"] == "TurnBegan":
             break
         if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] in given:

@@ -6,10 +6,10 @@ is a divergence. Shuffles are taken from the log (LibraryShuffled, SchemeDeckShu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any
+from typing import Any, Protocol
 
 from mtg_ledger.core.command_table import RECORDED
 from mtg_ledger.core.commands import Command
@@ -20,12 +20,13 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.rules import Decision, pending_decision
-from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_form, upgrade_log
+from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_form
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.logfile import Finding
+from mtg_ledger.replays.audit.replay_window import CannotRead, RecordedLog, Rereadable
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
@@ -69,7 +70,8 @@ def setup_of(started: Map) -> dict[str, Any]:
     return setup
 
 
-def recorded_shuffles(events: list[Map]) -> Shuffles:
+def recorded_shuffles(events: Iterable[Map]) -> Shuffles:
+    """The shuffles recorded before the first turn, read from the first events only."""
     out: Shuffles = {}
     for e in events:
         if e["type"] == "LibraryShuffled":
@@ -81,11 +83,18 @@ def recorded_shuffles(events: list[Map]) -> Shuffles:
     return out
 
 
+class Recorded(Protocol):
+    """Recorded events by index, as a list or a ``RecordedLog`` gives them."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, k: int) -> Map: ...
+
+
 # The decisions recorded after the mana abilities activated to pay for them (601.2g, 602.2b, 508.1h).
 PAID_DECISIONS = ("SpellCast", "AbilityActivated", "AttackersDeclared")
 
 
-def decision_at(log: list[Map], i: int, decision: Decision, state: GameState) -> Command | None:
+def decision_at(log: Recorded, i: int, decision: Decision, state: GameState) -> Command | None:
     """The player decision the log records at index ``i``, where the rules ask for ``decision``: read
     back by the command table's entry for the event recorded there (``core.command_table.RECORDED``)."""
     e = log[i]
@@ -106,7 +115,7 @@ def _allowed(state: GameState) -> tuple[Map, ...]:
     return tuple(action_json(c) for c in islice(legal_actions(state), ALLOWED_SHOWN))
 
 
-def replay(log: list[Map], progress: Progress | None = None, versions: dict[str, int] | None = None) -> ReplayResult:
+def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str, int] | None = None) -> ReplayResult:
     """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted).
 
     ``log`` holds the maps as recorded and ``versions`` the class versions they were recorded with
@@ -115,50 +124,65 @@ def replay(log: list[Map], progress: Progress | None = None, versions: dict[str,
     Hashes are compared too; an event recorded in an older form keeps the hash of that form (see
     ``ReplayTable``), which is checked on the maps as recorded (``logfile.integrity``, which audit,
     replay of a file and import run first).
+
+    ``log`` is read in order, a few events at a time (``RecordedLog``), and its first events once more
+    for the shuffles: a list, or a log file's ``LogEvents``, replays in memory that does not grow with
+    its length.
     """
     result = ReplayResult(events=len(log))
-    try:
-        log = log if versions is None else upgrade_log(log, versions)
-    except SchemaError as e:
-        result.findings.append(Finding(0, "divergence", f"this engine cannot read the log: {e}"))
-        return result
+    recorded = RecordedLog(log, versions)
     at = [1]  # the version being replayed, for a finding if the engine cannot go on
     try:
-        _replay(log, progress, result, at)
-    except Exception as e:  # a defect or a forgery the checks before did not name: a finding all the same
-        v = min(at[0], max(len(log), 1))
-        what = str(e).splitlines()[0][:160] if str(e) else ""
-        result.findings.append(
-            Finding(v, "divergence", f"the rules cannot replay the log from here ({type(e).__name__}: {what})", recorded=log[v - 1] if log else None)
-        )
-        result.state = None
+        try:
+            _replay(recorded, progress, result, at)
+        except CannotRead:
+            raise
+        except Exception as e:  # a defect or a forgery the checks before did not name: a finding all the same
+            v = min(at[0], max(len(recorded), 1))
+            what = str(e).splitlines()[0][:160] if str(e) else ""
+            result.findings.append(
+                Finding(
+                    v,
+                    "divergence",
+                    f"the rules cannot replay the log from here ({type(e).__name__}: {what})",
+                    recorded=recorded[v - 1] if len(recorded) else None,
+                )
+            )
+            result.state = None
+        recorded.drain()
+    except CannotRead as e:
+        if not isinstance(e.error, SchemaError):
+            raise e.error from None
+        return ReplayResult(events=len(log), findings=[Finding(0, "divergence", f"this engine cannot read the log: {e.error}")])
     return result
 
 
-def _replay(log: list[Map], progress: Progress | None, result: ReplayResult, at: list[int]) -> ReplayResult:
+def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, at: list[int]) -> ReplayResult:
     """A log the engine cannot even follow (a forged shape that slipped past the schema, a value no rule
     can take) raises; ``replay`` makes it a finding at the event where it stopped, never a crash."""
-    if not log or log[0].get("type") != "GameStarted":
-        result.findings.append(Finding(1, "divergence", "a log starts with GameStarted", recorded=log[0] if log else None))
+    first = log.get(0)
+    if first is None or first.get("type") != "GameStarted":
+        result.findings.append(Finding(1, "divergence", "a log starts with GameStarted", recorded=first))
         return result
-    shuffles = recorded_shuffles(log)
+    shuffles = recorded_shuffles(log.again())
     for (zone, player), order in shuffles.items():
-        given = next(p for p in log[0]["players"] if p["name"] == player)
+        given = next(p for p in first["players"] if p["name"] == player)
         if sorted(order) != sorted(given["library" if zone == "library" else "schemes"]):
-            v = next(e["v"] for e in log if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] == player)
+            v = next(e["v"] for e in log.again() if e["type"] in ("LibraryShuffled", "SchemeDeckShuffled") and e["player"] == player)
             result.findings.append(Finding(v, "legality", f"{player}'s shuffled {zone} is not the cards they started with", rule="701.20"))
             return result
-    setup = setup_of(log[0])
+    setup = setup_of(first)
     try:
         table = ReplayTable.replaying(log, setup, shuffles)
     except RulesError as e:
-        result.findings.append(Finding(1, "legality", str(e), rule=e.rule, recorded=log[0]))
+        result.findings.append(Finding(1, "legality", str(e), rule=e.rule, recorded=first))
         return result
-    if not _same(table, log, 0, result):
+    if not _same(table, log, result):
         return result
-    while len(table.events) < len(log):
-        n = len(table.events)
+    while table.count < len(log):
+        n = table.count
         at[0] = n + 1
+        log.let_go(n - 1)  # the event before n stays: an older form's hash is checked against it
         if progress is not None:
             progress(n)
         decision = pending_decision(table.state)
@@ -186,13 +210,13 @@ def _replay(log: list[Map], progress: Progress | None, result: ReplayResult, at:
                 Finding(version, "legality", e.message, rule=e.rule, recorded=log[version - 1], allowed=_allowed(table.state))
             )
             return result
-        if not _same(table, log, n, result):
+        if not _same(table, log, result):
             return result
     result.state = table.state
     return result
 
 
-def _paid_first(log: list[Map], n: int) -> int:
+def _paid_first(log: Recorded, n: int) -> int:
     """A refused cast is named at its SpellCast, after the mana abilities recorded for it."""
     j = n
     while j < len(log) and log[j]["type"] == "ManaAbilityActivated":
@@ -200,9 +224,11 @@ def _paid_first(log: list[Map], n: int) -> int:
     return j - n if j < len(log) and log[j]["type"] in PAID_DECISIONS else 0
 
 
-def _same(table: LocalTable, log: list[Map], start: int, result: ReplayResult) -> bool:
-    for k in range(start, len(table.events)):
-        derived = table.events[k]
+def _same(table: ReplayTable, log: Recorded, result: ReplayResult) -> bool:
+    """The events the table derived since the last look, each against the one recorded at its place."""
+    start = table.count - len(table.fresh)
+    derived_now, table.fresh = table.fresh, []
+    for k, derived in enumerate(derived_now, start=start):
         recorded = log[k] if k < len(log) else None
         if recorded != derived:
             what = "the log ends here" if recorded is None else f"the rules derive {derived['type']}, the log records {recorded['type']}"
@@ -219,14 +245,19 @@ class ReplayTable(LocalTable):
     in an older form than the engine writes (an upcast type whose recorded hash does not cover its
     current form), and the engine derives what that form says (``core.schema.agrees_with_older_form``),
     the recorded event stands: its hash covers the form it was recorded in and is checked on it
-    (``logfile.integrity``), and the chain goes on from it as it does in the log."""
+    (``logfile.integrity``), and the chain goes on from it as it does in the log.
 
-    def __init__(self, log: list[Map]) -> None:
+    It keeps no list of every event it derived: ``count`` of them, and ``fresh``, those derived since
+    the replay last compared them with the log (``_same``)."""
+
+    def __init__(self, log: Recorded) -> None:
         super().__init__()
         self.log = log
+        self.count = 0
+        self.fresh: list[Map] = []
 
     @classmethod
-    def replaying(cls, log: list[Map], setup: dict[str, Any], shuffles: Shuffles) -> ReplayTable:
+    def replaying(cls, log: Recorded, setup: dict[str, Any], shuffles: Shuffles) -> ReplayTable:
         table = cls(log)
         fields = engine.started_fields(setup)
         table.emit(ev.GameStarted, **fields)
@@ -234,14 +265,20 @@ class ReplayTable(LocalTable):
         return table
 
     def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
-        k = len(self.events)
+        k = self.count
         mapping = {"v": k + 1, "type": event_class.__name__, **fields}
         mapping["hash"] = chain(self.state.last_hash, mapping)
         recorded = self.log[k] if k < len(self.log) else None
         if recorded is not None and recorded["hash"] != mapping["hash"] and self._older_form(k):
             if agrees_with_older_form(recorded, mapping):
                 mapping = dict(recorded)
-        self.events.append(mapping)
+        self.fresh.append(mapping)
+        self.count += 1
+        apply_event(self.state, mapping)
+
+    def emit_map(self, mapping: dict[str, Any]) -> None:
+        self.fresh.append(mapping)
+        self.count += 1
         apply_event(self.state, mapping)
 
     def _older_form(self, k: int) -> bool:

@@ -134,7 +134,15 @@ def _game_started_problem(e: Map) -> str | None:
 def first_problem(events: list[Any]) -> Finding | None:
     """The first event that does not conform to the schema, as an integrity finding."""
     for i, event in enumerate(events, start=1):
-        problem = event_problem(event)
-        if problem is not None:
-            return Finding(i, "integrity", f"event {i} does not conform to the schema: {problem}", recorded=event if type(event) is dict else None)
+        found = problem_at(i, event)
+        if found is not None:
+            return found
     return None
+
+
+def problem_at(i: int, event: Any) -> Finding | None:
+    """Event ``i`` (from 1) against the schema: an integrity finding if it does not conform."""
+    problem = event_problem(event)
+    if problem is None:
+        return None
+    return Finding(i, "integrity", f"event {i} does not conform to the schema: {problem}", recorded=event if type(event) is dict else None)

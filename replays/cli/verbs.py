@@ -139,14 +139,17 @@ def cmd_import(store: Store, args: argparse.Namespace) -> int:
 
 
 def import_file(store: Store, path: str, new_id: bool) -> tuple[UUID, int]:
-    """A log file stored as a game after its checks (``import``, ``view FILE``): its id and event count."""
-    header, events = logfile.read(path)
-    with progress_bar(len(events), "import") as done:
+    """A log file stored as a game after its checks (``import``, ``view FILE``): its id and event count.
+    The file is read in passes, never held whole (``logfile.LogEvents``): the first reads every event
+    (a file that cannot be read whole is refused there), then the checks', then the store's."""
+    events = logfile.LogEvents(path)
+    count = len(events)
+    with progress_bar(count, "import") as done:
         try:  # checked whole (header, chain, schema, every decision by replay) before anything is stored
-            game = store.ledger.import_log(header, events, uuid4() if new_id else None, done)
+            game = store.ledger.import_log(events.header, events, uuid4() if new_id else None, done)
         except logfile.UnreadableLog as e:
             raise logfile.UnreadableLog(f"{path}: {e}") from None
-    return game, len(events)
+    return game, count
 
 
 def cmd_branch(store: Store, args: argparse.Namespace) -> int:

@@ -4,7 +4,7 @@ branched game came from. A part of ``Ledger`` (``replays.app``), kept apart by c
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, BinaryIO
 from uuid import UUID, uuid4, uuid5
@@ -19,7 +19,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.rules import pending_decision
-from mtg_ledger.core.schema import class_versions, upgrade_log
+from mtg_ledger.core.schema import class_versions, upgrade, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import stored_as
@@ -30,6 +30,7 @@ from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.stores.checked import note_class_version, raw_rows
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
 from mtg_ledger.replays.stores.recorded import in_recorded_form
+from mtg_ledger.replays.audit.replay_window import Rereadable
 
 if TYPE_CHECKING:
     from eventsourcing.application import Repository
@@ -96,21 +97,29 @@ class LogsInAndOut:
     def import_log(
         self,
         header: dict[str, Any],
-        events: list[dict[str, Any]],
+        events: Rereadable,
         game_id: UUID | None = None,
         progress: Callable[[int], None] | None = None,
         also: Sequence[Aggregate] = (),
     ) -> UUID:
         """Store a log file's events as a game, only if it audits clean: header, hash chain, schema,
         and every decision re-adjudicated by replay. A refused log raises ``LogRefused``; nothing is stored.
-        ``also``'s events (the new game's access tokens) are stored in the same transaction."""
+        ``also``'s events (the new game's access tokens) are stored in the same transaction.
+
+        ``events`` are read in passes, each from the first, one event at a time (the audit's, then the
+        store's): a log file's ``logfile.LogEvents`` is imported in memory that does not grow with its length."""
         from mtg_ledger.replays.audit import audit  # audit reads logs; the ledger only stores them
 
         report = audit(str(header.get("game")), events, header, progress)
         if report.findings:
             raise LogRefused(report.findings)
         recorded = header.get("event_versions")
-        return self.import_events(events, game_id or UUID(header["game"]), versions=recorded if isinstance(recorded, dict) else {}, also=also)
+        versions = recorded if isinstance(recorded, dict) else {}
+        game_id = game_id or UUID(header["game"])
+        if self._exists(game_id):
+            raise GameExists(game_id)
+        # the audit brought every event to its current form: none raises SchemaError now
+        return self._insert(((e, upgrade(e, versions)) for e in events), game_id, None, versions, also)
 
     def import_events(
         self,
@@ -130,8 +139,19 @@ class LogsInAndOut:
         if self._exists(game_id):
             raise GameExists(game_id)
         current = events if versions is None else upgrade_log(events, versions)  # SchemaError: nothing stored
+        return self._insert(zip(events, current, strict=True), game_id, progress, versions, also)
+
+    def _insert(
+        self,
+        pairs: Iterable[tuple[dict[str, Any], dict[str, Any]]],
+        game_id: UUID,
+        progress: Callable[[int], None] | None,
+        versions: dict[str, int] | None,
+        also: Sequence[Aggregate],
+    ) -> UUID:
+        """Store a game's checked maps, each as recorded and in its current form, read one at a time."""
         snapshots: list[StoredEvent] = []
-        stored = self._stored_rows(events, current, game_id, versions, snapshots, progress)
+        stored = self._stored_rows(pairs, game_id, versions, snapshots, progress)
         stored = itertools.chain(stored, (self.mapper.to_stored_event(e) for aggregate in also for e in aggregate.collect_events()))
         try:
             storage.insert_game(self.recorder, self.snapshots.recorder if self.snapshots else None, stored, snapshots)
@@ -141,8 +161,7 @@ class LogsInAndOut:
 
     def _stored_rows(
         self,
-        events: list[dict[str, Any]],
-        current: list[dict[str, Any]],
+        pairs: Iterable[tuple[dict[str, Any], dict[str, Any]]],
         game_id: UUID,
         versions: dict[str, int] | None,
         snapshots: list[StoredEvent],
@@ -155,7 +174,7 @@ class LogsInAndOut:
         game: Any = None
         last = 0
         keyframe: snaps.Keyframe | None = None
-        for i, (recorded, e) in enumerate(zip(events, current, strict=True), start=1):
+        for i, (recorded, e) in enumerate(pairs, start=1):
             cls = ev.EVENT_TYPES[e["type"]]
             fields = {k: v for k, v in e.items() if k not in ("v", "type", "hash")}
             extra = {"originator_topic": get_topic(Game)} if cls is ev.GameStarted else {}

@@ -28,7 +28,7 @@ from mtg_ledger.replays.logfile.writer import Encoder, write_blocks
 Map = dict[str, Any]
 __all__ = [
     "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableEvents", "UnreadableLog", "engine_version", "header_findings", "header_for",
-    "integrity", "open_log", "read", "read_bytes", "read_readable", "recorded_versions", "write", "write_items", "write_to",
+    "integrity", "LogEvents", "open_log", "read", "read_bytes", "read_readable", "recorded_versions", "write", "write_items", "write_to",
 ]
 
 
@@ -133,6 +133,29 @@ def open_log(path: str | Path) -> Iterator[LogReader]:
             raise UnreadableLog(f"cannot read it ({e.strerror})", str(path)) from None
 
 
+class LogEvents:
+    """A log file's events, read from the file again each time they are iterated, one block at a time:
+    a log of any length in constant memory, for a reader that goes through it more than once (``import``
+    checks the chain, then replays, then stores). ``header``: read (and checked) on opening; ``len``:
+    the events it holds, read once whole, so that a file whose events cannot all be read raises
+    ``UnreadableLog`` there, as ``read`` does."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = path
+        with open_log(path) as log:
+            self.header: Map = log.header
+        self._count: int | None = None
+
+    def __iter__(self) -> Iterator[Map]:
+        with open_log(self.path) as log:
+            yield from log
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = sum(1 for _ in self)
+        return self._count
+
+
 def read(path: str | Path) -> tuple[Map, list[Map]]:
     """The header and the events of a log file, as recorded (no checks beyond being readable)."""
     with open_log(path) as log:
@@ -204,20 +227,25 @@ def _chains(previous: str, event: Map) -> bool:
         return False
 
 
-def integrity(events: list[Map], header: Map | None = None, whole: bool = True) -> list[Finding]:
+def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = True) -> list[Finding]:
     """Hash chain, gaps, duplicates, reordering, truncation and appended events (findings, in order);
     with a header, the header's own shape first. ``whole``: ``events`` are every event of the file
-    (not those before a part that cannot be read), so the header's count and final hash apply."""
+    (not those before a part that cannot be read), so the header's count and final hash apply.
+    ``events`` are read once, one at a time (a file's, as ``LogEvents`` reads them: constant memory);
+    a fault stops the reading, except that a gap reads on to tell a missing event from a moved one."""
     findings: list[Finding] = header_findings(header) if header is not None else []
+    promised = header.get("events") if header is not None else None
+    appended: Map | None = None  # the first event beyond the header's count
     previous = GENESIS_HASH
     expected_version = 1
-    for event in events:
+    rest = iter(events)
+    for event in rest:
         v = event.get("v")
         if v != expected_version:
             if isinstance(v, int) and v < expected_version:
                 what = "duplicated" if v == expected_version - 1 else "out of order"
                 findings.append(Finding(expected_version, "integrity", f"event {v} appears again here: an event {what}", recorded=event))
-            elif any(e.get("v") == expected_version for e in events[expected_version:]):
+            elif any(e.get("v") == expected_version for e in rest):  # the events after this one
                 findings.append(
                     Finding(expected_version, "integrity", f"event {expected_version} is out of order: event {v} comes before it", recorded=event)
                 )
@@ -229,18 +257,19 @@ def integrity(events: list[Map], header: Map | None = None, whole: bool = True) 
                 Finding(v, "integrity", f"event {v}'s hash does not match its content and the event before it: it was altered", recorded=event)
             )
             return findings
+        if type(promised) is int and expected_version == promised + 1:
+            appended = event
         previous = event["hash"]
         expected_version += 1
+    held = expected_version - 1
     if header is not None and whole:
         count, final = header.get("events"), header.get("hash")
         if type(count) is not int or count < 0:
             pass  # a finding of the header's own
-        elif count > len(events):
-            findings.append(Finding(len(events) + 1, "integrity", f"the file is truncated: its header promises {count} events, it holds {len(events)}"))
-        elif count < len(events):
-            findings.append(
-                Finding(count + 1, "integrity", f"event {count + 1} was appended: the header covers {count} events", recorded=events[count])
-            )
+        elif count > held:
+            findings.append(Finding(held + 1, "integrity", f"the file is truncated: its header promises {count} events, it holds {held}"))
+        elif count < held:
+            findings.append(Finding(count + 1, "integrity", f"event {count + 1} was appended: the header covers {count} events", recorded=appended))
         elif final != previous:
-            findings.append(Finding(len(events), "integrity", "the last event's hash is not the one the header records"))
+            findings.append(Finding(held, "integrity", "the last event's hash is not the one the header records"))
     return findings

@@ -1,0 +1,93 @@
+"""The recorded events of a log as a replay reads them: in their current form, read once and in order,
+only the few between the decision being replayed and the furthest the engine has derived held in
+memory. A replay of a log of any length (``import`` of a log file) costs no more memory than one of
+a short game; a list of events (the service's upload, a stored game's rows) is read the same way."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator, Sized
+from itertools import islice
+from typing import Any, Protocol
+
+from mtg_ledger.core.schema import upgrade
+
+Map = dict[str, Any]
+
+
+class Rereadable(Sized, Iterable[Map], Protocol):
+    """Events that can be counted and read more than once, each time from the first: a list, or a log
+    file's ``logfile.LogEvents``."""
+
+
+class CannotRead(Exception):
+    """An event that cannot be brought to its current form (``error``: what ``core.schema.upgrade``
+    raised): the replay reports the log as unreadable, whatever it found before."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+class Prefix:
+    """The first ``count`` events of ``events``, read again from the first each time."""
+
+    def __init__(self, events: Rereadable, count: int) -> None:
+        self._events, self._count = events, count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Map]:
+        return islice(iter(self._events), self._count)
+
+
+class RecordedLog:
+    """The recorded events of ``events`` in their current form (recorded in the class ``versions``;
+    None: this engine's), by index as a list gives them; an index below the last ``let_go`` is gone."""
+
+    def __init__(self, events: Rereadable, versions: dict[str, int] | None) -> None:
+        self._events, self._versions = events, versions
+        self._count = len(events)
+        self._source = self.again()
+        self._held: deque[Map] = deque()
+        self._first = 0  # the index of the first held event
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, k: int) -> Map:
+        if not self._first <= k < self._count:
+            raise IndexError(f"recorded event {k} is not held (held from {self._first} on, of {self._count})")
+        while k >= self._first + len(self._held):
+            self._held.append(next(self._source))
+        return self._held[k - self._first]
+
+    def get(self, k: int) -> Map | None:
+        """Event ``k``, or None beyond the last."""
+        return self[k] if k < self._count else None
+
+    def let_go(self, before: int) -> None:
+        """Events before index ``before`` are not asked for again."""
+        while self._first < before and self._held:
+            self._held.popleft()
+            self._first += 1
+
+    def again(self) -> Iterator[Map]:
+        """Every event in its current form, from the first, read anew (whatever is held)."""
+        for event in islice(iter(self._events), self._count):
+            yield self._current(event)
+
+    def drain(self) -> None:
+        """Read the events not read yet (an event further on that cannot be read makes the whole log
+        unreadable, as if every event had been brought to its current form first)."""
+        for _ in self._source:
+            pass
+
+    def _current(self, event: Map) -> Map:
+        if self._versions is None:
+            return event
+        try:
+            return upgrade(event, self._versions)
+        except Exception as e:
+            raise CannotRead(e) from None
