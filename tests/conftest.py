@@ -8,10 +8,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import psycopg
+from typing import TYPE_CHECKING
+
 import pytest
 from hypothesis import HealthCheck, settings
-from psycopg import sql
+
+if TYPE_CHECKING:
+    import psycopg
 
 settings.register_profile("ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("dev", max_examples=100, deadline=None)
@@ -40,6 +43,8 @@ def postgres_env() -> Iterator[dict[str, str]]:
 @contextmanager
 def postgres_schema() -> Iterator[dict[str, str]]:
     """``postgres_env`` for any scope (a module's server process, say)."""
+    from psycopg import sql  # the PostgreSQL extra: imported by the tests that use it, so the fast tier runs without it
+
     schema = f"mtg_ledger_test_{os.getpid()}_{next(_schema_numbers)}"
     with _connect() as conn:
         conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
@@ -64,6 +69,8 @@ def popo_env() -> dict[str, str]:
 
 
 def _connect() -> psycopg.Connection[tuple[object, ...]]:
+    import psycopg  # the PostgreSQL extra, as above
+
     return psycopg.connect(
         dbname=POSTGRES["POSTGRES_DBNAME"],
         host=POSTGRES["POSTGRES_HOST"],
