@@ -1,5 +1,5 @@
-"""Rule titles (replays.rule_titles): every rule number the engine writes as a string has its title
-in English and in French, and an unknown subrule falls back to its parent."""
+"""Rule titles (replays.audit.rule_titles, read from rule_titles.toml): every rule number the engine
+writes as a string has its title in English and in French, and an unknown subrule falls back to its parent."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_ledger.replays.audit.rule_titles import TITLES, describe, parent, title
+from mtg_ledger.replays.audit.rule_titles import describe, parent, title, titles
 
 ROOT = Path(__file__).resolve().parent.parent
 WHOLE = re.compile(r"\d{3}(\.\d+[a-z]?)?")  # a string that is a rule number: "508", "508.1", "508.1a"
@@ -53,22 +53,22 @@ def test_the_scan_finds_the_rules_the_engine_cites():
 
 
 def test_every_rule_the_engine_cites_has_an_english_and_a_french_title():
-    missing = {rule: where for rule, where in cited_rules().items() if rule not in TITLES}
-    assert not missing, f"rules cited without an entry in replays.rule_titles.TITLES: {missing}"
+    missing = {rule: where for rule, where in cited_rules().items() if rule not in titles()}
+    assert not missing, f"rules cited without an entry in replays/audit/rule_titles.toml: {missing}"
     for rule in cited_rules():
-        en, fr = TITLES[rule]
+        en, fr = titles()[rule]
         assert en.strip() and fr.strip(), rule
 
 
 def test_every_entry_is_a_rule_number_with_both_titles_and_its_section():
-    for rule, (en, fr) in TITLES.items():
+    for rule, (en, fr) in titles().items():
         assert WHOLE.fullmatch(rule), rule
         assert en.strip() and fr.strip(), rule
-        assert rule.split(".")[0] in TITLES, f"{rule} has no section title"
+        assert rule.split(".")[0] in titles(), f"{rule} has no section title"
 
 
 def test_a_subrule_title_begins_with_its_section_title():
-    for rule in TITLES:
+    for rule in titles():
         if "." in rule:
             section = rule.split(".")[0]
             assert title(rule).startswith(f"{title(section)}: "), rule
@@ -93,20 +93,20 @@ def test_another_cleanup_step_514_3a_in_both_languages():
 
 
 def test_section_titles_in_both_languages():
-    assert TITLES["117"] == ("Timing and Priority", "Timing et priorité")
-    assert TITLES["508"] == ("Declare Attackers Step", "Étape de déclaration des attaquants")
-    assert TITLES["704"] == ("State-Based Actions", "Actions basées sur un état")
-    assert TITLES["601"] == ("Casting Spells", "Lancer des sorts")
-    assert TITLES["805"] == ("Shared Team Turns Option", "Option des tours de jeu partagés")
-    assert TITLES["904"] == ("Archenemy", "Archenemy")
+    assert titles()["117"] == ("Timing and Priority", "Timing et priorité")
+    assert titles()["508"] == ("Declare Attackers Step", "Étape de déclaration des attaquants")
+    assert titles()["704"] == ("State-Based Actions", "Actions basées sur un état")
+    assert titles()["601"] == ("Casting Spells", "Lancer des sorts")
+    assert titles()["805"] == ("Shared Team Turns Option", "Option des tours de jeu partagés")
+    assert titles()["904"] == ("Archenemy", "Archenemy")
 
 
 def test_an_unknown_subrule_falls_back_to_its_parent_then_its_section():
     assert parent("508.1z") == "508.1" and parent("508.1") == "508" and parent("508") is None
-    assert "508.1z" not in TITLES
-    assert title("508.1z") == title("508.1") == TITLES["508.1"][0]
-    assert title("508.1z", "fr") == TITLES["508.1"][1]
-    assert "508.77" not in TITLES and title("508.77") == "Declare Attackers Step"
+    assert "508.1z" not in titles()
+    assert title("508.1z") == title("508.1") == titles()["508.1"][0]
+    assert title("508.1z", "fr") == titles()["508.1"][1]
+    assert "508.77" not in titles() and title("508.77") == "Declare Attackers Step"
     assert title("702.145q", "fr") == title("702.145", "fr")
     assert describe("508.1z").startswith("508.1z — Declare Attackers Step: ")
 
