@@ -31,7 +31,7 @@ import msgpack
 from benchmarks.results import RESULTS, merge
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
 from mtg_ledger.replays.demo.policy import choose
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS
 from mtg_ledger.replays.ledger.application import Ledger

@@ -31,7 +31,7 @@ import msgpack
 from benchmarks import results
 from benchmarks.run import WithoutSnapshots, long_game_setup
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, PassPriority
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays import logfile

@@ -11,7 +11,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams, triggers
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
-from mtg_ledger.core.decision import pending_decision
+from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, WrongTiming
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
@@ -134,7 +134,7 @@ def check_discard(state: GameState, command: Discard) -> DiscardPlan:
     """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
     ability says (rules.check has made sure the pending decision is this player's discard)."""
     asked = pending_decision(state)
-    assert asked is not None and asked.kind == "discard"
+    assert asked is not None and asked.kind == DecisionKind.DISCARD
     count, rule = asked.count, asked.rule_cited
     if len(command.cards) != count:
         raise IllegalAction(rule, f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")

@@ -13,7 +13,7 @@ from typing import Any
 
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.legal import accepted, options
-from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.decision import Decision, pending_decision
 from mtg_ledger.core.state import GameState
 
 

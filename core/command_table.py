@@ -36,7 +36,7 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
-from mtg_ledger.core.decision import RULE_OF_DECISION, Decision
+from mtg_ledger.core.decision import Decision, DecisionKind
 from mtg_ledger.core.moves import Next
 from mtg_ledger.core.record import Table
 from mtg_ledger.core.state import GameState
@@ -49,7 +49,7 @@ Reader = Callable[[dict[str, Any], Decision, GameState], C | None]  # an event's
 @dataclass(frozen=True)
 class CommandSpec(Generic[C, P]):
     kind: str
-    answers: str | None
+    answers: DecisionKind | None
     verb: str
     check: Callable[[GameState, C], P]
     apply: Callable[[Table, C, P], Next | None]
@@ -60,55 +60,55 @@ class CommandSpec(Generic[C, P]):
 
 COMMANDS: dict[type, CommandSpec[Any, Any]] = {
     PassPriority: CommandSpec(
-        kind="pass", answers="priority", verb="pass priority",
+        kind="pass", answers=DecisionKind.PRIORITY, verb="pass priority",
         check=checks.check_pass, apply=decide.pass_priority, candidates=cand.passes,
         recorded={"PriorityPassed": decide.priority_passed},
     ),
     PlayLand: CommandSpec(
-        kind="play_land", answers="priority", verb="play a land",
+        kind="play_land", answers=DecisionKind.PRIORITY, verb="play a land",
         check=checks.check_land, apply=decide.play_land, candidates=cand.lands,
         recorded={"LandPlayed": decide.land_played},
     ),
     CastSpell: CommandSpec(
-        kind="cast", answers="priority", verb="cast a spell",
+        kind="cast", answers=DecisionKind.PRIORITY, verb="cast a spell",
         check=checks.check_cast, apply=decide.cast_spell, candidates=cand.casts,
         recorded={"SpellCast": decide.spell_cast},
     ),
     ActivateAbility: CommandSpec(
-        kind="activate", answers="priority", verb="activate an ability",
+        kind="activate", answers=DecisionKind.PRIORITY, verb="activate an ability",
         check=checks.check_activate, apply=decide.activate_ability, candidates=cand.activations,
         recorded={"AbilityActivated": decide.ability_activated, "ManaAbilityActivated": decide.mana_ability_activated},
     ),
     OrderTriggers: CommandSpec(
-        kind="order_triggers", answers="order_triggers", verb="order triggers",
+        kind="order_triggers", answers=DecisionKind.ORDER_TRIGGERS, verb="order triggers",
         check=checks.check_order, apply=decide.order_triggers, candidates=cand.orders,
         recorded={"TriggeredAbilitiesStacked": decide.triggers_stacked},
     ),
     ChooseDefender: CommandSpec(
-        kind="choose_defender", answers="choose_defender", verb="choice of defending player",
+        kind="choose_defender", answers=DecisionKind.CHOOSE_DEFENDER, verb="choice of defending player",
         check=combat.check_choose_defender, apply=decide.choose_defender, candidates=cand.defenders,
         recorded={"DefendingPlayerChosen": decide.defender_chosen},
     ),
     DeclareAttackers: CommandSpec(
-        kind="declare_attackers", answers="declare_attackers", verb="declaration of attackers",
+        kind="declare_attackers", answers=DecisionKind.DECLARE_ATTACKERS, verb="declaration of attackers",
         check=combat.check_attackers, apply=decide.declare_attackers, candidates=cand.attacks,
         recorded={"AttackersDeclared": decide.attackers_declared},
         team=True,  # 805.7-805.8
     ),
     DeclareBlockers: CommandSpec(
-        kind="declare_blockers", answers="declare_blockers", verb="declaration of blockers",
+        kind="declare_blockers", answers=DecisionKind.DECLARE_BLOCKERS, verb="declaration of blockers",
         check=combat.check_blockers, apply=decide.declare_blockers, candidates=cand.blocks,
         recorded={"BlockersDeclared": decide.blockers_declared},
         team=True,  # 805.7-805.8
     ),
     AssignDamage: CommandSpec(
-        kind="assign_damage", answers="assign_damage", verb="combat damage assignment",
+        kind="assign_damage", answers=DecisionKind.ASSIGN_DAMAGE, verb="combat damage assignment",
         check=combat.check_assign_damage, apply=decide.assign_damage, candidates=cand.divisions,
         recorded={"CombatDamageDealt": decide.damage_dealt},
         team=True,  # 805.7-805.8
     ),
     Discard: CommandSpec(
-        kind="discard", answers="discard", verb="discard",
+        kind="discard", answers=DecisionKind.DISCARD, verb="discard",
         check=checks.check_discard, apply=decide.discard, candidates=cand.discards,
         recorded={"CardsDiscarded": decide.cards_discarded},
     ),
@@ -120,12 +120,12 @@ COMMANDS: dict[type, CommandSpec[Any, Any]] = {
 }
 
 
-def answering(kind: str) -> list[CommandSpec[Any, Any]]:
+def answering(kind: DecisionKind) -> list[CommandSpec[Any, Any]]:
     """The entries that answer a decision of this kind, in the table's order (those taken at any time included)."""
     return _ANSWERING[kind]
 
 
-_ANSWERING = {kind: [spec for spec in COMMANDS.values() if spec.answers in (kind, None)] for kind in RULE_OF_DECISION}
+_ANSWERING = {kind: [spec for spec in COMMANDS.values() if spec.answers in (kind, None)] for kind in DecisionKind}
 
 
 RECORDED: dict[str, Reader[Any]] = {event: read for spec in COMMANDS.values() for event, read in spec.recorded.items()}

@@ -22,7 +22,7 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
-from mtg_ledger.core.decision import Decision, pending_decision
+from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
 from mtg_ledger.core.moves import PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, passed_by, priority_to
 from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
@@ -164,7 +164,7 @@ def assign_damage(table: Table, command: AssignDamage, checked: combat.DamagePla
 
 def damage_dealt(e: Map, decision: Decision, state: GameState) -> AssignDamage | None:
     """Combat damage is the player's decision only where the rules asked for one (510.1c-d)."""
-    if decision.kind != "assign_damage":
+    if decision.kind != DecisionKind.ASSIGN_DAMAGE:
         return None
     attackers: dict[int, list[tuple[Any, int]]] = {}
     for a in e["assignments"]:
@@ -199,7 +199,7 @@ def concede(table: Table, command: Concede, checked: ConcedePlan) -> Next | None
     emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
     if check_game_end(table, Reason.CONCESSION) or waiting is None or waiting.player != player:
         return None
-    if waiting.kind == "priority":
+    if waiting.kind == DecisionKind.PRIORITY:
         return passed_by(player)
     if ordering is not None:  # their triggers left with them; priority goes where it was going
         return priority_to(ordering["priority_to"])

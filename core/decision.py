@@ -3,17 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, teams
 from mtg_ledger.core.state import GameState
 
 
+class DecisionKind(StrEnum):
+    """What a decision asks for; its value is the name it is shown and exported by (``kind``)."""
+
+    PRIORITY = "priority"
+    ORDER_TRIGGERS = "order_triggers"
+    CHOOSE_DEFENDER = "choose_defender"
+    DECLARE_ATTACKERS = "declare_attackers"
+    DECLARE_BLOCKERS = "declare_blockers"
+    ASSIGN_DAMAGE = "assign_damage"
+    DISCARD = "discard"
+
+
 @dataclass(frozen=True)
 class Decision:
     """What the game is waiting for, and from whom."""
 
-    kind: str  # priority | order_triggers | choose_defender | declare_attackers | declare_blockers | assign_damage | discard
+    kind: DecisionKind
     player: str
     count: int = 0  # cards to discard
     rule: str = ""  # the rule that asks for it, where the kind alone doesn't say (608.2d)
@@ -23,21 +36,21 @@ class Decision:
         return self.rule or RULE_OF_DECISION[self.kind]
 
     def describe(self) -> str:
-        if self.kind == "priority":
+        if self.kind is DecisionKind.PRIORITY:
             return f"{self.player} holds priority"
-        if self.kind == "discard":
+        if self.kind is DecisionKind.DISCARD:
             return f"the game is waiting for {self.player} to discard {self.count} card(s)"
         return f"the game is waiting for {self.player} to {self.kind.replace('_', ' ')}"
 
 
-RULE_OF_DECISION = {
-    "priority": "117.3",
-    "order_triggers": "603.3b",
-    "choose_defender": "507.1",
-    "declare_attackers": "508.1",
-    "declare_blockers": "509.1",
-    "assign_damage": "510.1",
-    "discard": "514.1",
+RULE_OF_DECISION: dict[DecisionKind, str] = {
+    DecisionKind.PRIORITY: "117.3",
+    DecisionKind.ORDER_TRIGGERS: "603.3b",
+    DecisionKind.CHOOSE_DEFENDER: "507.1",
+    DecisionKind.DECLARE_ATTACKERS: "508.1",
+    DecisionKind.DECLARE_BLOCKERS: "509.1",
+    DecisionKind.ASSIGN_DAMAGE: "510.1",
+    DecisionKind.DISCARD: "514.1",
 }
 
 
@@ -46,28 +59,28 @@ def pending_decision(state: GameState) -> Decision | None:
     if state.ended:
         return None
     if state.priority is not None:
-        return Decision("priority", state.priority)
+        return Decision(DecisionKind.PRIORITY, state.priority)
     if state.paused is not None:  # 608.2d
-        return Decision("discard", state.paused["player"], state.paused["count"], "608.2d")
+        return Decision(DecisionKind.DISCARD, state.paused["player"], state.paused["count"], "608.2d")
     if state.ordering is not None:  # 603.3b
-        return Decision("order_triggers", state.ordering["player"])
+        return Decision(DecisionKind.ORDER_TRIGGERS, state.ordering["player"])
     active = teams.acting(state)  # 805.2: a team's choices are made by its primary player
     if active is None:  # 800.4: the turn goes on without its player
         return None
     if state.step == "beginning_of_combat" and combat.must_choose_defender(state):
-        return Decision("choose_defender", active)
+        return Decision(DecisionKind.CHOOSE_DEFENDER, active)
     if state.step == "declare_attackers" and not state.attackers_declared:
-        return Decision("declare_attackers", active)
+        return Decision(DecisionKind.DECLARE_ATTACKERS, active)
     if state.step == "declare_blockers" and state.attackers_declared:
         waiting = combat.defenders_to_declare(state)
         if waiting:
-            return Decision("declare_blockers", waiting[0])
+            return Decision(DecisionKind.DECLARE_BLOCKERS, waiting[0])
     if state.step == "combat_damage" and not state.combat_damage_dealt:
         if any(combat.needs_assignment(state, p) for p in ch.on_battlefield(state)):
-            return Decision("assign_damage", active)
+            return Decision(DecisionKind.ASSIGN_DAMAGE, active)
     if state.step == "cleanup":  # 514.1, 805.6: each player of the active team, in order
         for member in teams.live_members(state, teams.active_team(state)):
             n = ch.cards_to_discard(state, member)
             if n:
-                return Decision("discard", member, n)
+                return Decision(DecisionKind.DISCARD, member, n)
     return None

@@ -12,12 +12,10 @@ from __future__ import annotations
 from mtg_ledger.core import teams
 from mtg_ledger.core.command_table import COMMANDS, CommandSpec
 from mtg_ledger.core.commands import Command, PassPriority
-from mtg_ledger.core.decision import RULE_OF_DECISION, Decision, pending_decision
+from mtg_ledger.core.decision import RULE_OF_DECISION, Decision, DecisionKind, pending_decision
 from mtg_ledger.core.errors import GameOver, IllegalAction, NotYourPriority, WrongTiming
 from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.state import GameState
-
-__all__ = ["RULE_OF_DECISION", "Decision", "check", "is_legal", "pending_decision"]
 
 
 def check(state: GameState, command: Command) -> Plan:
@@ -36,7 +34,7 @@ def check(state: GameState, command: Command) -> Plan:
         decision = pending_decision(state)
         if decision is None:
             raise WrongTiming("117.1", "no player decision is pending")
-        if spec.answers == "priority":
+        if spec.answers == DecisionKind.PRIORITY:
             _holds_priority(state, decision, spec, command)
         else:
             _expect(state, decision, spec, player)
@@ -46,7 +44,7 @@ def check(state: GameState, command: Command) -> Plan:
 
 def _holds_priority(state: GameState, decision: Decision, spec: CommandSpec[Command, Plan], command: Command) -> None:
     """117.1, 117.3d: actions taken with priority, by the player holding it (or a teammate, 805.5a)."""
-    if decision.kind != "priority":
+    if decision.kind != DecisionKind.PRIORITY:
         raise WrongTiming(decision.rule_cited, f"{decision.describe()}, not for a {spec.verb}")
     player = command.player
     if decision.player != player and not teams.teammates(state, decision.player, player):  # 805.5a

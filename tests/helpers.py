@@ -10,7 +10,7 @@ import pytest
 
 from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, OrderTriggers, PassPriority, Ref
 from mtg_ledger.core.errors import IllegalAction
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario.play import pass_until_step

@@ -17,7 +17,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import CardRef, DeclareAttackers, DeclareBlockers
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.legal import legal_actions
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.ledger.application import Ledger
 from tests.test_random_play import _setup, play_randomly

@@ -12,7 +12,7 @@ import pytest
 from pydantic import TypeAdapter
 
 from mtg_ledger.core.commands import PassPriority
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays.ledger.access import answered
 from mtg_ledger.replays.ledger.application import Ledger, VersionConflict

@@ -15,7 +15,7 @@ import pytest
 
 from mtg_ledger.core.commands import PassPriority
 from mtg_ledger.core.errors import IllegalAction
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.replays.ledger import application as app
 from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.ledger.application import Ledger, VersionConflict

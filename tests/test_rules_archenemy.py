@@ -8,7 +8,7 @@ import pytest
 
 from mtg_ledger.core.commands import CastSpell, DeclareAttackers, OrderTriggers, PassPriority, PlayLand
 from mtg_ledger.core.errors import IllegalAction, NotYourPriority
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario import ScenarioError, parse
 from tests.helpers import advance_to, archenemy, events_of, last, perm, refused, start

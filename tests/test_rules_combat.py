@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mtg_ledger.core.commands import ActivateAbility, AssignDamage, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
-from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.decision import Decision, pending_decision
 from mtg_ledger.core.table import LocalTable
 from tests.helpers import (
     advance_to,

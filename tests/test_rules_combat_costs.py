@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mtg_ledger.core.commands import CardRef, DeclareAttackers
 from mtg_ledger.core.errors import CannotPay
-from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.decision import Decision, pending_decision
 from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, events_of, last, obj, refused, start, three_players, two_players, types_since
 

@@ -4,7 +4,7 @@ damage in each, and creatures that gain first strike in between (Kindled Fury)."
 from __future__ import annotations
 
 from mtg_ledger.core.commands import AssignDamage, CardRef, CastSpell
-from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.decision import Decision, pending_decision
 from tests.helpers import (
     advance_to,
     attack,

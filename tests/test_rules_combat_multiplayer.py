@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mtg_ledger.core.commands import CardRef, CastSpell, ChooseDefender, Concede, DeclareAttackers, DeclareBlockers
-from mtg_ledger.core.rules import Decision, pending_decision
+from mtg_ledger.core.decision import Decision, pending_decision
 from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, both_pass, dealt, events_of, last, obj, perm, refused, start, three_players, types_since
 

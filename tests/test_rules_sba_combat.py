@@ -6,7 +6,7 @@ import pytest
 
 from mtg_ledger.core.commands import ActivateAbility, AssignDamage, CardRef, CastSpell, Concede, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core.errors import GameOver
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from tests.helpers import advance_to, both_pass, events_of, last, perm, rejected, start, two_players, types_since
 
 

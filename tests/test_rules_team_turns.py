@@ -9,7 +9,7 @@ from mtg_ledger.core.commands import ActivateAbility, AssignDamage, CastSpell, D
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.table import LocalTable
 from tests.helpers import advance_to, archenemy, last, obj, perm, refused, start
 

@@ -7,7 +7,7 @@ import pytest
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import CardRef, CastSpell, Discard, OrderTriggers, PassPriority
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from tests.helpers import (
     advance_through,
     advance_to,

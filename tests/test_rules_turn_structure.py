@@ -7,7 +7,7 @@ import pytest
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, Discard, PassPriority
 from mtg_ledger.core.errors import IllegalAction
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from tests.helpers import advance_to, events_of, last, perm, since, start, two_players, types_since
 
 EMPTY_COMBAT_TURN = [

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger

@@ -13,7 +13,7 @@ import pytest
 
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger

@@ -13,7 +13,7 @@ import pytest
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import steps, turn
 from mtg_ledger.core.commands import PassPriority
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.table import LocalTable
 from tests.helpers import events_of, two_players
 

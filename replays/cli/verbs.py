@@ -18,7 +18,7 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.redact import view_of_event, view_of_state
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
 from mtg_ledger.projections.runner import catch_up, make_view
@@ -231,7 +231,7 @@ def _decision(state: GameState, *, with_legal: bool = True) -> Map:
     if decision is None:
         return {"player": None, "kind": None, "rule": None, "ended": state.ended, "winner": state.winner, **({"legal": []} if with_legal else {})}
     out: Map = {"player": decision.player, "kind": decision.kind, "rule": decision.rule_cited}
-    if decision.kind == "discard":
+    if decision.kind == DecisionKind.DISCARD:
         out["count"] = decision.count
     if with_legal:  # every legal action (core.choices), or the shape of a choice too large to list
         listed = choices(state)

@@ -26,7 +26,8 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
-from mtg_ledger.core.rules import Decision, is_legal, pending_decision
+from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
+from mtg_ledger.core.rules import is_legal
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.turn import MAIN_STEPS
 
@@ -271,12 +272,12 @@ def _discard(state: GameState, decision: Decision) -> Discard:  # 514.1, and dis
 # tests/test_command_table.py keeps them in step). Keyed by the decision rather than the command type:
 # priority is answered by four command types at once (pass, play a land, cast, activate), and choosing
 # among them is the policy's whole work there.
-PLAYS: dict[str, Callable[[GameState, Decision], Command]] = {
-    "priority": lambda state, decision: _priority(state, decision.player),
-    "order_triggers": lambda state, decision: _order(state, decision.player),
-    "choose_defender": lambda state, decision: ChooseDefender(decision.player, _weakest_opponent(state, decision.player)),
-    "declare_attackers": lambda state, decision: _attack(state, decision.player),
-    "declare_blockers": lambda state, decision: _block(state, decision.player),
-    "assign_damage": lambda state, decision: AssignDamage(decision.player, ()),  # the default division: lethal damage in order
-    "discard": _discard,
+PLAYS: dict[DecisionKind, Callable[[GameState, Decision], Command]] = {
+    DecisionKind.PRIORITY: lambda state, decision: _priority(state, decision.player),
+    DecisionKind.ORDER_TRIGGERS: lambda state, decision: _order(state, decision.player),
+    DecisionKind.CHOOSE_DEFENDER: lambda state, decision: ChooseDefender(decision.player, _weakest_opponent(state, decision.player)),
+    DecisionKind.DECLARE_ATTACKERS: lambda state, decision: _attack(state, decision.player),
+    DecisionKind.DECLARE_BLOCKERS: lambda state, decision: _block(state, decision.player),
+    DecisionKind.ASSIGN_DAMAGE: lambda state, decision: AssignDamage(decision.player, ()),  # the default division: lethal damage in order
+    DecisionKind.DISCARD: _discard,
 }

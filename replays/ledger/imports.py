@@ -18,7 +18,7 @@ from eventsourcing.utils import get_topic
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.schema import class_versions, upgrade, upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game

@@ -8,7 +8,7 @@ from uuid import UUID
 from mtg_ledger.replays.demo import policy
 from mtg_ledger.core.commands import AssignDamage, Command, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core.errors import IllegalAction
-from mtg_ledger.core.rules import pending_decision
+from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import STEP_NAMES, spec
 from mtg_ledger.replays.ledger.application import Ledger
@@ -51,13 +51,13 @@ def pass_until_step(state: GameState, target: PassUntil) -> Command | None:
                 "514.3: cleanup)"
             )
         return None
-    if decision.kind == "priority":
+    if decision.kind == DecisionKind.PRIORITY:
         return PassPriority(decision.player)
-    if decision.kind == "declare_attackers":
+    if decision.kind == DecisionKind.DECLARE_ATTACKERS:
         return DeclareAttackers(decision.player, ())
-    if decision.kind == "declare_blockers":
+    if decision.kind == DecisionKind.DECLARE_BLOCKERS:
         return DeclareBlockers(decision.player, ())
-    if decision.kind == "assign_damage":
+    if decision.kind == DecisionKind.ASSIGN_DAMAGE:
         return AssignDamage(decision.player, ())  # the default division (510.1c)
     return None  # a discard or the choice of a defending player has no default: stop here
 
