@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -61,12 +62,13 @@ def open_copy(name: str, tmp_path: Path) -> Ledger:
     return Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path)})
 
 
-def load_dump(name: str, schema: str) -> None:
-    """The fixture's PostgreSQL schema, under the name ``schema`` (made already, empty)."""
+def load_dump(name: str, schema: str, connect: Callable[[], Any] = _connect) -> None:
+    """The fixture's PostgreSQL schema, under the name ``schema`` (made already, empty), on the loopback
+    server or where ``connect`` connects."""
     dumped = zstandard.ZstdDecompressor().decompress((FIXTURES / f"{name}.sql.zst").read_bytes()).decode()
     wrote = "mtg_ledger_fixture_" + name.removesuffix("-postgres").replace("-", "_")
     lines = [line for line in dumped.splitlines() if not line.startswith(("\\", "CREATE SCHEMA "))]  # psql's own commands
-    with _connect() as connection:
+    with connect() as connection:
         connection.execute("\n".join(lines).replace(wrote, schema).encode())
 
 

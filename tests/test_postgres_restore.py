@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import psycopg
 import pytest
 from psycopg import sql
 
@@ -27,6 +28,7 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.scenario.play import play_demo
 from tests.conftest import POSTGRES, _connect, postgres_schema
+from tests.test_fixture_stores import STORES, expected, load_dump
 from tests.pg_cluster import fresh_cluster, next_xid
 from tests.service_server import cli
 
@@ -177,3 +179,23 @@ def test_the_postgresql_backup_guide_runs_as_written_from_the_loopback_server_to
     finally:
         with _connect() as conn:
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database)))
+
+
+@pytest.mark.parametrize("name", [store for store in STORES if store.endswith("-postgres")])
+def test_each_fixture_store_lists_its_games_on_a_cluster_created_for_the_test(name: str) -> None:
+    """The stores of schemas 2 and 3, written where a server's counter stood far higher, loaded as a backup
+    into a server made now: every game they hold is listed, by a reader and by a writer."""
+    with fresh_cluster() as settings:
+        def connect() -> Any:
+            return psycopg.connect(host=settings["POSTGRES_HOST"], port=int(settings["POSTGRES_PORT"]), user="postgres",
+                                   dbname=settings["POSTGRES_DBNAME"], autocommit=True)  # fmt: skip
+
+        with connect() as conn:
+            conn.execute("CREATE SCHEMA fixture")
+        load_dump(name, "fixture", connect)
+        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", **settings, "POSTGRES_SCHEMA": "fixture"}
+        for ledger in (Ledger(env={**env, "CREATE_TABLE": "false"}, writes=False), Ledger(env=env)):
+            try:
+                assert sorted(map(str, ledger.game_ids())) == sorted(expected(name))
+            finally:
+                ledger.close()
