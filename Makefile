@@ -10,9 +10,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[postgres,test,lint]'
 	touch $@
 
+# Adds a game to the default store (./mtg-ledger.sqlite), which the next commands read; a second run adds another.
 demo: $(STAMP)
-	rm -f demo.sqlite
-	$(VENV)/bin/mtg-ledger demo --seed 7 --db demo.sqlite
+	$(VENV)/bin/mtg-ledger demo --seed 7
+	@echo
+	@echo "The game is stored in ./mtg-ledger.sqlite. Run mtg-ledger from the project's virtual environment:"
+	@echo "  .venv/bin/mtg-ledger games        (or first: source .venv/bin/activate)"
 
 test: export HYPOTHESIS_PROFILE := ci
 test: $(STAMP)
