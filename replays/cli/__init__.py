@@ -20,7 +20,7 @@ from eventsourcing.persistence import MapperDeserialisationError, PersistenceErr
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.setup import RULES_EDITION
-from mtg_ledger.replays.stores import backup
+from mtg_ledger.replays.cli import backup
 from mtg_ledger.replays.cli import log_verbs
 from mtg_ledger.replays.cli import serve_verbs
 from mtg_ledger.replays.cli import verbs
