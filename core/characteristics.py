@@ -7,7 +7,7 @@ from typing import Any
 
 from mtg_ledger.core.commands import CardRef, Ref, Target
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget
-from mtg_ledger.core.state import GameState, Permanent
+from mtg_ledger.core.state import EffectKind, GameState, Permanent
 
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 
@@ -41,12 +41,12 @@ def _counters(perm: Permanent) -> int:
 def power(state: GameState, perm: Permanent) -> int:
     """Layer 7: printed power (7a), modifications (7c), then counters (7d; 613.4)."""
     base = face(perm).power or 0
-    return base + sum(e.power for e in state.effects if e.kind == "pt" and e.object == perm.object) + _counters(perm)
+    return base + sum(e.power for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + _counters(perm)
 
 
 def toughness(state: GameState, perm: Permanent) -> int:
     base = face(perm).toughness or 0
-    return base + sum(e.toughness for e in state.effects if e.kind == "pt" and e.object == perm.object) + _counters(perm)
+    return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + _counters(perm)
 
 
 def has_keyword(state: GameState, perm: Permanent, keyword: str) -> bool:
@@ -74,7 +74,7 @@ def max_hand_size(state: GameState, player: str) -> int | None:
     """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
     lifted = any(
         perm.controller == player and not perm.phased_out and face(perm).no_maximum_hand_size for perm in state.battlefield
-    ) or any(e.kind == "no_max_hand_size" and e.player == player for e in state.effects)
+    ) or any(e.kind == EffectKind.NO_MAX_HAND_SIZE and e.player == player for e in state.effects)
     return maximum_hand_size(lifted)
 
 

@@ -27,7 +27,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.command_table import COMMANDS
-from mtg_ledger.core.moves import BEGIN_TURN, END_STEP, NEXT_STEP, PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, priority_to
+from mtg_ledger.core.moves import BEGIN_TURN, END_STEP, NEXT_STEP, PRIORITY_OR_END, TURN_BASED_ACTIONS, Move, Next, priority_to
 from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.resolve import resolve_top
@@ -103,7 +103,7 @@ def begin_next_step(table: Table, _: Next) -> Next:
             emit(table, ev.PhaseSkipped, phase=row.phase, source=skip.source, player=skip.player, effect=skip.id)
             return NEXT_STEP
     first_strike = row.first_strike is not None and steps.CONDITIONS[row.first_strike](s)
-    emit(table, ev.StepBegan, turn=s.turn, phase=row.phase, step=row.step, first_strike=first_strike)
+    emit(table, ev.StepBegan, turn=s.turn, phase=row.phase, step=row.step.value, first_strike=first_strike)
     return TURN_BASED_ACTIONS
 
 
@@ -133,7 +133,7 @@ def priority_or_end(table: Table, _: Next) -> Next:
 def end_step(table: Table, _: Next) -> Next:
     s = table.state
     row = _row(s)
-    emit(table, ev.StepEnded, turn=s.turn, step=row.step)  # 500.2
+    emit(table, ev.StepEnded, turn=s.turn, step=row.step.value)  # 500.2
     if row.at_end is not None:
         steps.ACTIONS[row.at_end](table)
     for name in s.turn_order:  # 500.4
@@ -185,12 +185,12 @@ def after_pass(table: Table, todo: Next) -> Next | None:
     return None  # 608.2d: the resolution waits for a choice
 
 
-MOVES: dict[str, Callable[[Table, Next], Next | None]] = {
-    BEGIN_TURN.move: begin_turn,
-    NEXT_STEP.move: begin_next_step,
-    TURN_BASED_ACTIONS.move: turn_based_actions,
-    PRIORITY_OR_END.move: priority_or_end,
-    END_STEP.move: end_step,
-    "priority": give_priority,
-    "after a pass": after_pass,
+MOVES: dict[Move, Callable[[Table, Next], Next | None]] = {
+    Move.BEGIN_TURN: begin_turn,
+    Move.NEXT_STEP: begin_next_step,
+    Move.TURN_BASED_ACTIONS: turn_based_actions,
+    Move.PRIORITY_OR_END: priority_or_end,
+    Move.END_STEP: end_step,
+    Move.PRIORITY: give_priority,
+    Move.AFTER_A_PASS: after_pass,
 }

@@ -15,7 +15,7 @@ from mtg_ledger.core import effects as fx
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.checks import target_still_legal
-from mtg_ledger.core.state import GameState, StackObject
+from mtg_ledger.core.state import EffectKind, GameState, StackObject
 from mtg_ledger.core.triggers import ability as triggered_ability
 from mtg_ledger.core.triggers import definition_named
 
@@ -88,11 +88,11 @@ def carry_out(table: Table, top: StackObject, effect: fx.Effect, targets: list[A
                 emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
     elif isinstance(effect, fx.PumpUntilEndOfTurn):
         for target in targets:
-            _effect(table, kind="pt", object=target, power=effect.power, toughness=effect.toughness, keywords=list(effect.keywords))
+            _effect(table, kind=EffectKind.PT.value, object=target, power=effect.power, toughness=effect.toughness, keywords=list(effect.keywords))
     elif isinstance(effect, fx.PumpYoursUntilEndOfTurn):  # 611.2c: the ones there now
         for perm in ch.on_battlefield(s):
             if perm.controller == me and effect.subtype in ch.face(perm).subtypes:
-                _effect(table, kind="pt", object=perm.object, power=effect.power, toughness=effect.toughness)
+                _effect(table, kind=EffectKind.PT.value, object=perm.object, power=effect.power, toughness=effect.toughness)
     elif isinstance(effect, fx.DrawCards):
         for _ in range(effect.count):
             draw(table, me)
@@ -120,9 +120,9 @@ def carry_out(table: Table, top: StackObject, effect: fx.Effect, targets: list[A
         emit(table, ev.ExtraPhaseAdded, phase="postcombat_main", source=top.object, position=1)
     elif isinstance(effect, fx.SkipNextCombat):
         for target in targets:
-            _effect(table, kind="skip_combat", object=0, player=target, until="end_of_turn")
+            _effect(table, kind=EffectKind.SKIP_COMBAT.value, object=0, player=target, until="end_of_turn")
     elif isinstance(effect, fx.NoMaximumHandSizeUntilYourNextTurn):
-        _effect(table, kind="no_max_hand_size", object=0, player=me, until="next_turn")
+        _effect(table, kind=EffectKind.NO_MAX_HAND_SIZE.value, object=0, player=me, until="next_turn")
     elif isinstance(effect, fx.DestroyNonland):
         for target in targets:
             doomed = [p for p in ch.on_battlefield(s) if p.controller == target and not ch.face(p).is_type("Land")]

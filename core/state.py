@@ -7,6 +7,7 @@ msgpack-able dict (snapshots, canonical state hashes) and back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from mtg_ledger.core import state_hash
@@ -71,12 +72,20 @@ class Trigger:
     context: dict[str, Any] = field(default_factory=dict)
 
 
+class EffectKind(StrEnum):
+    """What a continuous effect does; the value is the ``kind`` its ``EffectCreated`` event records."""
+
+    PT = "pt"  # +power/+toughness, layer 7c (611.2)
+    NO_MAX_HAND_SIZE = "no_max_hand_size"  # 402.2
+    SKIP_COMBAT = "skip_combat"  # 500.10
+
+
 @dataclass
 class Effect:
     """A continuous effect from a resolved spell or ability (611)."""
 
     id: int
-    kind: str  # pt (+power/+toughness, layer 7c) | no_max_hand_size | skip_combat
+    kind: str  # an EffectKind's value, as the event recorded it
     object: int  # the permanent affected (0 for effects on players)
     power: int = 0
     toughness: int = 0

@@ -1,5 +1,5 @@
-"""What the names in the turn plan (``core.turn.TURN_PLAN``) stand for: each step's turn-based actions
-(502-514, 703.4) and the conditions its rows test.
+"""What the turn plan's actions and conditions (``core.turn.Action``, ``core.turn.Condition``) stand
+for: each step's turn-based actions (502-514, 703.4) and the conditions its rows test.
 
 A turn-based action takes the table and returns True when it is done, False when it stopped where a
 player must decide (a declaration, a choice, a discard); the engine's loop runs it again, or goes on,
@@ -17,9 +17,10 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.sba import state_based_checks
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.turn import Action, Condition, Step
 
-Action = Callable[[Table], bool]
-Condition = Callable[[GameState], bool]
+TurnBasedAction = Callable[[Table], bool]
+Test = Callable[[GameState], bool]
 
 
 def untap(table: Table) -> bool:
@@ -161,28 +162,28 @@ def remove_from_combat(table: Table) -> bool:
     return True
 
 
-ACTIONS: dict[str, Action] = {
-    "untap": untap,
-    "draw": draw_step,
-    "precombat_main": precombat_main,
-    "choose_defender": choose_defender,
-    "declare_attackers": declare_attackers,
-    "declare_blockers": declare_blockers,
-    "combat_damage": combat_damage,
-    "cleanup": cleanup,
-    "remove_from_combat": remove_from_combat,
+ACTIONS: dict[Action, TurnBasedAction] = {
+    Action.UNTAP: untap,
+    Action.DRAW: draw_step,
+    Action.PRECOMBAT_MAIN: precombat_main,
+    Action.CHOOSE_DEFENDER: choose_defender,
+    Action.DECLARE_ATTACKERS: declare_attackers,
+    Action.DECLARE_BLOCKERS: declare_blockers,
+    Action.COMBAT_DAMAGE: combat_damage,
+    Action.CLEANUP: cleanup,
+    Action.REMOVE_FROM_COMBAT: remove_from_combat,
 }
 
-CONDITIONS: dict[str, Condition] = {
+CONDITIONS: dict[Condition, Test] = {
     # 508.8: only when no creature was declared as an attacker; an attacker removed since still
     # leaves the declare blockers and combat damage steps to happen.
-    "no_attackers_declared": lambda s: not s.declared_attackers,
+    Condition.NO_ATTACKERS_DECLARED: lambda s: not s.declared_attackers,
     # 510.4: the step that began as the first of two combat damage steps is followed by the second
-    "in_first_strike_step": lambda s: s.first_strike_step,
+    Condition.IN_FIRST_STRIKE_STEP: lambda s: s.first_strike_step,
     # 510.4: as a combat damage step begins (not the second one), a creature in combat has first or double strike
-    "first_strike_step_begins": lambda s: s.step != "combat_damage" and combat.first_strike_step_needed(s),
+    Condition.FIRST_STRIKE_STEP_BEGINS: lambda s: s.step != Step.COMBAT_DAMAGE and combat.first_strike_step_needed(s),
     # 514.3a: state-based actions would be performed, or abilities have triggered: players receive priority
-    "actions_or_triggers_waiting": lambda s: bool(s.pending_triggers) or any(state_based_checks(s)),
+    Condition.ACTIONS_OR_TRIGGERS_WAITING: lambda s: bool(s.pending_triggers) or any(state_based_checks(s)),
     # 514.3a: a cleanup step in which players received priority is followed by another
-    "priority_was_given": lambda s: s.priority_given_this_step,
+    Condition.PRIORITY_WAS_GIVEN: lambda s: s.priority_given_this_step,
 }
