@@ -30,8 +30,9 @@ from mtg_ledger.replays.scenario.examples import UnknownExample
 from mtg_ledger.replays.logfile import UnreadableLog, engine_version
 from mtg_ledger.replays.ledger.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
 from mtg_ledger.replays.scenario import ScenarioError
-from mtg_ledger.replays.ledger.errors import StoreSetupError
-from mtg_ledger.replays.cli.store import DEFAULT_DB, NoStore, Store, StoreFailure
+from mtg_ledger.replays.stores.errors import StoreSetupError
+from mtg_ledger.replays.cli.store import DEFAULT_DB, NoStore, Store
+from mtg_ledger.replays.stores.errors import StoreFailure
 from mtg_ledger.replays.stores.verify import BrokenChain, StoreDamage
 
 USER_ERRORS = (

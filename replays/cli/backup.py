@@ -18,7 +18,8 @@ import tempfile
 from contextlib import closing
 from pathlib import Path
 
-from mtg_ledger.replays.cli.store import SQLITE_MODULES, NoStore, Store, StoreFailure, chosen_module, store_env
+from mtg_ledger.replays.cli.store import SQLITE_MODULES, NoStore, Store, chosen_module, store_env
+from mtg_ledger.replays.stores.errors import StoreFailure
 from mtg_ledger.replays.cli.verbs import UserError, emit
 
 BUSY_TIMEOUT_S = 30.0  # how long the copy waits for a lock it needs (a writer's WAL recovery, say)

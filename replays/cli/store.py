@@ -21,7 +21,7 @@ from eventsourcing.persistence import InfrastructureFactoryError, PersistenceErr
 from eventsourcing.utils import Environment, TopicError, resolve_topic
 
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.ledger.errors import StoreSetupError
+from mtg_ledger.replays.stores.errors import StoreFailure, StoreSetupError
 
 DEFAULT_DB = "mtg-ledger.sqlite"
 SQLITE_MODULES = ("eventsourcing.sqlite", "sqlite", "mtg_ledger.replays.stores.sqlite")
@@ -33,10 +33,6 @@ DOCS = "see docs/postgresql.md"
 
 class NoStore(LookupError):
     """A reading verb found no store where it was told to look (a user error, exit 2)."""
-
-
-class StoreFailure(RuntimeError):
-    """The store could not be opened or answered with an error (exit 3)."""
 
 
 def chosen_module() -> str:

@@ -53,8 +53,3 @@ class WriteConflict(VersionConflict):
         self.version = found + 1
         self.expected = expected
         self.found = found
-
-
-class StoreSetupError(ValueError):
-    """A setting that chooses or reaches the store is missing or wrong (``--db``, ``PERSISTENCE_MODULE``,
-    ``POSTGRES_*``): one line naming the setting to fix, a user error (exit status 2)."""

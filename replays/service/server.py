@@ -16,7 +16,7 @@ from eventsourcing.persistence import InfrastructureFactoryError, PersistenceErr
 
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.service.app import create_app
-from mtg_ledger.replays.cli.store import StoreFailure
+from mtg_ledger.replays.stores.errors import StoreFailure
 from mtg_ledger.replays.service.workers import Workers, listening_sockets
 
 GRACE = 5  # seconds the requests in flight get to finish once asked to stop

@@ -20,7 +20,7 @@ from typing import Any, Final
 from eventsourcing.persistence import InfrastructureFactory
 from eventsourcing.utils import Environment
 
-from mtg_ledger.replays.ledger.errors import StoreSetupError
+from mtg_ledger.replays.stores.errors import StoreSetupError
 
 RECORDER_ENV: Final = "MTG_LEDGER_PG_RECORDER"
 RECORDERS: Final = ("streams", "library")
