@@ -13,7 +13,7 @@ from mtg_ledger.core.turn import STEP_NAMES
 from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.cli import main
 from mtg_ledger.replays.scenario import ScenarioError, parse
-from mtg_ledger.replays.scenario.schema import ACTION_NAMES, SchemaViolation, Step, check_scenario
+from mtg_ledger.replays.scenario.schema import ACTION_NAMES, SchemaViolation, Step, check_scenario, json_schema
 
 pytestmark = pytest.mark.usefixtures("cli_env")
 
@@ -66,12 +66,28 @@ def test_every_way_the_contract_names_a_card_or_a_permanent_is_accepted() -> Non
             {"player": "alice", "action": "declare_attackers", "attackers": [ref, {**named, "defender": "bob"}], "pay": [ref]},
             {"player": "bob", "action": "declare_blockers", "blockers": [{**named, "attacker": ref}]},
             {"player": "alice", "action": "assign_damage", "assignments": [{"attacker": ref, "damage": [{"target": ref, "amount": 2}]}]},
-            {"player": "alice", "action": "discard", "cards": [ref]},
             {"player": "alice", "action": "order_triggers", "order": [ref, {**named, "targets": [ref]}]},
         ]
     actions += [{"player": "alice", "action": "choose_defender", "defender": "bob"}, {"player": "bob", "action": "concede"}]
+    actions += [{"player": "alice", "action": "discard", "cards": ["Forest", {"card": "Forest", "index": 1}]}]  # a hand: by name only
     check_scenario(contract_example(actions=actions, **{"$schema": "./scenario.schema.json"}))
     assert {a["action"] for a in actions} == set(ACTION_NAMES) - {"pass", "play_land"}
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"player": "alice", "action": "cast", "card": {"object": 3}},
+        {"player": "alice", "action": "play_land", "card": 3},
+        {"player": "alice", "action": "discard", "cards": [{"object": 3}]},
+    ],
+    ids=["cast", "play_land", "discard"],
+)
+def test_a_card_in_a_hand_has_no_object_id_so_the_schema_refuses_one_where_a_hand_card_is_named(action: dict[str, Any]) -> None:
+    with pytest.raises(SchemaViolation, match=r"actions\[0\]\.cards?(\[0\])?: a card in a hand has no object id"):
+        check_scenario(contract_example(actions=[action]))
+    hand_card = json_schema()["$defs"]["CastAction"]["properties"]["card"]
+    assert "object" not in json.dumps(hand_card)
 
 
 def test_the_rules_still_speak_for_what_the_shape_allows_but_the_game_does_not() -> None:

@@ -1,17 +1,24 @@
-"""Commands in the scenario's action form (CONTRACT section 2), both ways: one ``Form`` per kind of the
-command table (``core.command_table``), its half of each command's entry that is the outer shell's.
+"""The actions of CONTRACT section 2, one pydantic model per kind, each declared once: its shape (what
+keys, what types, strictly: an unknown key or ``"5"`` for a number is an error naming its path), its
+``to_command`` (what the names in it mean in a game of these players) and its ``write`` (a command back
+into this form, objects by id, so that a listed action means exactly one thing however many cards
+share its name).
 
-``action_json`` writes a command as its action; ``command_of`` reads one back (``scenario.parse_action``
-checks the action's shape first). Objects are written by id (``{"object": N}``), so an action listed
-here means exactly one thing however many cards share its name; players by name.
-tests/test_command_table.py checks that the forms cover exactly the table's kinds.
+Everything else is derived from these models: a scenario file's entry adds ``player``
+(``scenario.schema``), the service's body adds ``expected_version`` (``service.models``), and the JSON
+Schema of ``mtg-ledger schema`` and the OpenAPI description are theirs. ``action_json`` writes a
+command as its action. tests/test_command_table.py checks that the models cover the command table's
+kinds (``core.command_table``), and ``pass_until`` besides.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, get_args
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
+from pydantic_core import PydanticCustomError
 
 from mtg_ledger.core.cards import CARDS, require_known
 from mtg_ledger.core.command_table import COMMANDS
@@ -29,13 +36,17 @@ from mtg_ledger.core.commands import (
     OrderTriggers,
     PassPriority,
     PlayLand,
-    Ref,
-    Target,
 )
+from mtg_ledger.core.commands import Ref as RefCommand
+from mtg_ledger.core.commands import Target as TargetCommand
 from mtg_ledger.core.errors import UnknownCard
+from mtg_ledger.core.turn import STEP_NAMES
 
 Map = dict[str, Any]
-C = TypeVar("C")
+MAX_INT = 2**31 - 1  # what a turn, an index, an object id or a life total can be
+
+Step = Literal[STEP_NAMES]  # type: ignore[valid-type]  # the engine's table of steps, 500-514
+Count = Annotated[int, Field(ge=0, le=MAX_INT)]
 
 
 class ScenarioError(ValueError):
@@ -43,44 +54,127 @@ class ScenarioError(ValueError):
 
 
 @dataclass(frozen=True)
-class Form(Generic[C]):
-    """One kind's action form: ``write`` gives its keys after ``player`` and ``action``; ``read`` makes the
-    command from the action (``a``), its player, the game's player names and where it is (``at``)."""
+class PassUntil:
+    """A scenario's shorthand, no decision of the rules: pass up to the first decision of that step of that turn."""
 
-    write: Callable[[C], Map]
-    read: Callable[[Map, str, list[str], str], C]
-
-
-def action_json(command: Command, *, with_player: bool = True) -> Map:
-    """The section-2 action for ``command``; ``with_player=False`` gives the service's body form."""
-    kind = COMMANDS[type(command)].kind
-    out: Map = {"player": command.player} if with_player else {}
-    out["action"] = kind
-    out.update(FORMS[kind].write(command))
-    return out
+    turn: int
+    step: str
 
 
-def command_of(a: Map, player: str, names: list[str], at: str) -> Command:
-    """The command for an action of a known kind (``a["action"]``), by ``player``, in a game of ``names``."""
-    made: Command = FORMS[a["action"]].read(a, player, names, at)
-    return made
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
-# --- values -----------------------------------------------------------------------------------------
+# --- naming a card or a permanent -----------------------------------------------------------------
 
 
-def whole(value: Any, at: str, low: int = -(2**31), high: int = 2**31 - 1) -> int:
-    """A whole number in [low, high]: by default what a life total, a turn, an index or an object id can be."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ScenarioError(f"{at}: expected a whole number, got {value!r:.60}")
-    if not low <= value <= high:
-        raise ScenarioError(f"{at}: {value if abs(value) < 10**30 else f'a {len(str(abs(value)))}-digit number'} is out of range ({low} to {high})")
+class CardByName(Strict):
+    """The ``index``-th card of that name in the zone the action takes it from (0: the first)."""
+
+    card: str = Field(description="the card's English name", examples=["Grizzly Bears"])
+    index: Count = Field(0, description="which of the cards of that name, 0 for the first")
+
+
+class ObjectById(Strict):
+    """The object with this id (the ``object`` of the state and the events)."""
+
+    object: Count = Field(description="an object id, as `mtg-ledger state` shows it", examples=[3])
+
+
+def _ref_kind(value: Any) -> str:
+    if isinstance(value, str):
+        return "by-name"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return "by-id"
+    if isinstance(value, dict) and "object" in value:
+        return "by-object"
+    return "by-card"
+
+
+# Each form is told apart by its JSON type and keys (never tried one after another), so the JSON Schema
+# has exactly one matching branch for any value, and an error is about the form that was meant.
+Ref = Annotated[
+    Annotated[str, Tag("by-name")] | Annotated[int, Tag("by-id")] | Annotated[CardByName, Tag("by-card")] | Annotated[ObjectById, Tag("by-object")],
+    Discriminator(_ref_kind),
+    Field(description='a card name, {"card": NAME, "index": I}, {"object": N} or an object id'),
+]
+Target = Annotated[Ref, Field(description='a player name, a card name, {"card": NAME, "index": I}, {"object": N} or an object id')]
+Pay = Annotated[list[Ref] | None, Field(description="the permanents to tap for mana; left out, the engine pays")]
+
+
+def _no_object_in_a_hand(value: Any) -> Any:
+    if (isinstance(value, int) and not isinstance(value, bool)) or (isinstance(value, dict) and "object" in value):
+        raise PydanticCustomError(
+            "hand_object", 'a card in a hand has no object id (the state lists a hand by card name); name it: "NAME" or {"card": NAME}'
+        )
     return value
 
 
-def known(name: Any, at: str) -> str:
-    if not isinstance(name, str):
-        raise ScenarioError(f"{at}: expected a card name, got {name!r}")
+InHand = Annotated[
+    Annotated[str, Tag("by-name")] | Annotated[CardByName, Tag("by-card")],
+    Discriminator(lambda value: "by-card" if isinstance(value, dict) else "by-name"),
+    BeforeValidator(_no_object_in_a_hand),
+    Field(description='a card in a hand, by name: "NAME" or {"card": NAME} (copies in a hand are interchangeable)'),
+]
+
+
+class AttackerByName(CardByName):
+    defender: str | None = Field(None, description="the player it attacks; needed when several can be attacked")
+
+
+class AttackerById(ObjectById):
+    defender: str | None = Field(None, description="the player it attacks; needed when several can be attacked")
+
+
+class BlockerByName(CardByName):
+    attacker: Ref = Field(description="the attacking creature it blocks")
+
+
+class BlockerById(ObjectById):
+    attacker: Ref = Field(description="the attacking creature it blocks")
+
+
+class TriggerByName(CardByName):
+    targets: list[Target] | None = Field(None, description="the ability's targets")
+
+
+class TriggerById(ObjectById):
+    targets: list[Target] | None = Field(None, description="the ability's targets")
+
+
+Attacker = Annotated[
+    Annotated[str, Tag("by-name")] | Annotated[int, Tag("by-id")] | Annotated[AttackerByName, Tag("by-card")]
+    | Annotated[AttackerById, Tag("by-object")],
+    Discriminator(_ref_kind),
+    Field(description='a creature as a card name or an object id, or {"card": NAME, "index": I, "defender": PLAYER} or {"object": N, "defender": PLAYER}'),
+]
+Blocker = Annotated[
+    Annotated[BlockerByName, Tag("by-card")] | Annotated[BlockerById, Tag("by-object")],
+    Discriminator(lambda value: "by-object" if isinstance(value, dict) and "object" in value else "by-card"),
+    Field(description='{"card": BLOCKER, "attacker": ATTACKER} or {"object": N, "attacker": ATTACKER}'),
+]
+Trigger = Annotated[
+    Annotated[str, Tag("by-name")] | Annotated[int, Tag("by-id")] | Annotated[TriggerByName, Tag("by-card")]
+    | Annotated[TriggerById, Tag("by-object")],
+    Discriminator(_ref_kind),
+    Field(description='a waiting triggered ability: its source card name, its object id, {"card": NAME, "index": I, "targets": [...]} or {"object": N, "targets": [...]}'),
+]
+
+
+class Damage(Strict):
+    target: Target
+    amount: Count
+
+
+class Assignment(Strict):
+    attacker: Ref
+    damage: list[Damage] = []
+
+
+# --- what the names mean in a game: card names the pool knows, player names of the game ------------
+
+
+def known(name: str, at: str) -> str:
     try:
         require_known(name)
     except UnknownCard as e:
@@ -88,220 +182,314 @@ def known(name: Any, at: str) -> str:
     return name
 
 
-def _list(value: Any, at: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise ScenarioError(f"{at}: expected a list")
-    return value
-
-
-REF_FORMS = '"NAME", {"card": NAME, "index": I} or {"object": ID}'
-
-
-def _ref(value: Any, at: str) -> Ref:
-    """A permanent, or an object on the stack, named by card name (and index), or by its object id
-    (CONTRACT section 2: ``{"object": N}``, the ``object`` of the state and the events)."""
+def _ref(value: str | int | CardByName | ObjectById, at: str) -> RefCommand:
     if isinstance(value, str):
         return CardRef(known(value, at))
-    if isinstance(value, dict) and "card" in value and "object" in value:
-        raise ScenarioError(f"{at}: give either \"card\" or \"object\", not both")
-    if isinstance(value, dict) and "card" in value:
-        if not isinstance(value["card"], str):
-            raise ScenarioError(f"{at}.card: expected a card name, got {value['card']!r}; an object id is written {{\"object\": {value['card']!r}}}")
-        return CardRef(known(value["card"], at), whole(value.get("index", 0), f"{at}.index"))
-    if isinstance(value, dict) and "object" in value:
-        return whole(value["object"], f"{at}.object")
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int):
         return value
-    raise ScenarioError(f"{at}: expected {REF_FORMS}")
+    if isinstance(value, ObjectById):
+        return value.object
+    return CardRef(known(value.card, at), value.index)
 
 
-def _target(value: Any, names: list[str], at: str) -> Target:
-    if isinstance(value, str) and value in names:
-        return value
-    return _ref(value, at)
+def _target(value: str | int | CardByName | ObjectById, names: Sequence[str], at: str) -> TargetCommand:
+    return value if isinstance(value, str) and value in names else _ref(value, at)
 
 
-def _pay(a: Map, at: str) -> list[Any] | None:
-    pay = a.get("pay")
-    if pay is not None and not isinstance(pay, list):
-        raise ScenarioError(f"{at}.pay: expected a list of permanents")
-    return pay
+def _player(name: str | None, names: Sequence[str], at: str) -> str | None:
+    if name is not None and name not in names:
+        raise ScenarioError(f"{at}: {name!r} is not a player")
+    return name
 
 
-def _paid_with(pay: list[Any] | None, at: str) -> tuple[Ref, ...] | None:
+def _in_hand(value: str | CardByName, at: str, *, printed: bool = False) -> str:
+    """A card in a hand, by name (its index changes nothing: a hand is known by card names only);
+    ``printed``: a card of the pool, not a token or a back face."""
+    name = known(value if isinstance(value, str) else value.card, at)
+    if printed and name not in CARDS:
+        raise ScenarioError(f"{at}: {name!r} is not a card that can be in a hand (a token or a back face)")
+    return name
+
+
+def _paid_with(pay: list[Any] | None, at: str) -> tuple[RefCommand, ...] | None:
     return None if pay is None else tuple(_ref(r, f"{at}.pay[{j}]") for j, r in enumerate(pay))
 
 
-def _in_hand(value: Any, at: str) -> str:
-    """A card in a hand, by name ("Forest" or {"card": "Forest"}). A card in a hand has no object
-    id (the state lists a hand by name), so {"object": N} cannot name one."""
-    if isinstance(value, dict) and set(value) == {"object"}:
-        raise ScenarioError(
-            f"{at}: a card in a hand has no object id (the state lists a hand by card name); name it: \"NAME\" or {{\"card\": NAME}}"
-        )
-    if isinstance(value, dict) and set(value) == {"card"}:
-        value = value["card"]
-    known(value, at)
-    if value not in CARDS:
-        raise ScenarioError(f"{at}: {value!r} is not a card that can be in a hand (a token or a back face)")
-    return str(value)
-
-
-def _defender(x: Any, names: list[str], at: str) -> str | None:
-    if isinstance(x, dict) and x.get("defender") is not None:
-        if x["defender"] not in names:
-            raise ScenarioError(f"{at}.defender: {x['defender']!r} is not a player")
-        return str(x["defender"])
-    return None
-
-
-def _ref_json(ref: Ref) -> Any:
+def _ref_json(ref: RefCommand) -> Any:
     if isinstance(ref, CardRef):
         return {"card": ref.card, "index": ref.index} if ref.index else ref.card
     return {"object": ref}
 
 
-def _target_json(target: Target) -> Any:
+def _target_json(target: TargetCommand) -> Any:
     return target if isinstance(target, str) else _ref_json(target)
 
 
-def _named(ref: Ref, **more: Any) -> Map:
+def _named(ref: RefCommand, **more: Any) -> Map:
     base = _ref_json(ref)
     return {**(base if isinstance(base, dict) else {"card": base}), **more}
 
 
-# --- the forms, one per kind ------------------------------------------------------------------------
+# --- the actions, one model per kind ----------------------------------------------------------------
 
 
-def _land(a: Map, player: str, names: list[str], at: str) -> PlayLand:
-    whole(a.get("index", 0), f"{at}.index")  # accepted, and changes nothing: a hand is known by card names only
-    return PlayLand(player, known(a.get("card"), f"{at}.card"))
+class ActionModel(Strict):
+    """What every action's model has: ``action``, its name; ``command``, the type of command it makes
+    (None: ``pass_until``, a scenario's shorthand); ``to_command``; ``write``, its keys after ``action``."""
+
+    command: ClassVar[type | None]
+
+    @classmethod
+    def kind(cls) -> str:
+        name: str = get_args(cls.model_fields["action"].annotation)[0]
+        return name
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> Command | PassUntil:
+        """The command this action is, sent by ``player`` in a game of ``names``; ``at`` names its place."""
+        raise NotImplementedError
+
+    @staticmethod
+    def write(command: Any) -> Map:
+        return {}
 
 
-def _cast_json(c: CastSpell) -> Map:
-    out: Map = {"card": c.card}
-    if c.targets:
-        out["targets"] = [_target_json(t) for t in c.targets]
-    if c.pay is not None:
-        out["pay"] = [_ref_json(r) for r in c.pay]
-    return out
+class PassAction(ActionModel):
+    """Pass priority (117.3d)."""
+
+    command = PassPriority
+    action: Literal["pass"]
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> PassPriority:
+        return PassPriority(player)
 
 
-def _cast(a: Map, player: str, names: list[str], at: str) -> CastSpell:
-    targets = a.get("targets", [])
-    if not isinstance(targets, list):
-        raise ScenarioError(f"{at}.targets: expected a list")
-    pay = _pay(a, at)
-    whole(a.get("index", 0), f"{at}.index")  # accepted, and changes nothing (as for play_land)
-    return CastSpell(
-        player,
-        known(a.get("card"), f"{at}.card"),
-        targets=tuple(_target(t, names, f"{at}.targets[{j}]") for j, t in enumerate(targets)),
-        pay=_paid_with(pay, at),
-    )
+class PassUntilAction(ActionModel):
+    """Whoever holds priority passes, declaring nothing, up to the first decision of that step of that turn."""
+
+    command = None
+    action: Literal["pass_until"]
+    turn: int = Field(ge=1, le=MAX_INT)
+    step: Step
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> PassUntil:
+        return PassUntil(self.turn, self.step)
 
 
-def _activate(a: Map, player: str, names: list[str], at: str) -> ActivateAbility:
-    source = a.get("card")
-    if isinstance(source, str):
-        source = {"card": source, "index": a.get("index", 0)}
-    elif source is None and "object" in a:
-        source = {"object": a["object"]}  # {"action": "activate", "object": N}
-    return ActivateAbility(player, _ref(source, f"{at}.card"), whole(a.get("ability", 0), f"{at}.ability"))
+class PlayLandAction(ActionModel):
+    """Play a land from hand (305, a special action)."""
+
+    command = PlayLand
+    action: Literal["play_land"]
+    card: InHand
+    index: Count = Field(0, description="accepted, and changes nothing: copies in a hand are interchangeable")
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> PlayLand:
+        return PlayLand(player, _in_hand(self.card, f"{at}.card"))
+
+    @staticmethod
+    def write(c: PlayLand) -> Map:
+        return {"card": c.card}
 
 
-def _order_json(c: OrderTriggers) -> Map:
-    order = []
-    for i, ref in enumerate(c.order):
-        chosen = c.targets[i] if i < len(c.targets) else None
-        order.append(_named(ref, **({"targets": [_target_json(t) for t in chosen]} if chosen is not None else {})))
-    return {"order": order}
+class CastAction(ActionModel):
+    """Cast a spell from hand (601)."""
+
+    command = CastSpell
+    action: Literal["cast"]
+    card: InHand
+    index: Count = Field(0, description="accepted, and changes nothing: copies in a hand are interchangeable")
+    targets: list[Target] = []
+    pay: Pay = None
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> CastSpell:
+        targets = tuple(_target(t, names, f"{at}.targets[{j}]") for j, t in enumerate(self.targets))
+        return CastSpell(player, _in_hand(self.card, f"{at}.card"), targets=targets, pay=_paid_with(self.pay, at))
+
+    @staticmethod
+    def write(c: CastSpell) -> Map:
+        out: Map = {"card": c.card}
+        if c.targets:
+            out["targets"] = [_target_json(t) for t in c.targets]
+        if c.pay is not None:
+            out["pay"] = [_ref_json(r) for r in c.pay]
+        return out
 
 
-def _order(a: Map, player: str, names: list[str], at: str) -> OrderTriggers:
-    refs = []
-    chosen_targets: list[tuple[Target, ...] | None] = []
-    for j, item in enumerate(_list(a.get("order", []), f"{at}.order")):
-        here = f"{at}.order[{j}]"
-        refs.append(_ref(item, here))
-        given = item.get("targets") if isinstance(item, dict) else None
-        if given is None:
-            chosen_targets.append(None)
+class ActivateAction(ActionModel):
+    """Activate an ability of a permanent (602, 605): mana abilities are numbered first."""
+
+    command = ActivateAbility
+    action: Literal["activate"]
+    card: Ref | None = Field(None, description="the permanent whose ability is activated (or name it by `object`)")
+    object: Count | None = Field(None, description="the permanent's object id, instead of `card`")
+    index: Count = Field(0, description="which of the permanents of that name, when `card` is a name")
+    ability: Count = Field(0, description="which ability: the mana abilities are numbered first, from 0")
+
+    @model_validator(mode="after")
+    def _one_permanent(self) -> ActivateAction:
+        if (self.card is None) == (self.object is None):
+            raise PydanticCustomError("one_permanent", 'name the permanent once: "card" or "object"')
+        return self
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> ActivateAbility:
+        if self.card is None:
+            source: RefCommand = self.object or 0
+        elif isinstance(self.card, str):
+            source = CardRef(known(self.card, f"{at}.card"), self.index)
         else:
-            chosen_targets.append(tuple(_target(t, names, f"{here}.targets[{k}]") for k, t in enumerate(_list(given, f"{here}.targets"))))
-    return OrderTriggers(player, tuple(refs), tuple(chosen_targets))
+            source = _ref(self.card, f"{at}.card")
+        return ActivateAbility(player, source, self.ability)
+
+    @staticmethod
+    def write(c: ActivateAbility) -> Map:
+        return {"card": _ref_json(c.source), "ability": c.ability}
 
 
-def _choose_defender(a: Map, player: str, names: list[str], at: str) -> ChooseDefender:
-    defender = a.get("defender")
-    if defender not in names:
-        raise ScenarioError(f"{at}.defender: {defender!r} is not a player")
-    return ChooseDefender(player, defender)
+class DeclareAttackersAction(ActionModel):
+    """Declare attackers (508.1); an empty list declares none."""
+
+    command = DeclareAttackers
+    action: Literal["declare_attackers"]
+    attackers: list[Attacker] = []
+    pay: Pay = None
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> DeclareAttackers:
+        attackers = []
+        for j, x in enumerate(self.attackers):
+            here = f"{at}.attackers[{j}]"
+            defender = x.defender if isinstance(x, (AttackerByName, AttackerById)) else None
+            attackers.append((_ref(x, here), _player(defender, names, f"{here}.defender")))
+        return DeclareAttackers(player, tuple(attackers), pay=_paid_with(self.pay, at))
+
+    @staticmethod
+    def write(c: DeclareAttackers) -> Map:
+        out: Map = {"attackers": [_named(ref, **({"defender": d} if d is not None else {})) for ref, d in c.attackers]}
+        if c.pay is not None:
+            out["pay"] = [_ref_json(r) for r in c.pay]
+        return out
 
 
-def _attack_json(c: DeclareAttackers) -> Map:
-    out: Map = {"attackers": [_named(ref, **({"defender": d} if d is not None else {})) for ref, d in c.attackers]}
-    if c.pay is not None:
-        out["pay"] = [_ref_json(r) for r in c.pay]
-    return out
+class DeclareBlockersAction(ActionModel):
+    """Declare blockers (509.1); an empty list declares none."""
+
+    command = DeclareBlockers
+    action: Literal["declare_blockers"]
+    blockers: list[Blocker] = []
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> DeclareBlockers:
+        return DeclareBlockers(player, tuple(
+            (_ref(x, f"{at}.blockers[{j}]"), _ref(x.attacker, f"{at}.blockers[{j}].attacker")) for j, x in enumerate(self.blockers)
+        ))
+
+    @staticmethod
+    def write(c: DeclareBlockers) -> Map:
+        return {"blockers": [_named(b, attacker=_ref_json(a)) for b, a in c.blockers]}
 
 
-def _attack(a: Map, player: str, names: list[str], at: str) -> DeclareAttackers:
-    items = _list(a.get("attackers", []), f"{at}.attackers")
-    pay = _pay(a, at)
-    return DeclareAttackers(
-        player,
-        tuple((_ref(x, f"{at}.attackers[{j}]"), _defender(x, names, f"{at}.attackers[{j}]")) for j, x in enumerate(items)),
-        pay=_paid_with(pay, at),
-    )
+class AssignDamageAction(ActionModel):
+    """Divide blocked attackers' combat damage (510.1c); attackers not named take the default."""
 
+    command = AssignDamage
+    action: Literal["assign_damage"]
+    assignments: list[Assignment] = []
 
-def _block(a: Map, player: str, names: list[str], at: str) -> DeclareBlockers:
-    out = []
-    for j, x in enumerate(_list(a.get("blockers", []), f"{at}.blockers")):
-        if not isinstance(x, dict) or "attacker" not in x:
-            raise ScenarioError(f"{at}.blockers[{j}]: expected {{\"card\": BLOCKER, \"attacker\": ATTACKER}}")
-        out.append((_ref(x, f"{at}.blockers[{j}]"), _ref(x["attacker"], f"{at}.blockers[{j}].attacker")))
-    return DeclareBlockers(player, tuple(out))
+    def to_command(self, player: str, names: Sequence[str], at: str) -> AssignDamage:
+        out = []
+        for j, x in enumerate(self.assignments):
+            here = f"{at}.assignments[{j}]"
+            parts = tuple((_target(d.target, names, f"{here}.damage[{k}].target"), d.amount) for k, d in enumerate(x.damage))
+            out.append((_ref(x.attacker, f"{here}.attacker"), parts))
+        return AssignDamage(player, tuple(out))
 
-
-def _damage_json(c: AssignDamage) -> Map:
-    return {
-        "assignments": [
+    @staticmethod
+    def write(c: AssignDamage) -> Map:
+        return {"assignments": [
             {"attacker": _ref_json(ref), "damage": [{"target": _target_json(t), "amount": n} for t, n in parts]} for ref, parts in c.assignments
-        ],
-    }
+        ]}
 
 
-def _damage(a: Map, player: str, names: list[str], at: str) -> AssignDamage:
-    out_assign = []
-    for j, x in enumerate(_list(a.get("assignments", []), f"{at}.assignments")):
-        here = f"{at}.assignments[{j}]"
-        if not isinstance(x, dict) or "attacker" not in x:
-            raise ScenarioError(f"{here}: expected {{\"attacker\": CARD, \"damage\": [{{\"target\": T, \"amount\": N}}]}}")
-        parts = []
-        for k, d in enumerate(_list(x.get("damage", []), f"{here}.damage")):
-            if not isinstance(d, dict) or "target" not in d:
-                raise ScenarioError(f"{here}.damage[{k}]: expected {{\"target\": T, \"amount\": N}}")
-            parts.append((_target(d["target"], names, f"{here}.damage[{k}].target"), whole(d.get("amount"), f"{here}.damage[{k}].amount")))
-        out_assign.append((_ref(x["attacker"], f"{here}.attacker"), tuple(parts)))
-    return AssignDamage(player, tuple(out_assign))
+class ChooseDefenderAction(ActionModel):
+    """Choose the defending player (507.1, single-defender format)."""
+
+    command = ChooseDefender
+    action: Literal["choose_defender"]
+    defender: str
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> ChooseDefender:
+        return ChooseDefender(player, _player(self.defender, names, f"{at}.defender") or "")
+
+    @staticmethod
+    def write(c: ChooseDefender) -> Map:
+        return {"defender": c.defender}
 
 
-def _discard(a: Map, player: str, names: list[str], at: str) -> Discard:
-    return Discard(player, tuple(_in_hand(c, f"{at}.cards[{j}]") for j, c in enumerate(_list(a.get("cards", []), f"{at}.cards"))))
+class DiscardAction(ActionModel):
+    """Discard (514.1 in cleanup, or when a resolving ability asks, 608.2d)."""
+
+    command = Discard
+    action: Literal["discard"]
+    cards: list[InHand] = []
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> Discard:
+        return Discard(player, tuple(_in_hand(c, f"{at}.cards[{j}]", printed=True) for j, c in enumerate(self.cards)))
+
+    @staticmethod
+    def write(c: Discard) -> Map:
+        return {"cards": list(c.cards)}
 
 
-FORMS: dict[str, Form[Any]] = {
-    "pass": Form(lambda c: {}, lambda a, player, names, at: PassPriority(player)),
-    "play_land": Form(lambda c: {"card": c.card}, _land),
-    "cast": Form(_cast_json, _cast),
-    "activate": Form(lambda c: {"card": _ref_json(c.source), "ability": c.ability}, _activate),
-    "order_triggers": Form(_order_json, _order),
-    "choose_defender": Form(lambda c: {"defender": c.defender}, _choose_defender),
-    "declare_attackers": Form(_attack_json, _attack),
-    "declare_blockers": Form(lambda c: {"blockers": [_named(b, attacker=_ref_json(a)) for b, a in c.blockers]}, _block),
-    "assign_damage": Form(_damage_json, _damage),
-    "discard": Form(lambda c: {"cards": list(c.cards)}, _discard),
-    "concede": Form(lambda c: {}, lambda a, player, names, at: Concede(player)),
-}
+class OrderTriggersAction(ActionModel):
+    """Put your waiting triggered abilities on the stack, bottom first (603.3b)."""
+
+    command = OrderTriggers
+    action: Literal["order_triggers"]
+    order: list[Trigger] = []
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> OrderTriggers:
+        refs, chosen = [], []
+        for j, item in enumerate(self.order):
+            here = f"{at}.order[{j}]"
+            refs.append(_ref(item, here))
+            given = item.targets if isinstance(item, (TriggerByName, TriggerById)) else None
+            chosen.append(None if given is None else tuple(_target(t, names, f"{here}.targets[{k}]") for k, t in enumerate(given)))
+        return OrderTriggers(player, tuple(refs), tuple(chosen))
+
+    @staticmethod
+    def write(c: OrderTriggers) -> Map:
+        order = []
+        for i, ref in enumerate(c.order):
+            chosen = c.targets[i] if i < len(c.targets) else None
+            order.append(_named(ref, **({"targets": [_target_json(t) for t in chosen]} if chosen is not None else {})))
+        return {"order": order}
+
+
+class ConcedeAction(ActionModel):
+    """Leave the game (104.3a)."""
+
+    command = Concede
+    action: Literal["concede"]
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> Concede:
+        return Concede(player)
+
+
+# The one list of actions: the scenario's entries, the service's bodies, the names in messages and the
+# JSON Schemas all read it.
+ACTION_MODELS: tuple[type[ActionModel], ...] = (
+    PassAction, PassUntilAction, PlayLandAction, CastAction, ActivateAction, DeclareAttackersAction, DeclareBlockersAction,
+    AssignDamageAction, ChooseDefenderAction, DiscardAction, OrderTriggersAction, ConcedeAction,
+)
+ACTION_NAMES: tuple[str, ...] = tuple(model.kind() for model in ACTION_MODELS)
+DECISIONS: tuple[type[ActionModel], ...] = tuple(model for model in ACTION_MODELS if model.command is not None)  # a player's own
+FORMS: dict[str, type[ActionModel]] = {model.kind(): model for model in DECISIONS}
+_MODEL_OF: dict[type, type[ActionModel]] = {model.command: model for model in DECISIONS if model.command is not None}
+assert all(COMMANDS[command].kind == model.kind() for command, model in _MODEL_OF.items()), "an action named unlike its command's kind"
+
+
+def action_json(command: Command, *, with_player: bool = True) -> Map:
+    """The section-2 action for ``command``; ``with_player=False`` gives the service's body form."""
+    model = _MODEL_OF[type(command)]
+    out: Map = {"player": command.player} if with_player else {}
+    out["action"] = model.kind()
+    out.update(model.write(command))
+    return out

@@ -1,28 +1,42 @@
 """The shape of a scenario file (CONTRACT section 2) as pydantic models: what keys exist and what
-type each holds, strictly (an unknown or misspelt key is an error naming its path).
+type each holds, strictly (an unknown or misspelt key is an error naming its path). Its actions are
+``scenario.actions``' models, each with the ``player`` who decides; ``Setup`` is also the body of
+``POST /games``.
 
-``check_scenario`` and ``check_action`` validate parsed JSON and raise ``SchemaViolation`` with one
-line such as ``actions[3].target: unknown key (did you mean "targets"?)``; ``json_schema()`` is what
-``mtg-ledger schema`` prints for editors. What the shape cannot say (card names, player names, the
-number of players a format needs) is left to ``replays.scenario``, which cites the rules.
-
-The models are meant to be shared: the HTTP service can take ``Action`` and ``Setup`` as its bodies.
+``check_scenario`` and ``check_action`` validate parsed JSON once, giving the models, or raise
+``SchemaViolation`` with one line such as ``actions[3].target: unknown key (did you mean "targets"?)``
+(``describe`` says the same of the service's requests); ``json_schema()`` is what ``mtg-ledger schema``
+prints for editors. What the shape cannot say (card names, player names, the number of players a
+format needs) is left to ``replays.scenario`` and the actions' ``to_command``, which cite the rules.
 """
 
 from __future__ import annotations
 
 import difflib
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
-from pydantic import BaseModel, model_validator, BeforeValidator, ConfigDict, Discriminator, Field, Tag, TypeAdapter, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-Step = Literal[
-    "untap", "upkeep", "draw", "precombat_main", "beginning_of_combat", "declare_attackers", "declare_blockers",
-    "combat_damage", "end_of_combat", "postcombat_main", "end", "cleanup",
-]
-Format = Literal["two-player", "free-for-all", "single-defender", "archenemy"]
+from mtg_ledger.replays.scenario.actions import (
+    ACTION_MODELS,
+    ACTION_NAMES,
+    MAX_INT,
+    ActionModel,
+    Assignment,
+    AttackerByName,
+    BlockerByName,
+    Damage,
+    ObjectById,
+    Step,
+    Strict,
+    TriggerByName,
+)
+
+Format = Literal["two-player", "free-for-all", "single-defender", "archenemy"]  # the one list of formats
+FORMATS: tuple[str, ...] = get_args(Format)
+__all__ = ["ACTION_NAMES", "FORMATS", "Format", "Scenario", "SchemaViolation", "Setup", "Step", "check_action", "check_scenario", "json_schema"]
 
 
 def _not_null(value: Any) -> Any:
@@ -33,244 +47,49 @@ def _not_null(value: Any) -> Any:
 
 # A key whose absence means "the engine decides": it may be left out, but null is not one of its values.
 Absent = Annotated[SkipJsonSchema[None], BeforeValidator(_not_null)]
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
-
-
-# --- naming a card or a permanent -----------------------------------------------------------------
-
-
-class CardByName(Strict):
-    """The ``index``-th card of that name in the zone the action takes it from (0: the first)."""
-
-    card: str = Field(description="the card's English name", examples=["Grizzly Bears"])
-    index: int = Field(0, ge=0, description="which of the cards of that name, 0 for the first")
-
-
-class ObjectById(Strict):
-    """The object with this id (the ``object`` of the state and the events)."""
-
-    object: int = Field(ge=0, description="an object id, as `mtg-ledger state` shows it", examples=[3])
-
-
-def _ref_kind(value: Any) -> str:
-    if isinstance(value, str):
-        return "by-name"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return "by-id"
-    if isinstance(value, dict) and "object" in value:
-        return "by-object"
-    return "by-card"
-
-
-Ref = Annotated[
-    Annotated[str, Tag("by-name")] | Annotated[int, Tag("by-id")] | Annotated[CardByName, Tag("by-card")] | Annotated[ObjectById, Tag("by-object")],
-    Discriminator(_ref_kind),
-    Field(description='a card name, {"card": NAME, "index": I}, {"object": N} or an object id'),
-]
-Target = Annotated[Ref, Field(description='a player name, a card name, {"card": NAME, "index": I}, {"object": N} or an object id')]
-
-
-class AttackerByName(CardByName):
-    defender: str | None = Field(None, description="the player it attacks; needed when several can be attacked")
-
-
-class AttackerById(ObjectById):
-    defender: str | None = Field(None, description="the player it attacks; needed when several can be attacked")
-
-
-class BlockerByName(CardByName):
-    attacker: Ref = Field(description="the attacking creature it blocks")
-
-
-class BlockerById(ObjectById):
-    attacker: Ref = Field(description="the attacking creature it blocks")
-
-
-class TriggerByName(CardByName):
-    targets: list[Target] | None = Field(None, description="the ability's targets")
-
-
-class TriggerById(ObjectById):
-    targets: list[Target] | None = Field(None, description="the ability's targets")
-
-
-# Each form is told apart by its JSON type and keys (never tried one after another), so the JSON Schema
-# has exactly one matching branch for any value, and an error is about the form that was meant.
-Attacker = Annotated[
-    Annotated[str, Tag("by-name")] | Annotated[int, Tag("by-id")] | Annotated[AttackerByName, Tag("by-card")]
-    | Annotated[AttackerById, Tag("by-object")],
-    Discriminator(_ref_kind),
-    Field(description='a creature as a card name or an object id, or {"card": NAME, "index": I, "defender": PLAYER} or {"object": N, "defender": PLAYER}'),
-]
-Blocker = Annotated[
-    Annotated[BlockerByName, Tag("by-card")] | Annotated[BlockerById, Tag("by-object")],
-    Discriminator(lambda value: "by-object" if isinstance(value, dict) and "object" in value else "by-card"),
-    Field(description='{"card": BLOCKER, "attacker": ATTACKER} or {"object": N, "attacker": ATTACKER}'),
-]
-Trigger = Annotated[
-    Annotated[str, Tag("by-name")] | Annotated[int, Tag("by-id")] | Annotated[TriggerByName, Tag("by-card")]
-    | Annotated[TriggerById, Tag("by-object")],
-    Discriminator(_ref_kind),
-    Field(description='a waiting triggered ability: its source card name, its object id, {"card": NAME, "index": I, "targets": [...]} or {"object": N, "targets": [...]}'),
-]
-
-
-class Damage(Strict):
-    target: Target
-    amount: int
-
-
-class Assignment(Strict):
-    attacker: Ref
-    damage: list[Damage] = []
-
-
-# --- actions --------------------------------------------------------------------------------------
-
 Player = Annotated[str, Field(description="the player who decides", examples=["alice"])]
-Pay = Annotated[list[Ref] | None, Field(description="the permanents to tap for mana; left out, the engine pays")]
 
 
-class Pass(Strict):
-    """Pass priority (117.3d)."""
-
-    action: Literal["pass"]
-    player: Player
-
-
-class PassUntil(Strict):
-    """Whoever holds priority passes, declaring nothing, up to the first decision of that step of that turn."""
-
-    action: Literal["pass_until"]
-    turn: int = Field(ge=1)
-    step: Step
+def with_fields(model: type[ActionModel], **fields: Any) -> type[ActionModel]:
+    """``model`` with more keys, under the same name: the action as a scenario file or a request body holds it."""
+    made: type[ActionModel] = create_model(model.__name__, __base__=model, __module__=model.__module__, __doc__=model.__doc__, **fields)
+    return made
 
 
-class PlayLand(Strict):
-    """Play a land from hand (305, a special action)."""
-
-    action: Literal["play_land"]
-    player: Player
-    card: Ref
-    index: int = Field(0, ge=0)
+def one_of(models: tuple[type[ActionModel], ...]) -> Any:
+    """The discriminated union of ``models`` (by their ``action``), as a type annotation."""
+    return Annotated[Union[models], Field(discriminator="action")]  # noqa: UP007 - a union of a tuple known at run time
 
 
-class Cast(Strict):
-    """Cast a spell from hand (601)."""
-
-    action: Literal["cast"]
-    player: Player
-    card: Ref
-    index: int = Field(0, ge=0)
-    targets: list[Target] = []
-    pay: Pay = None
-
-
-class Activate(Strict):
-    """Activate an ability of a permanent (602, 605): mana abilities are numbered first."""
-
-    action: Literal["activate"]
-    player: Player
-    card: Ref | None = Field(None, description="the permanent whose ability is activated (or name it by `object`)")
-    object: int | None = Field(None, ge=0, description="the permanent's object id, instead of `card`")
-    index: int = Field(0, ge=0)
-    ability: int = Field(0, description="which ability: the mana abilities are numbered first, from 0")
-
-    @model_validator(mode="after")
-    def _one_permanent(self) -> Activate:
-        if (self.card is None) == (self.object is None):
-            raise ValueError('name the permanent once: "card" or "object"')
-        return self
-
-
-class DeclareAttackers(Strict):
-    """Declare attackers (508.1); an empty list declares none."""
-
-    action: Literal["declare_attackers"]
-    player: Player
-    attackers: list[Attacker] = []
-    pay: Pay = None
-
-
-class DeclareBlockers(Strict):
-    """Declare blockers (509.1); an empty list declares none."""
-
-    action: Literal["declare_blockers"]
-    player: Player
-    blockers: list[Blocker] = []
-
-
-class AssignDamage(Strict):
-    """Divide blocked attackers' combat damage (510.1c); attackers not named take the default."""
-
-    action: Literal["assign_damage"]
-    player: Player
-    assignments: list[Assignment] = []
-
-
-class ChooseDefender(Strict):
-    """Choose the defending player (507.1, single-defender format)."""
-
-    action: Literal["choose_defender"]
-    player: Player
-    defender: str
-
-
-class DiscardCards(Strict):
-    """Discard (514.1 in cleanup, or when a resolving ability asks, 608.2d)."""
-
-    action: Literal["discard"]
-    player: Player
-    cards: list[Ref] = []
-
-
-class OrderTriggers(Strict):
-    """Put your waiting triggered abilities on the stack, bottom first (603.3b)."""
-
-    action: Literal["order_triggers"]
-    player: Player
-    order: list[Trigger] = []
-
-
-class Concede(Strict):
-    """Leave the game (104.3a)."""
-
-    action: Literal["concede"]
-    player: Player
-
-
-Action = Annotated[
-    Pass | PassUntil | PlayLand | Cast | Activate | DeclareAttackers | DeclareBlockers | AssignDamage | ChooseDefender
-    | DiscardCards | OrderTriggers | Concede,
-    Field(discriminator="action"),
-]
-ACTION_NAMES: tuple[str, ...] = (
-    "pass", "pass_until", "play_land", "cast", "activate", "declare_attackers", "declare_blockers",
-    "assign_damage", "choose_defender", "discard", "order_triggers", "concede",
+# A scenario file's action: the model, with the player who decides (pass_until: whoever holds priority).
+ENTRIES: tuple[type[ActionModel], ...] = tuple(
+    model if model.command is None else with_fields(model, player=(Player, ...)) for model in ACTION_MODELS
 )
+if TYPE_CHECKING:
+    Action = ActionModel
+else:
+    Action = one_of(ENTRIES)
 
 
 # --- the file -------------------------------------------------------------------------------------
 
+Whole = Annotated[int, Field(ge=-MAX_INT - 1, le=MAX_INT)]
+
 
 class PlayerSetup(Strict):
     name: str = Field(min_length=1)
-    life: int | Absent = Field(None, description="starting life; left out, the format decides (20; the archenemy 40)")
+    life: Whole | Absent = Field(None, description="starting life; left out, the format decides (20; the archenemy 40)")
     library: list[str] = Field([], description="top card first")
-    hand: list[str] | Absent = Field(None, description="the opening hand as given; left out, seven cards are drawn")
+    hand: list[str] | Absent = Field(None, description="the opening hand as given; left out, seven cards are drawn (103.5)")
     battlefield: list[str] = []
     schemes: list[str] | Absent = Field(None, description="the archenemy's scheme deck, top first")
 
 
 class Setup(Strict):
-    """A scenario without its actions: what a game starts from."""
+    """A scenario without its actions: what a game starts from (the body of ``POST /games``)."""
 
-    schema_: str | None = Field(None, alias="$schema", description="the JSON Schema an editor checks this file against")
     format: Format = "two-player"
-    seed: int = 0
+    seed: int = Field(0, ge=0, le=2**64 - 1)
     shuffle: bool = False
     starting_player: str | Absent = Field(None, description="left out: the first player listed (the archenemy in that format)")
     players: list[PlayerSetup]
@@ -281,31 +100,32 @@ class Scenario(Setup):
 
     model_config = ConfigDict(title="mtg-ledger scenario")
 
+    schema_: str | Absent = Field(None, alias="$schema", description="the JSON Schema an editor checks this file against")
     actions: list[Action] = []
 
 
 SCENARIO: TypeAdapter[Scenario] = TypeAdapter(Scenario)
-ACTION: TypeAdapter[Any] = TypeAdapter(Action)
+ACTION: TypeAdapter[ActionModel] = TypeAdapter(Action)
 
 
 class SchemaViolation(ValueError):
     """Parsed JSON that is not of the scenario's shape; the message is one line naming the path."""
 
 
-def check_scenario(data: Any) -> None:
-    """Raises ``SchemaViolation`` for the first place where ``data`` is not a scenario's shape."""
+def check_scenario(data: Any) -> Scenario:
+    """``data`` as a scenario, or ``SchemaViolation`` for the first place where it is not of that shape."""
     try:
-        SCENARIO.validate_python(data)
+        return SCENARIO.validate_python(data)
     except ValidationError as e:
-        raise SchemaViolation(_say(_first(e), data, "")) from None
+        raise SchemaViolation(describe(e.errors(), data, "")[1]) from None
 
 
-def check_action(data: Any, where: str = "") -> None:
+def check_action(data: Any, where: str = "") -> ActionModel:
     """The same for one action (``mtg-ledger decide``), its path starting at ``where``."""
     try:
-        ACTION.validate_python(data)
+        return ACTION.validate_python(data)
     except ValidationError as e:
-        raise SchemaViolation(_say(_first(e), data, where)) from None
+        raise SchemaViolation(describe(e.errors(), data, where)[1]) from None
 
 
 def json_schema() -> dict[str, Any]:
@@ -314,9 +134,18 @@ def json_schema() -> dict[str, Any]:
     return {"$schema": "https://json-schema.org/draft/2020-12/schema", **schema}
 
 
-def _first(error: ValidationError) -> ErrorDetails:
+# --- saying what is wrong, in one line ----------------------------------------------------------------
+
+
+def describe(errors: Any, data: Any, where: str) -> tuple[str, str]:
+    """The place (``actions[3].targets[0]``, after ``where``) and the one-line message of the error to
+    report among pydantic's ``errors`` for ``data``: the CLI's and the service's words alike."""
+    error = _first(errors)
+    return _path(tuple(error["loc"]), data, where)[0], _say(error, data, where)
+
+
+def _first(errors: list[ErrorDetails]) -> ErrorDetails:
     """The error to report: a misspelt key explains the "missing key" it also causes, so it goes first."""
-    errors = error.errors()
     return next((e for e in errors if e["type"] == "extra_forbidden"), errors[0])
 
 
@@ -337,21 +166,26 @@ def _path(loc: tuple[int | str, ...], data: Any, where: str) -> tuple[str, Any]:
 
 
 _MODELS: tuple[type[BaseModel], ...] = (
-    Scenario, PlayerSetup, Damage, Assignment, AttackerByName, BlockerByName, TriggerByName, ObjectById, Pass, PassUntil,
-    PlayLand, Cast, Activate, DeclareAttackers, DeclareBlockers, AssignDamage, ChooseDefender, DiscardCards, OrderTriggers,
-    Concede,
+    Scenario, PlayerSetup, Damage, Assignment, AttackerByName, BlockerByName, TriggerByName, ObjectById, *ENTRIES,
 )
 _KEYS = sorted({field.alias or name for model in _MODELS for name, field in model.model_fields.items()})
+
+
+def _number(value: Any) -> str:
+    return f"a {len(str(abs(value)))}-digit number" if isinstance(value, int) and abs(value) >= 10**30 else repr(value)
 
 
 def _say(error: ErrorDetails, data: Any, where: str) -> str:
     path, value = _path(tuple(error["loc"]), data, where)
     at = path or "scenario"
     kind = error["type"]
+    ctx: dict[str, Any] = dict(error.get("ctx") or {})
     if kind == "extra_forbidden":
         key = str(error["loc"][-1])
         close = difflib.get_close_matches(key, [k for k in _KEYS if k != key], n=1)
         return f"{at}: unknown key" + (f' (did you mean "{close[0]}"?)' if close else "")
+    if kind == "missing" and str(error["loc"][-1]) == "card" and isinstance(error["input"], dict):
+        return f'{at}: missing key (or name it by "object")'
     if kind == "missing":
         return f"{at}: missing key"
     if kind == "union_tag_invalid" or (kind == "literal_error" and path.endswith(".action")):
@@ -359,18 +193,21 @@ def _say(error: ErrorDetails, data: Any, where: str) -> str:
     if kind == "union_tag_not_found":
         return f'{at}: each action is an object with an "action" name'
     if kind == "literal_error":
-        expected = error.get("ctx", {}).get("expected", "")
+        expected = ctx.get("expected", "")
         return f"{at}: {value!r} is not one of {expected.replace(chr(39), '')}"
     if kind in ("int_type", "int_parsing", "int_from_float"):
-        return f"{at}: expected a whole number, got {error['input']!r}"
+        return f"{at}: expected a whole number, got {error['input']!r:.60}"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        bound = f"at least {ctx['ge']}" if kind == "greater_than_equal" else f"at most {ctx['le']}"
+        return f"{at}: {_number(error['input'])} is out of range ({bound})"
     if kind == "bool_type":
         return f"{at}: expected true or false, got {error['input']!r}"
     if kind == "string_type" and path.endswith(".card") and isinstance(error["input"], int):
         return f'{at}: expected a card name, got {error["input"]!r}; an object id is written {{"object": {error["input"]}}}'
     if kind == "string_type":
-        return f"{at}: expected a string, got {error['input']!r}"
+        return f"{at}: expected a string, got {error['input']!r:.60}"
     if kind == "list_type":
-        return f"{at}: expected a list, got {error['input']!r}"
+        return f"{at}: expected a list, got {error['input']!r:.60}"
     if kind in ("model_type", "model_attributes_type", "dict_type"):
-        return f"{at}: expected an object, got {error['input']!r}"
+        return f"{at}: expected an object, got {error['input']!r:.60}"
     return f"{at}: {error['msg'][:1].lower()}{error['msg'][1:]}"
