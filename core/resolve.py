@@ -1,4 +1,5 @@
-"""Resolving spells and abilities (608): follow the instructions in order, as the effect primitives say.
+"""Resolving spells and abilities (608): follow the instructions in order, each as its entry of the effect
+table says (``core.effect_table``).
 
 A resolution that needs its controller's choice (a discard) pauses (608.2d) and resumes from the
 next instruction once the choice is made.
@@ -8,14 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import teams
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core.cards import card
-from mtg_ledger.core.record import Table, draw, emit
+from mtg_ledger.core.effect_table import EFFECTS
+from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.checks import target_still_legal
-from mtg_ledger.core.state import EffectKind, GameState, StackObject
+from mtg_ledger.core.state import GameState, StackObject
 from mtg_ledger.core.triggers import ability as triggered_ability
 from mtg_ledger.core.triggers import definition_named
 
@@ -58,6 +58,8 @@ def resume(table: Table, chosen: list[str]) -> bool:
 
 
 def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets: list[Any], start: int) -> bool:
+    """608.2c: the instructions in order, each by its entry of the effect table; a discard with a
+    real choice pauses the resolution (608.2d)."""
     s = table.state
     for index in range(start, len(effects)):
         effect = effects[index]
@@ -66,85 +68,9 @@ def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets:
             if len(hand) > effect.count and len(set(hand)) > 1:
                 emit(table, ev.ResolutionPaused, object=top.object, player=top.controller, choice="discard", count=effect.count, effect=index)
                 return False
-            if hand:  # no real choice: the whole hand, or identical cards
-                emit(table, ev.CardsDiscarded, player=top.controller, cards=hand[: effect.count], max_hand_size=None, rule="608.2d")
-            continue
-        carry_out(table, top, effect, targets)
+        EFFECTS[type(effect)](table, top, effect, targets)
     finish(table, top)
     return True
-
-
-def _source(top: StackObject) -> int:
-    return top.source if top.source is not None else top.object
-
-
-def carry_out(table: Table, top: StackObject, effect: fx.Effect, targets: list[Any]) -> None:
-    s = table.state
-    me = top.controller
-    if isinstance(effect, fx.DealDamage):
-        victims = [top.context["player"]] if effect.to == "that_player" else targets
-        for target in victims:
-            if not isinstance(target, str) or not s.players[target].lost:
-                emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
-    elif isinstance(effect, fx.PumpUntilEndOfTurn):
-        for target in targets:
-            _effect(table, kind=EffectKind.PT.value, object=target, power=effect.power, toughness=effect.toughness, keywords=list(effect.keywords))
-    elif isinstance(effect, fx.PumpYoursUntilEndOfTurn):  # 611.2c: the ones there now
-        for perm in ch.on_battlefield(s):
-            if perm.controller == me and effect.subtype in ch.face(perm).subtypes:
-                _effect(table, kind=EffectKind.PT.value, object=perm.object, power=effect.power, toughness=effect.toughness)
-    elif isinstance(effect, fx.DrawCards):
-        for _ in range(effect.count):
-            draw(table, me)
-    elif isinstance(effect, fx.LoseLife):
-        losers = [me] if effect.who == "you" else teams.opponents(s, me)
-        for player in losers:
-            emit(table, ev.LifeLost, player=player, amount=effect.amount, source=_source(top))
-    elif isinstance(effect, fx.GainLife):
-        emit(table, ev.LifeGained, player=me, amount=effect.amount, source=_source(top))
-    elif isinstance(effect, fx.AddCounters):
-        for target in targets:
-            emit(table, ev.CountersAdded, object=target, kind=effect.kind, count=effect.count)
-    elif isinstance(effect, fx.CreateToken):
-        emit(table, ev.TokenCreated, player=me, token=effect.token, object=s.next_object)
-    elif isinstance(effect, fx.UntapSelf):
-        source = s.permanent(top.source) if top.source is not None else None
-        if source is not None and not source.phased_out:
-            emit(table, ev.PermanentsUntappedByEffect, permanents=[source.object], source=source.object)
-    elif isinstance(effect, fx.UntapAttackers):
-        attacked = [p.object for p in ch.on_battlefield(s) if p.object in s.attacked_this_turn and ch.is_creature(p)]
-        if attacked:
-            emit(table, ev.PermanentsUntappedByEffect, permanents=attacked, source=top.object)
-    elif isinstance(effect, fx.AdditionalCombatAndMain):  # 500.8: right after this main phase
-        emit(table, ev.ExtraPhaseAdded, phase="combat", source=top.object, position=0)
-        emit(table, ev.ExtraPhaseAdded, phase="postcombat_main", source=top.object, position=1)
-    elif isinstance(effect, fx.SkipNextCombat):
-        for target in targets:
-            _effect(table, kind=EffectKind.SKIP_COMBAT.value, object=0, player=target, until="end_of_turn")
-    elif isinstance(effect, fx.NoMaximumHandSizeUntilYourNextTurn):
-        _effect(table, kind=EffectKind.NO_MAX_HAND_SIZE.value, object=0, player=me, until="next_turn")
-    elif isinstance(effect, fx.DestroyNonland):
-        for target in targets:
-            doomed = [p for p in ch.on_battlefield(s) if p.controller == target and not ch.face(p).is_type("Land")]
-            if doomed:
-                gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed]
-                emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.8")
-    else:  # pragma: no cover - every primitive is handled above
-        raise AssertionError(f"no resolution for {effect!r}")
-
-
-def _effect(table: Table, **fields: Any) -> None:
-    effect = {
-        "id": table.state.next_effect,
-        "power": 0,
-        "toughness": 0,
-        "keywords": [],
-        "until": "end_of_turn",
-        "player": None,
-        "source": table.state.stack[-1].object,
-    }
-    effect.update(fields)
-    emit(table, ev.EffectCreated, effect=effect)
 
 
 def finish(table: Table, top: StackObject) -> None:

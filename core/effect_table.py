@@ -1,0 +1,160 @@
+"""The effect table: how each effect primitive (``core.effects``) is carried out as its spell or ability
+resolves (608.2c), one entry per primitive type, as the command table has one per command type.
+
+A resolver takes the table, the resolving stack object, the effect and the targets still legal
+(608.2b), and records what happens through ``emit``. ``DiscardCards`` is in the table too, for the
+case without a choice; a discard that asks for one pauses the resolution first (608.2d, ``core.resolve``).
+``core.resolve.run`` dispatches on ``EFFECTS``; tests/test_effect_table.py fails while a primitive of
+``effects.Effect`` has no entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import effects as fx
+from mtg_ledger.core import events as ev
+from mtg_ledger.core import teams
+from mtg_ledger.core.record import Table, draw, emit
+from mtg_ledger.core.state import EffectKind, StackObject
+
+Resolver = Callable[[Table, StackObject, Any, list[Any]], None]  # (table, resolving object, effect, legal targets)
+
+
+def _source(top: StackObject) -> int:
+    return top.source if top.source is not None else top.object
+
+
+def _continuous(table: Table, **fields: Any) -> None:
+    """611: a continuous effect from the resolving object, until end of turn unless ``fields`` say otherwise."""
+    effect = {
+        "id": table.state.next_effect,
+        "power": 0,
+        "toughness": 0,
+        "keywords": [],
+        "until": "end_of_turn",
+        "player": None,
+        "source": table.state.stack[-1].object,
+    }
+    effect.update(fields)
+    emit(table, ev.EffectCreated, effect=effect)
+
+
+def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: list[Any]) -> None:
+    """120.3: to the targets, or, for a trigger, to "that player"; a player who left is dealt none (800.4a)."""
+    victims = [top.context["player"]] if effect.to == "that_player" else targets
+    for target in victims:
+        if not isinstance(target, str) or not table.state.players[target].lost:
+            emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
+
+
+def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets: list[Any]) -> None:
+    """611.2, layers 6 and 7c."""
+    for target in targets:
+        _continuous(table, kind=EffectKind.PT.value, object=target, power=effect.power, toughness=effect.toughness, keywords=list(effect.keywords))
+
+
+def pump_yours(table: Table, top: StackObject, effect: fx.PumpYoursUntilEndOfTurn, targets: list[Any]) -> None:
+    """611.2c: the ones there now."""
+    for perm in ch.on_battlefield(table.state):
+        if perm.controller == top.controller and effect.subtype in ch.face(perm).subtypes:
+            _continuous(table, kind=EffectKind.PT.value, object=perm.object, power=effect.power, toughness=effect.toughness)
+
+
+def draw_cards(table: Table, top: StackObject, effect: fx.DrawCards, targets: list[Any]) -> None:
+    """121.2."""
+    for _ in range(effect.count):
+        draw(table, top.controller)
+
+
+def lose_life(table: Table, top: StackObject, effect: fx.LoseLife, targets: list[Any]) -> None:
+    """119.3: you, or each opponent."""
+    me = top.controller
+    losers = [me] if effect.who == "you" else teams.opponents(table.state, me)
+    for player in losers:
+        emit(table, ev.LifeLost, player=player, amount=effect.amount, source=_source(top))
+
+
+def gain_life(table: Table, top: StackObject, effect: fx.GainLife, targets: list[Any]) -> None:
+    """119.3."""
+    emit(table, ev.LifeGained, player=top.controller, amount=effect.amount, source=_source(top))
+
+
+def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets: list[Any]) -> None:
+    """122.1."""
+    for target in targets:
+        emit(table, ev.CountersAdded, object=target, kind=effect.kind, count=effect.count)
+
+
+def create_token(table: Table, top: StackObject, effect: fx.CreateToken, targets: list[Any]) -> None:
+    """111.1."""
+    emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
+
+
+def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targets: list[Any]) -> None:
+    """608.2d, 701.8: no real choice (the whole hand, or identical cards): they are discarded."""
+    hand = table.state.players[top.controller].hand
+    if hand:
+        emit(table, ev.CardsDiscarded, player=top.controller, cards=hand[: effect.count], max_hand_size=None, rule="608.2d")
+
+
+def untap_self(table: Table, top: StackObject, effect: fx.UntapSelf, targets: list[Any]) -> None:
+    """701.21."""
+    source = table.state.permanent(top.source) if top.source is not None else None
+    if source is not None and not source.phased_out:
+        emit(table, ev.PermanentsUntappedByEffect, permanents=[source.object], source=source.object)
+
+
+def untap_attackers(table: Table, top: StackObject, effect: fx.UntapAttackers, targets: list[Any]) -> None:
+    """701.21: the creatures that attacked this turn."""
+    s = table.state
+    attacked = [p.object for p in ch.on_battlefield(s) if p.object in s.attacked_this_turn and ch.is_creature(p)]
+    if attacked:
+        emit(table, ev.PermanentsUntappedByEffect, permanents=attacked, source=top.object)
+
+
+def additional_combat_and_main(table: Table, top: StackObject, effect: fx.AdditionalCombatAndMain, targets: list[Any]) -> None:
+    """500.8: right after this main phase."""
+    emit(table, ev.ExtraPhaseAdded, phase="combat", source=top.object, position=0)
+    emit(table, ev.ExtraPhaseAdded, phase="postcombat_main", source=top.object, position=1)
+
+
+def skip_next_combat(table: Table, top: StackObject, effect: fx.SkipNextCombat, targets: list[Any]) -> None:
+    """500.10."""
+    for target in targets:
+        _continuous(table, kind=EffectKind.SKIP_COMBAT.value, object=0, player=target, until="end_of_turn")
+
+
+def no_maximum_hand_size(table: Table, top: StackObject, effect: fx.NoMaximumHandSizeUntilYourNextTurn, targets: list[Any]) -> None:
+    """402.2, 611.2a."""
+    _continuous(table, kind=EffectKind.NO_MAX_HAND_SIZE.value, object=0, player=top.controller, until="next_turn")
+
+
+def destroy_nonland(table: Table, top: StackObject, effect: fx.DestroyNonland, targets: list[Any]) -> None:
+    """701.8."""
+    for target in targets:
+        doomed = [p for p in ch.on_battlefield(table.state) if p.controller == target and not ch.face(p).is_type("Land")]
+        if doomed:
+            gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed]
+            emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.8")
+
+
+EFFECTS: dict[type, Resolver] = {
+    fx.DealDamage: deal_damage,
+    fx.PumpUntilEndOfTurn: pump,
+    fx.PumpYoursUntilEndOfTurn: pump_yours,
+    fx.DrawCards: draw_cards,
+    fx.LoseLife: lose_life,
+    fx.GainLife: gain_life,
+    fx.AddCounters: add_counters,
+    fx.CreateToken: create_token,
+    fx.DiscardCards: discard_cards,
+    fx.UntapSelf: untap_self,
+    fx.UntapAttackers: untap_attackers,
+    fx.AdditionalCombatAndMain: additional_combat_and_main,
+    fx.SkipNextCombat: skip_next_combat,
+    fx.NoMaximumHandSizeUntilYourNextTurn: no_maximum_hand_size,
+    fx.DestroyNonland: destroy_nonland,
+}
