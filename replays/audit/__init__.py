@@ -15,6 +15,7 @@ from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
+from mtg_ledger.replays.audit.catalogue import say
 from mtg_ledger.replays.audit.french import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
@@ -66,8 +67,16 @@ WORDS = {
 
 
 def said(message: str, lang: str) -> str:
-    """A finding's or a notice's sentence in ``lang`` (the engine writes them in English)."""
+    """A notice's sentence, or a finding's without a message id, in ``lang``: OLD PATH, the English
+    sentence put into French by pattern (replays.audit.french) until it is written with an id."""
     return french(message) if lang == "fr" else message
+
+
+def finding_said(finding: Finding, lang: str) -> str:
+    """A finding's sentence in ``lang``: its message id said from the catalogues."""
+    if finding.message_id is None or lang == "en":
+        return said(finding.message, lang)
+    return say(finding.message_id, finding.params, lang)
 
 
 def rule_title(rule: str | None, lang: str) -> str:
@@ -107,7 +116,7 @@ class AuditReport:
             "verified": self.verified,
             "notices": [said(n, lang) for n in self.notices],
             "findings": [
-                {**asdict(f), "message": said(f.message, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
+                {**asdict(f), "message": finding_said(f, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
                 for f in sorted(self.findings, key=lambda f: f.version)
             ],
         }
@@ -129,7 +138,7 @@ class AuditReport:
             lines.append(w["bad_snapshot"].format(v=first.version) + f" ({w[first.kind]})")
         else:
             lines.append(w["first"].format(v=first.version) + f" ({w[first.kind]})")
-        lines.append(f"  {said(first.message, lang)}")
+        lines.append(f"  {finding_said(first, lang)}")
         if self.verified:
             lines.append(f"  {w['verified'].format(n=self.verified)}")
         if first.rule:
@@ -142,7 +151,7 @@ class AuditReport:
             lines.append(f"  {w['allowed']}")
             lines.extend(f"    {allowed_line(a, lang)}" for a in first.allowed)
         others = [f for f in self.findings if f is not first]
-        lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {said(f.message, lang)}" for f in others if f.kind == "snapshot")
+        lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {finding_said(f, lang)}" for f in others if f.kind == "snapshot")
         if others:
             lines.append(w["more"].format(n=len(others)))
         return lines
@@ -230,7 +239,7 @@ def stored_log(ledger: Any, game_id: UUID, *, skip_unreadable: bool = False) -> 
     findings = integrity(events)
     if unreadable:
         v = unreadable[0].version
-        findings.append(Finding(v, "integrity", f"event {v}'s stored row cannot be read: {unreadable[0].problem}"))
+        findings.append(Finding.of(v, "integrity", "log.stored_row", {"v": v, "problem": unreadable[0].problem}))
     return events, sorted(findings, key=lambda f: f.version)
 
 
@@ -249,7 +258,7 @@ def audit_game(ledger: Any, game_id: UUID, progress: Progress | None = None) -> 
     report = audit(str(game_id), events, None, progress, versions)
     if unreadable:
         v = unreadable[0].version
-        report.findings.append(Finding(v, "integrity", f"event {v}'s stored row cannot be read: {unreadable[0].problem}"))
+        report.findings.append(Finding.of(v, "integrity", "log.stored_row", {"v": v, "problem": unreadable[0].problem}))
     sound = events[: _sound(report.findings, len(events))]
     report.snapshots, found = snapshots.check_all(ledger, game_id, sound, ledger.last_version(game_id))
     report.findings.extend(found)

@@ -1,10 +1,13 @@
-"""The audit's findings in French (``mtg-ledger audit --lang fr``): every sentence the rules and the
-log checks write, translated whole, with the card and player names left as they are.
+"""OLD PATH: the French of the sentences still written in English, by pattern (``mtg-ledger audit
+--lang fr``), with the card and player names left as they are.
 
-The engine's messages are English sentences built from fixed patterns; each pattern has its French
-here, and the parts that are themselves phrases (a decision, a step, what is being paid) are
-translated in turn. tests/test_findings_fr.py checks that every message the code can raise has one.
-A message no pattern knows is shown in English, marked "(en anglais)".
+A message with an id is said from the catalogues (replays.audit.catalogue); this module translates
+those not yet given one: the rules errors raised without an id, a log file that cannot be read
+(replays.logfile.reader; the CLI makes its finding from the error's text), a stored row that cannot
+be read as the CLI's replay names it, the decision the rules ask for (core.decision's describe) and
+the audit's notices. Each pattern has its French here, and the parts that are themselves phrases are
+translated in turn; tests/test_findings_fr.py checks that every such sentence has one. A message no
+pattern knows is shown in English, marked "(en anglais)". It goes once every message has an id.
 """
 
 from __future__ import annotations
@@ -59,7 +62,6 @@ THING = _words(
 SPELL_KIND = _words({"sorcery": "rituel", "permanent spell": "sort de permanent"})
 ZONE = _words({"library": "bibliothèque", "schemes": "deck de machinations"})
 WHY = _words({"not the defending player chosen (507.1)": "ce n'est pas le joueur défenseur choisi (507.1)", "not an opponent in the game": "ce n'est pas un adversaire dans la partie"})
-AGAIN = _words({"duplicated": "dupliqué", "out of order": "déplacé"})
 
 
 def _have(text: str) -> str:
@@ -136,35 +138,16 @@ READER = _table(  # what a log file's reader says (replays.logcodec), after "...
 
 MESSAGES = _table(
     {
-        # a log file that cannot be read whole (replays.logcodec), then its hash chain (replays.logfile)
+        # a log file that cannot be read whole (replays.logfile.reader)
         "the log file {file} cannot be read from event {v} on: {reason}": "le fichier journal {file} est illisible à partir de l'événement {v} : {reason}",
         "events {v} to {w} of the log file {file} cannot be read: {reason}": "les événements {v} à {w} du fichier journal {file} sont illisibles : {reason}",
         "event {v} of the log file {file} cannot be read: {reason}": "l'événement {v} du fichier journal {file} est illisible : {reason}",
         "the log file {file} cannot be read: {reason}": "le fichier journal {file} est illisible : {reason}",
-        "event {v} appears again here: an event {again}": "l'événement {v} apparaît de nouveau ici : un événement {again}",
-        "event {v} is out of order: event {w} comes before it": "l'événement {v} n'est pas à sa place : l'événement {w} le précède",
-        "event {v} is missing: the next recorded is {w}": "l'événement {v} manque : le suivant enregistré est le {w}",
-        "event {v}'s hash does not match its content and the event before it: it was altered":
-            "le hachage de l'événement {v} ne correspond ni à son contenu ni à l'événement qui le précède : il a été modifié",
-        "the file is truncated: its header promises {count} events, it holds {n}":
-            "le fichier est tronqué : son en-tête annonce {count} événements, il en contient {n}",
-        "event {v} was appended: the header covers {count} events": "l'événement {v} a été ajouté : l'en-tête couvre {count} événements",
-        "the last event's hash is not the one the header records": "le hachage du dernier événement n'est pas celui qu'enregistre l'en-tête",
-        # replay (replays.replay) and the audit's notices
-        "a log starts with GameStarted": "un journal commence par GameStarted",
-        "{player}'s shuffled {zone} is not the cards they started with":
-            "la {zone} mélangée de {player} n'est pas faite des cartes avec lesquelles il a commencé",
-        "the game is over, but the log goes on": "la partie est terminée, mais le journal continue",
+        # the decision the rules ask for (replays.audit.replay), a stored row (the CLI's replay), the audit's notices
         "the rules ask for a decision ({decision}), the log records {type}":
             "les règles demandent une décision ({decision}), le journal enregistre {type}",
-        "the log ends here": "le journal s'arrête ici",
-        "the header does not describe this log: {what}": "l'en-tête ne décrit pas ce journal : {what}",
-        "the rules cannot replay the log from here ({error}: {what})": "les règles ne peuvent pas rejouer le journal à partir d'ici ({error} : {what})",
         "event {v}'s stored row cannot be read: {problem}": "la ligne stockée de l'événement {v} est illisible : {problem}",
         "the header": "l'en-tête",
-        "this engine cannot read the log: {reason}": "ce moteur ne peut pas lire le journal : {reason}",
-        "the rules derive {type}, the log records {other}": "les règles produisent {type}, le journal enregistre {other}",
-        "{type} differs from what the rules derive in {fields}": "{type} diffère de ce que produisent les règles pour : {fields}",
         "event {v}: {player}'s {zone} order is not what seed {seed} gives with this engine":
             "événement {v} : l'ordre de la {zone} de {player} n'est pas celui que donne la graine {seed} avec ce moteur",
         # the rules (core): refused decisions
@@ -262,8 +245,6 @@ HOLES: dict[str, Callable[[str], str]] = {
     "spell_kind": SPELL_KIND,
     "zone": ZONE,
     "why": WHY,
-    "again": AGAIN,
-    "fields": lambda text: "son hachage" if text == "its hash" else text,
     "have": _have,
     "decision": _phrase(DECISION),
     "what": _phrase(WHAT),

@@ -12,12 +12,13 @@ import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
 from uuid import UUID
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.schema import class_versions
@@ -50,6 +51,15 @@ class Finding:
     recorded: Map | None = None
     derived: Map | None = None
     allowed: tuple[Map, ...] = ()  # what the rules allowed there, each in the scenario's action form
+    message_id: str | None = None  # ``message`` is this message of the audit's catalogues, said in English
+    params: Map = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, version: int, kind: str, message_id: str, params: Map, **rest: Any) -> Finding:
+        """A finding saying the catalogue's message ``message_id`` (replays.audit.catalogue) with ``params``."""
+        from mtg_ledger.replays.audit.catalogue import say  # imported here: replays.audit imports this module
+
+        return cls(version, kind, say(message_id, params), message_id=message_id, params=params, **rest)
 
     @property
     def place(self) -> str:
@@ -209,7 +219,7 @@ def header_findings(header: Map) -> list[Finding]:
     versions = header.get("event_versions", {})
     if not isinstance(versions, dict) or any(type(k) is not str or type(v) is not int for k, v in versions.items()):
         wrong.append("its event_versions is not a map of event types to class versions")
-    return [Finding(0, "integrity", f"the header does not describe this log: {w}") for w in wrong]
+    return [Finding.of(0, "integrity", "log.header_wrong", {"what": w}) for w in wrong]
 
 
 def _is_game_id(value: Any) -> bool:
@@ -243,19 +253,17 @@ def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = Tr
         v = event.get("v")
         if v != expected_version:
             if isinstance(v, int) and v < expected_version:
-                what = "duplicated" if v == expected_version - 1 else "out of order"
-                findings.append(Finding(expected_version, "integrity", f"event {v} appears again here: an event {what}", recorded=event))
+                what = "word.duplicated" if v == expected_version - 1 else "word.out_of_order"
+                findings.append(Finding.of(expected_version, "integrity", "log.event_again", {"v": v, "again": Phrase(what)}, recorded=event))
             elif any(e.get("v") == expected_version for e in rest):  # the events after this one
                 findings.append(
-                    Finding(expected_version, "integrity", f"event {expected_version} is out of order: event {v} comes before it", recorded=event)
+                    Finding.of(expected_version, "integrity", "log.out_of_order", {"v": expected_version, "w": v}, recorded=event)
                 )
             else:
-                findings.append(Finding(expected_version, "integrity", f"event {expected_version} is missing: the next recorded is {v}", recorded=event))
+                findings.append(Finding.of(expected_version, "integrity", "log.missing", {"v": expected_version, "w": v}, recorded=event))
             return findings
         if not _chains(previous, event):
-            findings.append(
-                Finding(v, "integrity", f"event {v}'s hash does not match its content and the event before it: it was altered", recorded=event)
-            )
+            findings.append(Finding.of(v, "integrity", "log.altered", {"v": v}, recorded=event))
             return findings
         if type(promised) is int and expected_version == promised + 1:
             appended = event
@@ -267,9 +275,9 @@ def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = Tr
         if type(count) is not int or count < 0:
             pass  # a finding of the header's own
         elif count > held:
-            findings.append(Finding(held + 1, "integrity", f"the file is truncated: its header promises {count} events, it holds {held}"))
+            findings.append(Finding.of(held + 1, "integrity", "log.truncated", {"count": count, "n": held}))
         elif count < held:
-            findings.append(Finding(count + 1, "integrity", f"event {count + 1} was appended: the header covers {count} events", recorded=appended))
+            findings.append(Finding.of(count + 1, "integrity", "log.appended", {"v": count + 1, "count": count}, recorded=appended))
         elif final != previous:
-            findings.append(Finding(held, "integrity", "the last event's hash is not the one the header records"))
+            findings.append(Finding.of(held, "integrity", "log.last_hash", {}))
     return findings
