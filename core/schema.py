@@ -1,8 +1,9 @@
 """Schema evolution of the log (CONTRACT section 3): the schema version, each event type's class
 version, and upcasters that turn older event maps into current ones.
 
-An upcaster is registered for (event type, class version it upgrades from); the library's stored
-events use the same functions: a class that bumps its ``class_version`` declares
+An upcaster is registered for (event type, class version it upgrades from) in
+``core.events.UPCASTERS``, beside the event class it upgrades (``core.events.outcome``); the library's
+stored events use the same functions: a class that bumps its ``class_version`` declares
 ``upcast_v1_v2 = stored_upcaster("GameEnded", 1)`` and the library's mapper applies it on read.
 The hash chain is always checked on maps as they were recorded, before any upcasting.
 
@@ -12,30 +13,21 @@ stored and exported compactly (hashes as 32 bytes, no timestamps, compressed log
 read the rows and files of schemas 1 and 2 (``replays``), the event maps are unchanged; 4, the same
 events and stored rows, log files in blocks of events, each its own checked zstd frame, after a lead
 that an engine of schema 3 reads as a header and refuses by its number (``replays.logcodec``).
-
-This module does not import ``core.events`` at load time (``core.events`` needs ``stored_upcaster``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from mtg_ledger.core.events import EVENT_TYPES, SCHEMA_VERSION, UPCASTERS
 from mtg_ledger.core.outcome import Reason
 
 Map = dict[str, Any]
-UPCASTERS: dict[tuple[str, int], Callable[[Map], Map]] = {}
-
-
-def _events() -> Any:
-    from mtg_ledger.core import events
-
-    return events
 
 
 def class_versions() -> dict[str, int]:
     """The class version of every event type the engine writes."""
-    return {name: getattr(cls, "class_version", 1) for name, cls in _events().EVENT_TYPES.items()}
+    return {name: getattr(cls, "class_version", 1) for name, cls in EVENT_TYPES.items()}
 
 
 class SchemaError(ValueError):
@@ -45,7 +37,7 @@ class SchemaError(ValueError):
 def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     """The current form of an event map recorded with the class versions ``recorded``."""
     kind = event.get("type")
-    if not isinstance(kind, str) or kind not in _events().EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise SchemaError(f"event {event.get('v')}: unknown event type {kind!r}")
     current = class_versions()[kind]
     version = recorded.get(kind, 1)
@@ -78,18 +70,6 @@ def agrees_with_older_form(upcast: Map, derived: Map) -> bool:
     return derived.get("reason") == Reason.CONCESSION.value and {**upcast, "hash": None, "reason": None} == {**derived, "hash": None, "reason": None}
 
 
-def stored_upcaster(kind: str, from_version: int) -> Callable[[Map], None]:
-    """The registered upcaster in the form the library's mapper calls (mutating the stored fields)."""
-
-    def upcast(stored: Map) -> None:
-        upgraded = UPCASTERS[(kind, from_version)]({"type": kind, **stored})
-        upgraded.pop("type", None)
-        stored.clear()
-        stored.update(upgraded)
-
-    return staticmethod(upcast)
-
-
 SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types whose class version is not 1
     1: {},
     2: {"GameEnded": 2},
@@ -98,51 +78,9 @@ SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types w
 }
 
 
-def schema_of(versions: dict[str, int]) -> int:
-    """The newest schema version whose class versions these are (this engine's when none matches exactly)."""
-    for schema, changed in reversed(SCHEMAS.items()):
-        if all(versions.get(kind, 1) == changed.get(kind, 1) for kind in {*versions, *changed}):
-            return schema
-    return int(_events().SCHEMA_VERSION)
-
-
 def check_schema(schema: Any) -> None:
-    current = _events().SCHEMA_VERSION
+    current = SCHEMA_VERSION
     if not isinstance(schema, int) or schema < 1:
         raise SchemaError(f"schema {schema!r} is not a schema version")
     if schema > current:
         raise SchemaError(f"schema {schema} is newer than this engine's schema {current}: upgrade mtg-ledger")
-
-
-# --- the upcasters ------------------------------------------------------------------------------
-
-V1_REASONS = (  # the free texts schema 1 wrote, in core.sba of that version
-    ("all players lost simultaneously", Reason.ALL_PLAYERS_LOST),
-    (" is the only player left in the game", Reason.LAST_PLAYER_STANDING),
-    ("every opponent of the team of ", Reason.LAST_PLAYER_STANDING),
-)
-
-
-def reason_of_v1(text: Any, winner: Any) -> Reason:
-    """The code for a schema-1 ``GameEnded.reason`` text; a text no version wrote reads as a draw
-    when nobody won, otherwise as the last player (or team) standing."""
-    if isinstance(text, str):
-        if text in {r.value for r in Reason}:  # already a code: upcasting twice changes nothing
-            return Reason(text)
-        for words, reason in V1_REASONS:
-            if words in text:
-                return reason
-    return Reason.DRAW if winner is None else Reason.LAST_PLAYER_STANDING
-
-
-def _game_ended_v1_v2(event: Map) -> Map:
-    """GameEnded 1 -> 2: ``reason`` from free text to a code; ``winners`` from ``winner`` where a
-    log lacks it (one winner, or nobody in a draw)."""
-    winner = event.get("winner")
-    winners = event.get("winners")
-    if winners is None:
-        winners = [] if winner is None else [winner]
-    return {**event, "winners": list(winners), "reason": reason_of_v1(event.get("reason"), winner).value}
-
-
-UPCASTERS[("GameEnded", 1)] = _game_ended_v1_v2

@@ -9,12 +9,12 @@ from uuid import UUID
 
 import pytest
 
-from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.events import SCHEMA_VERSION, UPCASTERS
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.audit.replay import replay
-from mtg_ledger.core.schema import UPCASTERS, SchemaError, upgrade
+from mtg_ledger.core.schema import SchemaError, upgrade
 
 GOLDEN = Path(__file__).parent / "golden" / "schema1-free-for-all.mtgl"
 

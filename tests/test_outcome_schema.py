@@ -11,9 +11,9 @@ from uuid import uuid4
 import pytest
 
 from mtg_ledger.core.commands import CastSpell, Concede, PassPriority
-from mtg_ledger.core.events import SCHEMA_VERSION, GameEnded
+from mtg_ledger.core.events import SCHEMA_VERSION, UPCASTERS, GameEnded
 from mtg_ledger.core.outcome import Outcome, Reason
-from mtg_ledger.core.schema import SCHEMAS, UPCASTERS, class_versions, upgrade
+from mtg_ledger.core.schema import SCHEMAS, class_versions, upgrade
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit

@@ -5,7 +5,7 @@ Events are frozen facts named in the past tense. Each carries ``hash``, the chai
 contract map (``core.hashing``). The function right below each event class, marked ``@applies``, is
 its applier: it only assigns what the event says (``base``).
 
-  base      GameEvent, the registries EVENT_TYPES and APPLIERS (filled by the declarations), apply_event
+  base      GameEvent, the registries EVENT_TYPES, APPLIERS and UPCASTERS (filled by the declarations), apply_event
   turn      the game's start; turns, steps and phases; untap, phasing, day and night, draws, schemes, lore
   priority  priority; lands played, mana abilities, spells cast, abilities activated
   stack     triggered abilities waiting and stacked; resolution and its pauses
@@ -21,7 +21,7 @@ is the order log headers list event types in, part of a log file's bytes.
 
 from __future__ import annotations
 
-from mtg_ledger.core.events.base import APPLIERS, EVENT_TYPES, SCHEMA_VERSION, GameEvent, apply_event, applies
+from mtg_ledger.core.events.base import APPLIERS, EVENT_TYPES, SCHEMA_VERSION, UPCASTERS, GameEvent, apply_event, applies, stored_upcaster
 from mtg_ledger.core.events.turn import (
     GameStarted,
     LibraryShuffled,
@@ -89,9 +89,11 @@ __all__ = [
     "APPLIERS",
     "EVENT_TYPES",
     "SCHEMA_VERSION",
+    "UPCASTERS",
     "GameEvent",
     "apply_event",
     "applies",
+    "stored_upcaster",
     "GameStarted",
     "LibraryShuffled",
     "SchemeDeckShuffled",

@@ -29,6 +29,7 @@ _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp",
 
 Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}; an applier reads its fields
 Applier = Callable[[GameState, Event], None]
+Upcaster = Callable[[Event], Event]  # an older form of an event's map -> the next class version's (core.schema)
 
 
 class GameEvent(Aggregate.Event):
@@ -58,6 +59,7 @@ class GameEvent(Aggregate.Event):
 
 EVENT_TYPES: dict[str, type[GameEvent]] = {}  # every event type, by its stored name, in declaration order
 APPLIERS: dict[str, Applier] = {}  # each event type's applier, by its stored name
+UPCASTERS: dict[tuple[str, int], Upcaster] = {}  # (event type, class version it upgrades from) -> its upcaster
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -84,3 +86,15 @@ def apply_event(state: GameState, e: Event) -> None:
     APPLIERS[e["type"]](state, e)
     state.version = e["v"]
     state.last_hash = e["hash"]
+
+
+def stored_upcaster(kind: str, from_version: int) -> Callable[[Event], None]:
+    """The registered upcaster in the form the library's mapper calls (mutating the stored fields)."""
+
+    def upcast(stored: Event) -> None:
+        upgraded = UPCASTERS[(kind, from_version)]({"type": kind, **stored})
+        upgraded.pop("type", None)
+        stored.clear()
+        stored.update(upgraded)
+
+    return staticmethod(upcast)

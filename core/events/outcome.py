@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from mtg_ledger.core.events.base import Event, GameEvent, applies
+from typing import Any
+
+from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
 from mtg_ledger.core.events.changes import leave_battlefield
-from mtg_ledger.core.schema import stored_upcaster
+from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.state import GameState
 
 
@@ -36,6 +38,38 @@ def _player_lost(s: GameState, e: Event) -> None:
         if perm.attacking == name:
             perm.attacking = None
     s.defending_players = [p for p in s.defending_players if p != name]
+
+
+V1_REASONS = (  # the free texts schema 1 wrote, in core.sba of that version
+    ("all players lost simultaneously", Reason.ALL_PLAYERS_LOST),
+    (" is the only player left in the game", Reason.LAST_PLAYER_STANDING),
+    ("every opponent of the team of ", Reason.LAST_PLAYER_STANDING),
+)
+
+
+def reason_of_v1(text: Any, winner: Any) -> Reason:
+    """The code for a schema-1 ``GameEnded.reason`` text; a text no version wrote reads as a draw
+    when nobody won, otherwise as the last player (or team) standing."""
+    if isinstance(text, str):
+        if text in {r.value for r in Reason}:  # already a code: upcasting twice changes nothing
+            return Reason(text)
+        for words, reason in V1_REASONS:
+            if words in text:
+                return reason
+    return Reason.DRAW if winner is None else Reason.LAST_PLAYER_STANDING
+
+
+def _game_ended_v1_v2(event: Event) -> Event:
+    """GameEnded 1 -> 2: ``reason`` from free text to a code; ``winners`` from ``winner`` where a
+    log lacks it (one winner, or nobody in a draw)."""
+    winner = event.get("winner")
+    winners = event.get("winners")
+    if winners is None:
+        winners = [] if winner is None else [winner]
+    return {**event, "winners": list(winners), "reason": reason_of_v1(event.get("reason"), winner).value}
+
+
+UPCASTERS[("GameEnded", 1)] = _game_ended_v1_v2
 
 
 class GameEnded(GameEvent):

@@ -20,7 +20,8 @@ from mtg_ledger.core.apply import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.decision import Decision, pending_decision
-from mtg_ledger.core.schema import UPCASTERS, SchemaError, agrees_with_older_form
+from mtg_ledger.core.events import UPCASTERS
+from mtg_ledger.core.schema import SchemaError, agrees_with_older_form
 from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
