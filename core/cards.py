@@ -19,7 +19,7 @@ def card(name: str) -> CardDef:
     try:
         return CARDS[name]
     except KeyError:
-        raise UnknownCard("108.1", f"unknown card {name!r}: no such card in the card pool") from None
+        raise UnknownCard("108.1", "rules.unknown_card_card_no_such_card_in", card=name) from None
 
 
 def require_known(name: str) -> None:

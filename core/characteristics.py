@@ -152,4 +152,4 @@ def require_in_hand(state: GameState, player: str, name: str, rule: str) -> None
     """Raise unless ``name`` is a known card in the player's hand."""
     card(name)
     if name not in state.players[player].hand:
-        raise IllegalAction(rule, f"{player} has no {name!r} in hand")
+        raise IllegalAction(rule, "rules.player_has_no_card_in_hand", player=player, card=name)

@@ -34,10 +34,10 @@ def check_land(state: GameState, command: PlayLand) -> LandPlan:
     """505.6b, 305.1-305.2: one land per turn, own main phase, empty stack, from hand."""
     ch.require_in_hand(state, command.player, command.card, "305.1")
     if not card(command.card).is_type("Land"):
-        raise IllegalAction("305.1", f"{command.card} is not a land; spells are cast, not played")
+        raise IllegalAction("305.1", "rules.card_is_not_land_spells_are_cast", card=command.card)
     _sorcery_timing(state, command.player, f"{command.card} can be played", "505.6b")
     if state.players[command.player].lands_played >= 1:
-        raise WrongTiming("305.2", f"{command.player} has already played a land this turn")
+        raise WrongTiming("305.2", "rules.player_has_already_played_land_this_turn", player=command.player)
     return LandPlan(command.player, command.card)
 
 
@@ -47,7 +47,7 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
     ch.require_in_hand(state, player, command.card, "601.2a")
     definition = card(command.card)
     if definition.is_type("Land"):
-        raise IllegalAction("305.9", f"{command.card} is a land: it is played (a special action), never cast")
+        raise IllegalAction("305.9", "rules.card_is_land_it_is_played_special", card=command.card)
     if definition.sorcery_speed:
         kind = "sorcery" if definition.is_type("Sorcery") else "permanent spell"
         rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
@@ -65,17 +65,17 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
     """601.2c, 115.1: exactly the targets the spell asks for, each legal."""
     if spec is None:
         if given:
-            raise IllegalTarget("115.1", f"{name} has no targets, but {len(given)} were chosen")
+            raise IllegalTarget("115.1", "rules.card_has_no_targets_but_n_were", card=name, n=len(given))
         return []
     if len(given) != 1:
-        raise IllegalTarget("601.2c", f"{name} needs exactly one target, {len(given)} chosen")
+        raise IllegalTarget("601.2c", "rules.card_needs_exactly_one_target_n_chosen", card=name, n=len(given))
     chosen = given[0]
     wanted = PLAYER_SPECS.get(spec, "a creature")
     if isinstance(chosen, str) and chosen in state.players:
         if spec not in PLAYER_SPECS or (spec == "opponent" and chosen == controller):
             raise IllegalTarget("115.1", f"{name} must target {wanted}, not the player {chosen}")
         if state.players[chosen].lost:
-            raise IllegalTarget("115.1", f"{chosen} has left the game and cannot be targeted")
+            raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
         return [chosen]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
     perm = ch.find_permanent(state, ref, what="target")
@@ -102,19 +102,19 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     definition = ch.face(perm)
     label = ch.name(perm)
     if perm.controller != command.player:
-        raise IllegalAction("602.2", f"{command.player} does not control {label}")
+        raise IllegalAction("602.2", "rules.player_does_not_control_card", player=command.player, card=label)
     mana_count = len(definition.mana_abilities)
     if command.ability < 0 or command.ability >= mana_count + len(definition.activated):
-        raise IllegalAction("602.1", f"{label} has no activated ability number {command.ability}")
+        raise IllegalAction("602.1", "rules.card_has_no_activated_ability_number_n", card=label, n=command.ability)
     if command.ability < mana_count:
         if perm.tapped:
-            raise CannotPay("602.2b", f"{label} is already tapped")
+            raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
         if ch.sick(state, perm):
-            raise CannotPay("302.6", f"{label} has summoning sickness: it can't use a {{T}} ability this turn")
+            raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
         return ManaAbilityPlan(command.player, perm.object, perm.card, definition.mana_abilities[command.ability].produces)
     activated = definition.activated[command.ability - mana_count]
     if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
-        raise WrongTiming("602.5b", f"{label}'s ability can be activated only during its controller's upkeep")
+        raise WrongTiming("602.5b", "rules.card_ability_can_be_activated_only_during", card=label)
     what = f"{label}'s ability cost {activated.cost}"
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
     return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
@@ -137,12 +137,12 @@ def check_discard(state: GameState, command: Discard) -> DiscardPlan:
     assert asked is not None and asked.kind == DecisionKind.DISCARD
     count, rule = asked.count, asked.rule_cited
     if len(command.cards) != count:
-        raise IllegalAction(rule, f"{command.player} must discard exactly {count} card(s), not {len(command.cards)}")
+        raise IllegalAction(rule, "rules.player_must_discard_exactly_count_cards_not", player=command.player, count=count, n=len(command.cards))
     hand = list(state.players[command.player].hand)
     for name in command.cards:
         card(name)
         if name not in hand:
-            raise IllegalAction(rule, f"{command.player} has no {name!r} left in hand to discard")
+            raise IllegalAction(rule, "rules.player_has_no_card_left_in_hand", player=command.player, card=name)
         hand.remove(name)
     return DiscardPlan(command.player, command.cards)
 
@@ -158,15 +158,15 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
             named = [t for t in mine if t.card == ref.card or (t.source is not None and _source_name(state, t.source) == ref.card)]
             match = named[ref.index] if ref.index < len(named) else None
         if match is None:
-            raise IllegalAction("603.3b", f"{command.player} has no waiting triggered ability {ref!r}")
+            raise IllegalAction("603.3b", "rules.player_has_no_waiting_triggered_ability_ref", player=command.player, ref=ref)
         if match.object in chosen:
-            raise IllegalAction("603.3b", f"the triggered ability of {match.card} (object {match.object}) is listed twice")
+            raise IllegalAction("603.3b", "rules.triggered_ability_of_card_object_n_is", card=match.card, n=match.object)
         chosen.append(match.object)
     if sorted(chosen) != sorted(t.object for t in mine):
         names = ", ".join(f"{t.card} (object {t.object})" for t in mine)
-        raise IllegalAction("603.3b", f"{command.player} must put all of their waiting triggered abilities on the stack: {names}")
+        raise IllegalAction("603.3b", "rules.player_must_put_all_of_their_waiting", player=command.player, cards=names)
     if len(command.targets) > len(command.order):
-        raise IllegalTarget("115.1", f"{len(command.targets)} target choices for {len(command.order)} triggered abilities")
+        raise IllegalTarget("115.1", "rules.n_target_choices_for_count_triggered_abilities", n=len(command.targets), count=len(command.order))
     by_object = {t.object: t for t in mine}
     order: list[int] = []
     targets: dict[str, list[Any]] = {}
@@ -178,7 +178,7 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
         given = command.targets[i] if i < len(command.targets) else None
         if spec is None:
             if given:
-                raise IllegalTarget("115.1", f"the ability of {trigger.card} has no targets, but {len(given)} were chosen")
+                raise IllegalTarget("115.1", "rules.ability_of_card_has_no_targets_but", card=trigger.card, n=len(given))
             order.append(obj)
             continue
         if not options:
@@ -188,10 +188,10 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
             picked = options[0]
         else:
             if len(given) != 1:
-                raise IllegalTarget("603.3d", f"the ability of {trigger.card} needs exactly one target")
+                raise IllegalTarget("603.3d", "rules.ability_of_card_needs_exactly_one_target", card=trigger.card)
             picked = ch.resolve_target(state, given[0])
             if picked not in options:
-                raise IllegalTarget("115.1", f"{picked!r} is not a legal target for the ability of {trigger.card}")
+                raise IllegalTarget("115.1", "rules.ref_is_not_legal_target_for_ability", ref=picked, card=trigger.card)
         order.append(obj)
         targets[str(obj)] = [picked]
     return StackPlan(command.player, order, targets, removed)

@@ -178,19 +178,19 @@ def check_assignment(state: GameState, attacker: Permanent, given: list[Assignme
     for a in given:
         if a["target"] not in allowed:
             rule = "510.1b" if not attacker.blocked else "510.1c"
-            raise IllegalAction(rule, f"{attacker.card} cannot assign combat damage to {a['target']!r}")
+            raise IllegalAction(rule, "rules.card_cannot_assign_combat_damage_to_other", card=attacker.card, other=a['target'])
         if a["amount"] < 0:
-            raise IllegalAction("510.1", f"{attacker.card} cannot assign negative damage")
+            raise IllegalAction("510.1", "rules.card_cannot_assign_negative_damage", card=attacker.card)
         total += a["amount"]
     if total != power:
-        raise IllegalAction("510.1", f"{attacker.card} must assign exactly its power, {power}, not {total}")
+        raise IllegalAction("510.1", "rules.card_must_assign_exactly_its_power_power", card=attacker.card, power=power, n=total)
     to_player = sum(a["amount"] for a in given if a["target"] == attacker.attacking)
     if to_player:
         for b in blockers:
             got = sum(a["amount"] for a in given if a["target"] == b.object)
             if got < _lethal(state, b, already):
                 raise IllegalAction(
-                    "702.19b", f"{attacker.card} must assign lethal damage to {b.card} before assigning any to {attacker.attacking}"
+                    "702.19b", "rules.card_must_assign_lethal_damage_to_other", card=attacker.card, other=b.card, player=attacker.attacking
                 )
     return [dict(a, source=attacker.object) for a in given if a["amount"]]
 
@@ -257,7 +257,7 @@ def check_choose_defender(state: GameState, command: ChooseDefender) -> Defender
     """507.1: one of the active player's opponents still in the game."""
     opponents = teams.opponents(state, command.player)
     if command.defender not in opponents:
-        raise IllegalAction("507.1", f"{command.defender!r} is not an opponent of {command.player} in the game")
+        raise IllegalAction("507.1", "rules.other_is_not_opponent_of_player_in", other=command.defender, player=command.player)
     return DefenderPlan(command.player, command.defender)
 
 
@@ -270,17 +270,17 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
     for ref, defender in command.attackers:
         perm = ch.find_permanent(state, ref, what="attacker")
         if perm.object in seen:
-            raise IllegalAction("508.1a", f"{perm.card} (object {perm.object}) is declared as an attacker twice")
+            raise IllegalAction("508.1a", "rules.card_object_n_is_declared_as_attacker", card=perm.card, n=perm.object)
         seen.append(perm.object)
         if not teams.teammates(state, command.player, perm.controller) or not ch.is_creature(perm):
-            raise IllegalAction("508.1a", f"{perm.card} is not a creature {command.player}'s team controls")
+            raise IllegalAction("508.1a", "rules.card_is_not_creature_player_team_controls", card=perm.card, player=command.player)
         if perm.tapped:
-            raise IllegalAction("508.1a", f"{perm.card} is tapped and cannot attack")
+            raise IllegalAction("508.1a", "rules.card_is_tapped_and_cannot_attack", card=perm.card)
         if ch.sick(state, perm):
-            raise IllegalAction("302.6", f"{perm.card} has summoning sickness and cannot attack this turn")
+            raise IllegalAction("302.6", "rules.card_has_summoning_sickness_and_cannot_attack", card=perm.card)
         if defender is None:
             if len(targets) != 1:
-                raise IllegalAction("508.1b", f"{perm.card} must be told which player it attacks: one of {', '.join(targets)}")
+                raise IllegalAction("508.1b", "rules.card_must_be_told_which_player_it", card=perm.card, players=', '.join(targets))
             defender = targets[0]
         if defender not in targets:
             why = "not the defending player chosen (507.1)" if state.game_format == "single-defender" else "not an opponent in the game"
@@ -297,7 +297,7 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
             state, command.player, ManaCost(total, ()), command.pay, what=what, rule="508.1h", unavailable=frozenset(tapped)
         )
     elif command.pay:
-        raise IllegalAction("508.1g", "this declaration of attackers has no cost to pay")
+        raise IllegalAction("508.1g", "rules.this_declaration_of_attackers_has_no_cost")
     return AttackPlan(command.player, chosen, tapped, costs, taps, spent)
 
 
@@ -312,13 +312,13 @@ def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
         blocker = ch.find_permanent(state, ref, what="blocker")
         attacker = ch.find_permanent(state, attacker_ref, what="attacker")
         if blocker.object in seen:
-            raise IllegalAction("509.1a", f"{blocker.card} (object {blocker.object}) can block only one attacker")
+            raise IllegalAction("509.1a", "rules.card_object_n_can_block_only_one", card=blocker.card, n=blocker.object)
         seen.append(blocker.object)
         if not teams.teammates(state, command.player, blocker.controller):
             whose = f"{command.player}'s team" if len(teams.team_of(state, command.player)) > 1 else command.player
-            raise IllegalAction("509.1a", f"{blocker.card} is not a creature {whose} controls")
+            raise IllegalAction("509.1a", "rules.card_is_not_creature_player_controls", card=blocker.card, player=whose)
         if not attacker.attacking:
-            raise IllegalAction("509.1a", f"{attacker.card} is not attacking")
+            raise IllegalAction("509.1a", "rules.card_is_not_attacking", card=attacker.card)
         why = block_restriction(state, blocker, attacker)
         if why is not None:
             raise IllegalAction(*why)
@@ -332,10 +332,10 @@ def check_assign_damage(state: GameState, command: AssignDamage) -> DamagePlan:
     for ref, parts in command.assignments:
         attacker = ch.find_permanent(state, ref, what="attacker")
         if not teams.teammates(state, command.player, attacker.controller) or not attacker.attacking:
-            raise IllegalAction("510.1", f"{attacker.card} is not a creature attacking for {command.player}")
+            raise IllegalAction("510.1", "rules.card_is_not_creature_attacking_for_player", card=attacker.card, player=command.player)
         if not deals_damage_now(state, attacker):
-            raise IllegalAction("510.4", f"{attacker.card} deals no combat damage in this combat damage step")
+            raise IllegalAction("510.4", "rules.card_deals_no_combat_damage_in_this", card=attacker.card)
         if attacker.object in chosen:
-            raise IllegalAction("510.1", f"{attacker.card}'s damage is assigned twice")
+            raise IllegalAction("510.1", "rules.card_damage_is_assigned_twice", card=attacker.card)
         chosen[attacker.object] = [{"target": ch.resolve_target(state, t, "creature"), "amount": n} for t, n in parts]
     return DamagePlan(combat_assignments(state, chosen))

@@ -38,7 +38,7 @@ def plan_payment(
             perm = ch.find_permanent(state, ref, what="mana source")
             match = next((s for s in available if s[0] == perm.object), None)
             if match is None or match in taps:
-                raise CannotPay("605.3a", f"{perm.card} (object {perm.object}) cannot be tapped for mana by {player} now")
+                raise CannotPay("605.3a", "rules.card_object_n_cannot_be_tapped_for", card=perm.card, n=perm.object, player=player)
             taps.append(match)
     after = dict(pool)
     for _, _, color in taps:

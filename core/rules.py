@@ -21,19 +21,19 @@ from mtg_ledger.core.state import GameState
 def check(state: GameState, command: Command) -> Plan:
     """Return the plan for a legal command; raise IllegalAction (with its rule) otherwise."""
     if state.ended:
-        raise GameOver("104.1", "the game is over: no more decisions can be taken")
+        raise GameOver("104.1", "rules.game_is_over_no_more_decisions_can")
     player = command.player
     if player not in state.players:
-        raise IllegalAction("102.1", f"{player!r} is not a player in this game")
+        raise IllegalAction("102.1", "rules.player_is_not_player_in_this_game", player=player)
     if state.players[player].lost:
-        raise IllegalAction("800.4a", f"{player} has already left the game")
+        raise IllegalAction("800.4a", "rules.player_has_already_left_game", player=player)
     spec = COMMANDS.get(type(command))
     if spec is None:
-        raise IllegalAction("117.1", f"unknown command {command!r}")
+        raise IllegalAction("117.1", "rules.unknown_command_command", command=command)
     if spec.answers is not None:  # what a player may do at any time (104.3a: concede) answers no decision
         decision = pending_decision(state)
         if decision is None:
-            raise WrongTiming("117.1", "no player decision is pending")
+            raise WrongTiming("117.1", "rules.no_player_decision_is_pending")
         if spec.answers == DecisionKind.PRIORITY:
             _holds_priority(state, decision, spec, command)
         else:

@@ -35,10 +35,10 @@ def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
             next_obj += 1
         for name in [*p.get("library", []), *p.get("hand", []), *p.get("battlefield", [])]:
             if card(name).is_type("Scheme"):
-                raise IllegalAction("312.1", f"{name} is a scheme: it belongs in a scheme deck, not in {p['name']}'s cards")
+                raise IllegalAction("312.1", "rules.card_is_scheme_it_belongs_in_scheme", card=name, player=p['name'])
         for name in p.get("schemes", []):
             if not card(name).is_type("Scheme"):
-                raise IllegalAction("312.1", f"{name} is not a scheme card and cannot be in a scheme deck")
+                raise IllegalAction("312.1", "rules.card_is_not_scheme_card_and_cannot", card=name)
         players.append(
             {
                 "name": p["name"],

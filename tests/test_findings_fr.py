@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.errors import ENGLISH as RULES_ENGLISH, Phrase
 from mtg_ledger.replays.audit.catalogue import catalogue, holes, say
@@ -24,6 +24,7 @@ pytestmark = pytest.mark.usefixtures("cli_env")
 ROOT = Path(__file__).parent.parent
 ERRORS = {"RulesError", "IllegalAction", "NotYourPriority", "WrongTiming", "CannotPay", "IllegalTarget", "UnknownCard", "GameOver"}
 RULE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
+ID = re.compile(r"^(rules|log|replay|word|finding)\.\w+$")  # a message id
 ENGLISH = re.compile(r"\b(the|is|not|cannot|only|must|has|was|its|and|but|where|event)\b")
 
 
@@ -57,7 +58,7 @@ def messages_in_the_code() -> list[tuple[str, str]]:
                     if text and (text.startswith("the ") or "the rules derive" in text):
                         found.append((f"{path.name}:{node.lineno}", text))
             text = _sample(message) if message is not None else None
-            if text is not None:
+            if text is not None and not ID.match(text):  # a message id is said from the catalogues
                 found.append((f"{path.name}:{getattr(node, 'lineno', 0)}", text))
     return found
 
@@ -74,9 +75,6 @@ def test_every_message_id_has_its_english_and_its_french_with_the_same_holes() -
     assert sorted(english) == sorted(french_ones)
     assert [i for i, template in english.items() if holes(template) != holes(french_ones[i])] == []
     assert not any(i.startswith("rules.") for i in catalogue("en").keys() - RULES_ENGLISH.keys()), "the rules' English is core's"
-
-
-ID = re.compile(r"^(rules|log|replay|word|finding)\.\w+$")
 
 
 def ids_in_the_code() -> list[tuple[str, str]]:

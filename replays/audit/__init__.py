@@ -15,7 +15,7 @@ from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
-from mtg_ledger.replays.audit.catalogue import say
+from mtg_ledger.replays.audit.catalogue import Phrase, say
 from mtg_ledger.replays.audit.french import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
@@ -116,7 +116,7 @@ class AuditReport:
             "verified": self.verified,
             "notices": [said(n, lang) for n in self.notices],
             "findings": [
-                {**asdict(f), "message": finding_said(f, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
+                {**asdict(f), "params": _plain(f.params), "message": finding_said(f, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
                 for f in sorted(self.findings, key=lambda f: f.version)
             ],
         }
@@ -167,6 +167,17 @@ def allowed_line(action: Map, lang: str) -> str:
     if lang == "fr":
         return french_allowed(action["player"], verb, text)
     return f"{action['player']}: {verb} — {text}"
+
+
+def _plain(value: Any) -> Any:
+    """A finding's params as JSON holds them (a forged log's value that JSON cannot hold, as its repr)."""
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Phrase):
+        return {"id": value.id, "params": _plain(value.params)}
+    return value if value is None or isinstance(value, (str, int, float, bool)) else repr(value)
 
 
 def _brief(event: Map) -> str:
