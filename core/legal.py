@@ -28,14 +28,6 @@ def options(state: GameState, decision: Decision, *, anytime: bool = True) -> li
     return [spec.candidates(state, decision) for spec in answering(decision.kind) if anytime or spec.answers is not None]
 
 
-def candidates(state: GameState) -> Iterator[Command]:
-    """Every decision worth asking the rules about now (not all of them legal)."""
-    decision = pending_decision(state)
-    if decision is not None:
-        for found in options(state, decision):
-            yield from found.listed
-
-
 def legal_actions(state: GameState, *, allow_concede: bool = False) -> Iterator[Command]:
     """The candidates the rules accept, lazily, each once."""
     decision = pending_decision(state)

@@ -9,7 +9,7 @@ from eventsourcing.domain import Aggregate, Snapshot
 
 from mtg_ledger.core import engine
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.setup import Shuffles
@@ -70,11 +70,6 @@ class LocalTable:
     def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
         mapping = _contract_map(len(self.events) + 1, event_class, fields)
         mapping["hash"] = chain(self.state.last_hash, mapping)
-        self.events.append(mapping)
-        apply_event(self.state, mapping)
-
-    def emit_map(self, mapping: dict[str, Any]) -> None:
-        """Append an already recorded event as it is (rebuilding from a log)."""
         self.events.append(mapping)
         apply_event(self.state, mapping)
 

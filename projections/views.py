@@ -8,7 +8,7 @@ Three read models per game, all derived from one small fold state, :class:`GameV
   plus the history of cleanup steps (:class:`Cleanup`).
 
 The fold reads only what the events say and what a card's definition says about hand size;
-it mirrors ``core.apply`` for the fields the two have in common.
+it mirrors the event appliers (``core.events``) for the fields the two have in common.
 """
 
 from __future__ import annotations

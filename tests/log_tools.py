@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.replays.demo.policy import choose

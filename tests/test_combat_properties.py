@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import CardRef, DeclareAttackers, DeclareBlockers
 from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.table import LocalTable
@@ -47,7 +48,7 @@ def check_combat_invariants(events: list[dict[str, Any]]) -> int:
             dealt_in_step = list(per_source)
             if e["first_strike"]:
                 first_step_sources = set(per_source)
-        table.emit_map(e)
+        apply_event(table.state, e)
         if e["type"] == "StepBegan":
             dealt_in_step = [] if e["step"] == "combat_damage" else None
             if e["step"] == "declare_attackers":

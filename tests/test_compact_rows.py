@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events import APPLIERS
 from mtg_ledger.core.hashing import canonical
 from mtg_ledger.core.schema import upgrade

@@ -28,7 +28,7 @@ from uuid import UUID
 import pytest
 import zstandard
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.core.state import GameState

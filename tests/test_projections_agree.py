@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.state import GameState
@@ -61,7 +62,7 @@ def test_the_pure_projector_agrees_with_the_aggregate_after_every_event_version(
     rebuilt = LocalTable()
     view = new_view("g")
     for e in table.events:
-        rebuilt.emit_map(e)
+        apply_event(rebuilt.state, e)
         fold(view, e)
         lost = {n for n, p in rebuilt.state.players.items() if p.lost}
         assert observed(phase_step_row(view), stack_rows(view), hand_size_rows(view), lost) == expected(rebuilt.state), e

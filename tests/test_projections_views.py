@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.projections.views import (
     GameView,

@@ -7,7 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
 from mtg_ledger.replays.demo.decks import DECKS
 from mtg_ledger.core.errors import RulesError

@@ -14,7 +14,6 @@ from mtg_ledger.core.commands import (
     CardRef,
     CastSpell,
     Command,
-    Concede,
     DeclareAttackers,
     DeclareBlockers,
     Discard,
@@ -23,7 +22,8 @@ from mtg_ledger.core.commands import (
 )
 from mtg_ledger.replays.demo.decks import DECKS
 from mtg_ledger.core.errors import RulesError
-from mtg_ledger.core.legal import candidates
+from mtg_ledger.core.decision import pending_decision
+from mtg_ledger.core.legal import options
 from mtg_ledger.replays.ledger.application import Ledger
 
 CARD_NAMES = sorted(set(DECKS["green-white"] + DECKS["red-blue"]))
@@ -67,7 +67,9 @@ def test_random_decisions_only_ever_raise_rules_errors_and_the_store_rebuilds_th
         state = ledger.state_now(game_id)
         if state.ended:
             break
-        offered = [c for c in candidates(state) if not isinstance(c, Concede)]
+        decision = pending_decision(state)
+        assert decision is not None
+        offered = [c for found in options(state, decision, anytime=False) for c in found.listed]  # legal or not
         command = choices.choice(offered) if choices.random() < 0.8 else wild_command(state.turn_order, choices)
         version = state.version
         try:

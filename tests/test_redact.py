@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, card
 from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
 from mtg_ledger.core.legal import legal_actions

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState, Permanent, Player
 from mtg_ledger.replays.stores import snapshot_delta as delta
 from mtg_ledger.replays.stores import verify

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState, Permanent, Player
 from mtg_ledger.core.state_hash import array_header, map_header, reference_state_hash
 from tests.store_tools import state_hash as hash_of_fields

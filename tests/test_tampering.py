@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.hashing import chain
 from mtg_ledger.core.state import GameState
 from mtg_ledger.replays import logfile

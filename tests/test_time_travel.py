@@ -11,7 +11,7 @@ from uuid import UUID
 
 import pytest
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState

@@ -54,9 +54,9 @@ class TriggeredAbilitiesStacked(GameEvent):
 
 @applies(TriggeredAbilitiesStacked)
 def _stacked(s: GameState, e: Event) -> None:
-    waiting = {t.object: t for t in s.pending_triggers}
+    pending = {t.object: t for t in s.pending_triggers}
     for obj in e["objects"]:
-        t = waiting[obj]
+        t = pending[obj]
         s.stack.append(
             StackObject(
                 object=obj, card=t.card, controller=t.player, kind="triggered", targets=list(e["targets"].get(str(obj), [])),

@@ -16,7 +16,7 @@ from mtg_ledger.core.commands import Command
 from mtg_ledger.core.errors import Phrase, RulesError
 from mtg_ledger.core import engine
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.decision import Decision, pending_decision
@@ -283,11 +283,6 @@ class ReplayTable(LocalTable):
         if recorded is not None and recorded["hash"] != mapping["hash"] and self._older_form(k):
             if agrees_with_older_form(recorded, mapping):
                 mapping = dict(recorded)
-        self.fresh.append(mapping)
-        self.count += 1
-        apply_event(self.state, mapping)
-
-    def emit_map(self, mapping: dict[str, Any]) -> None:
         self.fresh.append(mapping)
         self.count += 1
         apply_event(self.state, mapping)

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID, uuid4
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.redact import view_of_event, view_of_state

@@ -16,7 +16,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.schema import class_versions, upgrade, upgrade_log

@@ -29,7 +29,7 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events.base import Applier
 from mtg_ledger.core.hashing import chain
 from mtg_ledger.core.state import GameState

@@ -21,7 +21,7 @@ from uuid import UUID
 import msgpack
 from eventsourcing.persistence import Mapper, StoredEvent
 
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
 from mtg_ledger.replays.stores import snapshot_delta as delta

@@ -25,7 +25,7 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.apply import apply_event
+from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
