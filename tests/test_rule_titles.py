@@ -28,7 +28,8 @@ def _documentation(tree: ast.AST) -> set[int]:
 
 def cited_rules() -> dict[str, list[str]]:
     """Rule number -> where it is written, for every string literal in core/ and replays/ (f-strings'
-    constant parts included) that is a rule number or cites one."""
+    constant parts included) that is a rule number or cites one, and every message template of the
+    audit's catalogues that cites one."""
     found: dict[str, list[str]] = {}
     for folder in ("core", "replays"):
         for path in sorted((ROOT / folder).rglob("*.py")):
@@ -43,6 +44,11 @@ def cited_rules() -> dict[str, list[str]]:
                 numbers = [text] if WHOLE.fullmatch(text) else INSIDE.findall(text)
                 for number in numbers:
                     found.setdefault(number, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    for path in sorted((ROOT / "replays" / "audit" / "messages").glob("*.toml")):  # the messages' catalogues
+        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.startswith("#"):
+                for number in INSIDE.findall(line.partition("=")[2]):
+                    found.setdefault(number, []).append(f"{path.relative_to(ROOT)}:{lineno}")
     return found
 
 
