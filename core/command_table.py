@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from mtg_ledger.core import candidates as cand
-from mtg_ledger.core import checks, combat, decide
+from mtg_ledger.core import apply_commands, checks, combat
 from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
@@ -61,61 +61,61 @@ class CommandSpec(Generic[C, P]):
 COMMANDS: dict[type, CommandSpec[Any, Any]] = {
     PassPriority: CommandSpec(
         kind="pass", answers=DecisionKind.PRIORITY, verb="pass priority",
-        check=checks.check_pass, apply=decide.pass_priority, candidates=cand.passes,
-        recorded={"PriorityPassed": decide.priority_passed},
+        check=checks.check_pass, apply=apply_commands.apply_pass, candidates=cand.passes,
+        recorded={"PriorityPassed": apply_commands.priority_passed},
     ),
     PlayLand: CommandSpec(
         kind="play_land", answers=DecisionKind.PRIORITY, verb="play a land",
-        check=checks.check_land, apply=decide.play_land, candidates=cand.lands,
-        recorded={"LandPlayed": decide.land_played},
+        check=checks.check_land, apply=apply_commands.apply_land, candidates=cand.lands,
+        recorded={"LandPlayed": apply_commands.land_played},
     ),
     CastSpell: CommandSpec(
         kind="cast", answers=DecisionKind.PRIORITY, verb="cast a spell",
-        check=checks.check_cast, apply=decide.cast_spell, candidates=cand.casts,
-        recorded={"SpellCast": decide.spell_cast},
+        check=checks.check_cast, apply=apply_commands.apply_cast, candidates=cand.casts,
+        recorded={"SpellCast": apply_commands.spell_cast},
     ),
     ActivateAbility: CommandSpec(
         kind="activate", answers=DecisionKind.PRIORITY, verb="activate an ability",
-        check=checks.check_activate, apply=decide.activate_ability, candidates=cand.activations,
-        recorded={"AbilityActivated": decide.ability_activated, "ManaAbilityActivated": decide.mana_ability_activated},
+        check=checks.check_activate, apply=apply_commands.apply_activation, candidates=cand.activations,
+        recorded={"AbilityActivated": apply_commands.ability_activated, "ManaAbilityActivated": apply_commands.mana_ability_activated},
     ),
     OrderTriggers: CommandSpec(
         kind="order_triggers", answers=DecisionKind.ORDER_TRIGGERS, verb="order triggers",
-        check=checks.check_order, apply=decide.order_triggers, candidates=cand.orders,
-        recorded={"TriggeredAbilitiesStacked": decide.triggers_stacked},
+        check=checks.check_order, apply=apply_commands.apply_order, candidates=cand.orders,
+        recorded={"TriggeredAbilitiesStacked": apply_commands.triggers_stacked},
     ),
     ChooseDefender: CommandSpec(
         kind="choose_defender", answers=DecisionKind.CHOOSE_DEFENDER, verb="choice of defending player",
-        check=combat.check_choose_defender, apply=decide.choose_defender, candidates=cand.defenders,
-        recorded={"DefendingPlayerChosen": decide.defender_chosen},
+        check=combat.check_choose_defender, apply=apply_commands.apply_defender, candidates=cand.defenders,
+        recorded={"DefendingPlayerChosen": apply_commands.defender_chosen},
     ),
     DeclareAttackers: CommandSpec(
         kind="declare_attackers", answers=DecisionKind.DECLARE_ATTACKERS, verb="declaration of attackers",
-        check=combat.check_attackers, apply=decide.declare_attackers, candidates=cand.attacks,
-        recorded={"AttackersDeclared": decide.attackers_declared},
+        check=combat.check_attackers, apply=apply_commands.apply_attackers, candidates=cand.attacks,
+        recorded={"AttackersDeclared": apply_commands.attackers_declared},
         team=True,  # 805.7-805.8
     ),
     DeclareBlockers: CommandSpec(
         kind="declare_blockers", answers=DecisionKind.DECLARE_BLOCKERS, verb="declaration of blockers",
-        check=combat.check_blockers, apply=decide.declare_blockers, candidates=cand.blocks,
-        recorded={"BlockersDeclared": decide.blockers_declared},
+        check=combat.check_blockers, apply=apply_commands.apply_blockers, candidates=cand.blocks,
+        recorded={"BlockersDeclared": apply_commands.blockers_declared},
         team=True,  # 805.7-805.8
     ),
     AssignDamage: CommandSpec(
         kind="assign_damage", answers=DecisionKind.ASSIGN_DAMAGE, verb="combat damage assignment",
-        check=combat.check_assign_damage, apply=decide.assign_damage, candidates=cand.divisions,
-        recorded={"CombatDamageDealt": decide.damage_dealt},
+        check=combat.check_assign_damage, apply=apply_commands.apply_damage, candidates=cand.divisions,
+        recorded={"CombatDamageDealt": apply_commands.damage_dealt},
         team=True,  # 805.7-805.8
     ),
     Discard: CommandSpec(
         kind="discard", answers=DecisionKind.DISCARD, verb="discard",
-        check=checks.check_discard, apply=decide.discard, candidates=cand.discards,
-        recorded={"CardsDiscarded": decide.cards_discarded},
+        check=checks.check_discard, apply=apply_commands.apply_discard, candidates=cand.discards,
+        recorded={"CardsDiscarded": apply_commands.cards_discarded},
     ),
     Concede: CommandSpec(
         kind="concede", answers=None, verb="concede",  # 104.3a: a player may concede at any time
-        check=checks.check_concede, apply=decide.concede, candidates=cand.concessions,
-        recorded={"PlayerLost": decide.conceded},
+        check=checks.check_concede, apply=apply_commands.apply_concession, candidates=cand.concessions,
+        recorded={"PlayerLost": apply_commands.conceded},
     ),
 }
 

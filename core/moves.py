@@ -1,5 +1,5 @@
 """The moves of the engine's loop (core.engine): what it does next, named by a ``Move`` (``engine.MOVES``
-says what each stands for). A decision's record (core.decide) names the move the loop resumes with."""
+says what each stands for). A decision's record (core.apply_commands) names the move the loop resumes with."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Recording checked decisions: each records what was decided (its plan, from ``rules.check``) and
+"""Applying checked decisions (each command table entry's ``apply``): each records what was decided (its plan, from ``rules.check``) and
 names the move the engine's loop resumes with. Below each, how the decision is read back from the
 event that records it (a replay feeds the engine only the recorded decisions)."""
 
@@ -39,7 +39,7 @@ def _tap(table: Table, player: str, taps: list[tuple[int, str, str]]) -> None:
         emit(table, ev.ManaAbilityActivated, player=player, source=obj, card=name, mana=color)
 
 
-def pass_priority(table: Table, command: PassPriority, checked: PassPlan) -> Next:
+def apply_pass(table: Table, command: PassPriority, checked: PassPlan) -> Next:
     emit(table, ev.PriorityPassed, player=checked.player)
     return passed_by(checked.player)
 
@@ -48,7 +48,7 @@ def priority_passed(e: Map, decision: Decision, state: GameState) -> PassPriorit
     return PassPriority(e["player"])
 
 
-def play_land(table: Table, command: PlayLand, checked: LandPlan) -> Next:
+def apply_land(table: Table, command: PlayLand, checked: LandPlan) -> Next:
     emit(table, ev.LandPlayed, player=checked.player, card=checked.card, object=table.state.next_object)
     return priority_to(checked.player)  # 117.3c
 
@@ -57,7 +57,7 @@ def land_played(e: Map, decision: Decision, state: GameState) -> PlayLand:
     return PlayLand(e["player"], e["card"])
 
 
-def cast_spell(table: Table, command: CastSpell, checked: CastPlan) -> Next:
+def apply_cast(table: Table, command: CastSpell, checked: CastPlan) -> Next:
     _tap(table, checked.player, checked.taps)  # 601.2g
     emit(
         table,
@@ -76,7 +76,7 @@ def spell_cast(e: Map, decision: Decision, state: GameState) -> CastSpell:
     return CastSpell(e["player"], e["card"], targets=tuple(e["targets"]), pay=tuple(e["paid_with"]))
 
 
-def activate_ability(table: Table, command: ActivateAbility, checked: ManaAbilityPlan | AbilityPlan) -> Next | None:
+def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilityPlan | AbilityPlan) -> Next | None:
     if isinstance(checked, AbilityPlan):  # 602.2: on the stack
         _tap(table, checked.player, checked.taps)
         emit(
@@ -107,7 +107,7 @@ def mana_ability_activated(e: Map, decision: Decision, state: GameState) -> Acti
     return ActivateAbility(e["player"], e["source"], 0)
 
 
-def order_triggers(table: Table, command: OrderTriggers, checked: StackPlan) -> Next:
+def apply_order(table: Table, command: OrderTriggers, checked: StackPlan) -> Next:
     assert table.state.ordering is not None
     receiver = table.state.ordering["priority_to"]
     emit(table, ev.TriggeredAbilitiesStacked, player=checked.player, objects=checked.order, targets=checked.targets, removed=checked.removed)
@@ -120,7 +120,7 @@ def triggers_stacked(e: Map, decision: Decision, state: GameState) -> OrderTrigg
     return OrderTriggers(e["player"], tuple(order), targets)
 
 
-def choose_defender(table: Table, command: ChooseDefender, checked: combat.DefenderPlan) -> Next:
+def apply_defender(table: Table, command: ChooseDefender, checked: combat.DefenderPlan) -> Next:
     emit(table, ev.DefendingPlayerChosen, player=checked.defender, chooser=checked.chooser)
     return PRIORITY_OR_END
 
@@ -129,7 +129,7 @@ def defender_chosen(e: Map, decision: Decision, state: GameState) -> ChooseDefen
     return ChooseDefender(e["chooser"], e["player"])
 
 
-def declare_attackers(table: Table, command: DeclareAttackers, checked: combat.AttackPlan) -> Next:
+def apply_attackers(table: Table, command: DeclareAttackers, checked: combat.AttackPlan) -> Next:
     _tap(table, checked.player, checked.taps)  # 508.1h
     emit(
         table,
@@ -148,7 +148,7 @@ def attackers_declared(e: Map, decision: Decision, state: GameState) -> DeclareA
     return DeclareAttackers(e["player"], tuple((a["object"], a["defender"]) for a in e["attackers"]), pay=tuple(e["paid_with"]))
 
 
-def declare_blockers(table: Table, command: DeclareBlockers, checked: combat.BlockPlan) -> Next:
+def apply_blockers(table: Table, command: DeclareBlockers, checked: combat.BlockPlan) -> Next:
     emit(table, ev.BlockersDeclared, player=checked.player, blockers=checked.blockers)
     return TURN_BASED_ACTIONS  # the next defending player, or 509.2
 
@@ -157,7 +157,7 @@ def blockers_declared(e: Map, decision: Decision, state: GameState) -> DeclareBl
     return DeclareBlockers(e["player"], tuple((b["object"], b["attacker"]) for b in e["blockers"]))
 
 
-def assign_damage(table: Table, command: AssignDamage, checked: combat.DamagePlan) -> Next:
+def apply_damage(table: Table, command: AssignDamage, checked: combat.DamagePlan) -> Next:
     steps.deal_combat_damage(table, checked.assignments)
     return PRIORITY_OR_END
 
@@ -174,7 +174,7 @@ def damage_dealt(e: Map, decision: Decision, state: GameState) -> AssignDamage |
     return AssignDamage(decision.player, tuple((obj, tuple(parts)) for obj, parts in attackers.items()))
 
 
-def discard(table: Table, command: Discard, checked: DiscardPlan) -> Next | None:
+def apply_discard(table: Table, command: Discard, checked: DiscardPlan) -> Next | None:
     s = table.state
     if s.paused is not None:  # 608.2d: a resolving ability asked for it
         return priority_to(teams.acting(s) or checked.player) if resume(table, list(checked.cards)) else None
@@ -187,7 +187,7 @@ def cards_discarded(e: Map, decision: Decision, state: GameState) -> Discard:
     return Discard(e["player"], tuple(e["cards"]))
 
 
-def concede(table: Table, command: Concede, checked: ConcedePlan) -> Next | None:
+def apply_concession(table: Table, command: Concede, checked: ConcedePlan) -> Next | None:
     """104.3a: a player may concede at any time; they leave the game (800.4a). If the game goes on
     and was waiting for them, it moves on without them: priority passes on (or, when everyone
     left has passed, the top object resolves or the step ends); a declaration or choice that was
