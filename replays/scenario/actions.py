@@ -71,14 +71,14 @@ class Strict(BaseModel):
 class CardByName(Strict):
     """The ``index``-th card of that name in the zone the action takes it from (0: the first)."""
 
-    card: str = Field(description="the card's English name", examples=["Grizzly Bears"])
+    card: str = Field(description="the card's English name")  # (no ``examples``: the service's fuzzing generates its own)
     index: Count = Field(0, description="which of the cards of that name, 0 for the first")
 
 
 class ObjectById(Strict):
     """The object with this id (the ``object`` of the state and the events)."""
 
-    object: Count = Field(description="an object id, as `mtg-ledger state` shows it", examples=[3])
+    object: Count = Field(description="an object id, as `mtg-ledger state` shows it")
 
 
 def _ref_kind(value: Any) -> str:
@@ -86,9 +86,12 @@ def _ref_kind(value: Any) -> str:
         return "by-name"
     if isinstance(value, int) and not isinstance(value, bool):
         return "by-id"
-    if isinstance(value, dict) and "object" in value:
-        return "by-object"
-    return "by-card"
+    return "by-object" if _by_object(value) else "by-card"
+
+
+def _by_object(value: Any) -> bool:
+    """An object named by id: ``{"object": N}`` as parsed JSON, or its model when serialised."""
+    return isinstance(value, ObjectById) or (isinstance(value, dict) and "object" in value)
 
 
 # Each form is told apart by its JSON type and keys (never tried one after another), so the JSON Schema
@@ -112,7 +115,7 @@ def _no_object_in_a_hand(value: Any) -> Any:
 
 InHand = Annotated[
     Annotated[str, Tag("by-name")] | Annotated[CardByName, Tag("by-card")],
-    Discriminator(lambda value: "by-card" if isinstance(value, dict) else "by-name"),
+    Discriminator(lambda value: "by-card" if isinstance(value, (dict, CardByName)) else "by-name"),
     BeforeValidator(_no_object_in_a_hand),
     Field(description='a card in a hand, by name: "NAME" or {"card": NAME} (copies in a hand are interchangeable)'),
 ]
@@ -150,7 +153,7 @@ Attacker = Annotated[
 ]
 Blocker = Annotated[
     Annotated[BlockerByName, Tag("by-card")] | Annotated[BlockerById, Tag("by-object")],
-    Discriminator(lambda value: "by-object" if isinstance(value, dict) and "object" in value else "by-card"),
+    Discriminator(lambda value: "by-object" if _by_object(value) else "by-card"),
     Field(description='{"card": BLOCKER, "attacker": ATTACKER} or {"object": N, "attacker": ATTACKER}'),
 ]
 Trigger = Annotated[
@@ -253,7 +256,16 @@ class ActionModel(Strict):
         return {}
 
 
-class PassAction(ActionModel):
+class Decision(ActionModel):
+    """A player's own decision: the command the rules check (not ``pass_until``)."""
+
+    command: ClassVar[type]
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> Command:
+        raise NotImplementedError
+
+
+class PassAction(Decision):
     """Pass priority (117.3d)."""
 
     command = PassPriority
@@ -275,7 +287,7 @@ class PassUntilAction(ActionModel):
         return PassUntil(self.turn, self.step)
 
 
-class PlayLandAction(ActionModel):
+class PlayLandAction(Decision):
     """Play a land from hand (305, a special action)."""
 
     command = PlayLand
@@ -291,7 +303,7 @@ class PlayLandAction(ActionModel):
         return {"card": c.card}
 
 
-class CastAction(ActionModel):
+class CastAction(Decision):
     """Cast a spell from hand (601)."""
 
     command = CastSpell
@@ -315,7 +327,7 @@ class CastAction(ActionModel):
         return out
 
 
-class ActivateAction(ActionModel):
+class ActivateAction(Decision):
     """Activate an ability of a permanent (602, 605): mana abilities are numbered first."""
 
     command = ActivateAbility
@@ -345,7 +357,7 @@ class ActivateAction(ActionModel):
         return {"card": _ref_json(c.source), "ability": c.ability}
 
 
-class DeclareAttackersAction(ActionModel):
+class DeclareAttackersAction(Decision):
     """Declare attackers (508.1); an empty list declares none."""
 
     command = DeclareAttackers
@@ -369,7 +381,7 @@ class DeclareAttackersAction(ActionModel):
         return out
 
 
-class DeclareBlockersAction(ActionModel):
+class DeclareBlockersAction(Decision):
     """Declare blockers (509.1); an empty list declares none."""
 
     command = DeclareBlockers
@@ -386,7 +398,7 @@ class DeclareBlockersAction(ActionModel):
         return {"blockers": [_named(b, attacker=_ref_json(a)) for b, a in c.blockers]}
 
 
-class AssignDamageAction(ActionModel):
+class AssignDamageAction(Decision):
     """Divide blocked attackers' combat damage (510.1c); attackers not named take the default."""
 
     command = AssignDamage
@@ -408,7 +420,7 @@ class AssignDamageAction(ActionModel):
         ]}
 
 
-class ChooseDefenderAction(ActionModel):
+class ChooseDefenderAction(Decision):
     """Choose the defending player (507.1, single-defender format)."""
 
     command = ChooseDefender
@@ -423,7 +435,7 @@ class ChooseDefenderAction(ActionModel):
         return {"defender": c.defender}
 
 
-class DiscardAction(ActionModel):
+class DiscardAction(Decision):
     """Discard (514.1 in cleanup, or when a resolving ability asks, 608.2d)."""
 
     command = Discard
@@ -438,7 +450,7 @@ class DiscardAction(ActionModel):
         return {"cards": list(c.cards)}
 
 
-class OrderTriggersAction(ActionModel):
+class OrderTriggersAction(Decision):
     """Put your waiting triggered abilities on the stack, bottom first (603.3b)."""
 
     command = OrderTriggers
@@ -463,7 +475,7 @@ class OrderTriggersAction(ActionModel):
         return {"order": order}
 
 
-class ConcedeAction(ActionModel):
+class ConcedeAction(Decision):
     """Leave the game (104.3a)."""
 
     command = Concede
@@ -480,9 +492,9 @@ ACTION_MODELS: tuple[type[ActionModel], ...] = (
     AssignDamageAction, ChooseDefenderAction, DiscardAction, OrderTriggersAction, ConcedeAction,
 )
 ACTION_NAMES: tuple[str, ...] = tuple(model.kind() for model in ACTION_MODELS)
-DECISIONS: tuple[type[ActionModel], ...] = tuple(model for model in ACTION_MODELS if model.command is not None)  # a player's own
-FORMS: dict[str, type[ActionModel]] = {model.kind(): model for model in DECISIONS}
-_MODEL_OF: dict[type, type[ActionModel]] = {model.command: model for model in DECISIONS if model.command is not None}
+DECISIONS: tuple[type[Decision], ...] = tuple(model for model in ACTION_MODELS if issubclass(model, Decision))
+FORMS: dict[str, type[Decision]] = {model.kind(): model for model in DECISIONS}
+_MODEL_OF: dict[type, type[Decision]] = {model.command: model for model in DECISIONS}
 assert all(COMMANDS[command].kind == model.kind() for command, model in _MODEL_OF.items()), "an action named unlike its command's kind"
 
 

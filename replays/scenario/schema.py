@@ -13,7 +13,7 @@ format needs) is left to ``replays.scenario`` and the actions' ``to_command``, w
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar, Union, get_args
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from pydantic.json_schema import SkipJsonSchema
@@ -47,16 +47,17 @@ def _not_null(value: Any) -> Any:
 
 # A key whose absence means "the engine decides": it may be left out, but null is not one of its values.
 Absent = Annotated[SkipJsonSchema[None], BeforeValidator(_not_null)]
+A = TypeVar("A", bound=ActionModel)
 Player = Annotated[str, Field(description="the player who decides", examples=["alice"])]
 
 
-def with_fields(model: type[ActionModel], **fields: Any) -> type[ActionModel]:
+def with_fields(model: type[A], **fields: Any) -> type[A]:
     """``model`` with more keys, under the same name: the action as a scenario file or a request body holds it."""
-    made: type[ActionModel] = create_model(model.__name__, __base__=model, __module__=model.__module__, __doc__=model.__doc__, **fields)
+    made: type[A] = create_model(model.__name__, __base__=model, __module__=model.__module__, __doc__=model.__doc__, **fields)
     return made
 
 
-def one_of(models: tuple[type[ActionModel], ...]) -> Any:
+def one_of(models: tuple[type[BaseModel], ...]) -> Any:
     """The discriminated union of ``models`` (by their ``action``), as a type annotation."""
     return Annotated[Union[models], Field(discriminator="action")]  # noqa: UP007 - a union of a tuple known at run time
 

@@ -20,6 +20,7 @@ from mtg_ledger.replays.ledger.application import GameExists, GameNotFound, NotA
 from mtg_ledger.replays.logfile import UnreadableLog
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import ScenarioError
+from mtg_ledger.replays.scenario.schema import describe
 from mtg_ledger.replays.stores.verify import StoreDamage
 
 
@@ -125,10 +126,8 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, error: RequestValidationError) -> JSONResponse:
-        first = error.errors()[0] if error.errors() else {"loc": (), "msg": "malformed request"}
-        loc = tuple(p for p in first.get("loc", ()) if not (isinstance(p, str) and p in _UNION_TAGS))
-        where = _field(loc)
-        return JSONResponse({"error": f"{where}: {first.get('msg')}" if where else str(first.get("msg")), "field": where}, status_code=422)
+        where, message = _malformed(list(error.errors()), error.body)
+        return JSONResponse({"error": message, "field": where}, status_code=422)
 
     @app.exception_handler(HTTPException)
     async def http(request: Request, error: HTTPException) -> JSONResponse:
@@ -144,6 +143,18 @@ def install(app: FastAPI) -> None:
     app.add_exception_handler(Exception, known)  # a defect: logged, answered 500 without a traceback
 
 
-_UNION_TAGS = frozenset(
-    {"pass", "concede", "play_land", "cast", "activate", "choose_defender", "declare_attackers", "declare_blockers", "assign_damage", "discard", "order_triggers"}
-)
+def _malformed(errors: list[Any], body: Any) -> tuple[str, str]:
+    """The field and the one-line message of a malformed request: a body in the CLI's words for a
+    scenario (``scenario.schema.describe``: the path, the problem, "did you mean" for a misspelt key)."""
+    if not errors:
+        return "", "malformed request"
+    first = errors[0]
+    loc = tuple(first.get("loc", ()))
+    if loc[:1] == ("body",) and first.get("type") != "json_invalid":
+        body_errors = [{**e, "loc": tuple(e["loc"])[1:]} for e in errors if tuple(e.get("loc", ()))[:1] == ("body",)]
+        where, message = describe(body_errors, body, "body")
+        if where == "body.player" and message.startswith("body.player: unknown key"):
+            message = 'body.player: unknown key (the token says who acts: leave "player" out)'
+        return where, message
+    where = _field(loc)
+    return where, f"{where}: {first.get('msg')}" if where else str(first.get("msg"))

@@ -14,8 +14,6 @@ from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
-from pydantic import BaseModel
-
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
@@ -23,13 +21,13 @@ from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
-from mtg_ledger.replays.scenario.actions import action_json
+from mtg_ledger.replays.scenario.actions import Decision, action_json
 from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.ledger.logs import get_logger
-from mtg_ledger.replays.scenario import PassUntil, ScenarioError, parse, parse_action
+from mtg_ledger.replays.scenario import setup_of
+from mtg_ledger.replays.scenario.schema import Setup
 from mtg_ledger.replays.service.errors import Unprocessable
-from mtg_ledger.replays.service.models import NewGame, action_map
 
 Map = dict[str, Any]
 STRIPES = 64
@@ -52,13 +50,13 @@ class Games:
 
     # --- creating games --------------------------------------------------------------------
 
-    def create(self, body: NewGame) -> Map:
-        scenario = parse(body.model_dump(exclude_none=True), "body")
-        names = [p["name"] for p in scenario.setup["players"]]
+    def create(self, body: Setup) -> Map:
+        setup = setup_of(body, "body")
+        names = [p["name"] for p in setup["players"]]
         _no_judge_seat(names)
         game_id = uuid4()
         tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER])
-        game = self.ledger.start_with(scenario.setup, game_id, list(records))
+        game = self.ledger.start_with(setup, game_id, list(records))
         return {"game": str(game_id), "version": game.version, "tokens": tokens}
 
     def import_log(self, data: bytes) -> Map:
@@ -90,7 +88,7 @@ class Games:
 
     # --- acting ------------------------------------------------------------------------------
 
-    def act(self, game_id: UUID, player: str, action: BaseModel, key: str | None) -> Map:
+    def act(self, game_id: UUID, player: str, action: Decision, key: str | None) -> Map:
         """One decision as ``player``; with ``key``, answered once and stored once, whoever retries."""
         body = action.model_dump(mode="json")
         printed = fingerprint(body)
@@ -101,9 +99,7 @@ class Games:
                 if first is not None:
                     return first
             state = self.ledger.fresh(game_id).state
-            command = parse_action(action_map(action, player), list(state.turn_order), "body")
-            if isinstance(command, PassUntil):  # pragma: no cover - the body's model has no pass_until
-                raise ScenarioError("body: pass_until passes for every player; over HTTP each player passes for themself")
+            command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
 
             def records(game: Game, new: list[Map]) -> list[Any]:

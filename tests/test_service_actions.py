@@ -1,0 +1,127 @@
+"""An action has one definition (``scenario.actions``): the service's body, a scenario file's entry, the
+JSON Schemas and the command all come from it, so the CLI and the service accept and refuse the same
+actions, in the same words; and the OpenAPI description names its operations and models for the
+clients generated from it."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from mtg_ledger.replays.ledger.logs import configure_logging
+from mtg_ledger.replays.scenario import ScenarioError, parse_action
+from mtg_ledger.replays.scenario.actions import ACTION_NAMES
+from mtg_ledger.replays.scenario.schema import json_schema
+from mtg_ledger.replays.service.app import create_app
+
+SETUP = {
+    "starting_player": "alice",
+    "players": [
+        {"name": "alice", "library": ["Forest"] * 5, "hand": ["Lightning Bolt"], "battlefield": ["Forest", "Mountain", "Grizzly Bears"]},
+        {"name": "bob", "library": ["Forest"] * 5, "hand": [], "battlefield": ["Grizzly Bears"]},
+    ],
+}
+NAMES = ["alice", "bob"]
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    configure_logging(io.StringIO(), level="warning")
+    db = tmp_path_factory.mktemp("actions") / "s.sqlite"
+    with TestClient(create_app({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)}, settings={})) as c:
+        yield c
+
+
+def new_game(client: TestClient) -> tuple[str, dict[str, str]]:
+    created = client.post("/games", json=SETUP)
+    assert created.status_code == 201, created.text
+    return created.json()["game"], created.json()["tokens"]
+
+
+def send(client: TestClient, body: dict[str, Any]) -> Any:
+    game, tokens = new_game(client)
+    return client.post(f"/games/{game}/actions", json=body, headers={"Authorization": f"Bearer {tokens['alice']}"})
+
+
+def test_an_ability_activated_by_object_id_is_taken_by_the_cli_and_the_service_alike_605_3a(client: TestClient) -> None:
+    assert parse_action({"player": "alice", "action": "activate", "object": 1}, NAMES) is not None
+    r = send(client, {"action": "activate", "object": 1})  # alice's Forest: a mana ability
+    assert r.status_code == 200, r.text
+    assert r.json()["events"][0]["type"] == "ManaAbilityActivated"
+
+
+def test_an_attacker_named_by_nothing_is_refused_by_both_in_one_line_naming_it(client: TestClient) -> None:
+    with pytest.raises(ScenarioError, match=r'^action\.attackers\[0\]\.card: missing key \(or name it by "object"\)$'):
+        parse_action({"player": "alice", "action": "declare_attackers", "attackers": [{}]}, NAMES)
+    r = send(client, {"action": "declare_attackers", "attackers": [{}]})
+    assert r.status_code == 422
+    assert r.json() == {"error": 'body.attackers[0].card: missing key (or name it by "object")', "field": "body.attackers[0].card"}
+
+
+def test_a_spell_in_a_hand_named_by_object_id_is_refused_by_both_for_a_hand_has_no_object_ids(client: TestClient) -> None:
+    with pytest.raises(ScenarioError, match=r"action\.card: a card in a hand has no object id"):
+        parse_action({"player": "alice", "action": "cast", "card": {"object": 3}}, NAMES)
+    r = send(client, {"action": "cast", "card": {"object": 3}})
+    assert r.status_code == 422 and r.json()["error"].startswith("body.card: a card in a hand has no object id"), r.text
+
+
+def test_a_misspelt_key_in_a_body_is_named_with_what_was_meant_as_the_cli_says_it(client: TestClient) -> None:
+    r = send(client, {"action": "cast", "card": "Lightning Bolt", "target": ["bob"]})
+    assert r.status_code == 422 and r.json() == {"error": 'body.target: unknown key (did you mean "targets"?)', "field": "body.target"}
+    r = send(client, {"action": "cats", "card": "Lightning Bolt"})
+    assert r.status_code == 422 and r.json()["error"].startswith("body: unknown action 'cats'; known: pass, pass_until")
+
+
+def test_every_body_is_the_scenario_entry_without_player_and_with_expected_version(client: TestClient) -> None:
+    components = client.get("/openapi.json").json()["components"]["schemas"]
+    entries = json_schema()["$defs"]
+    for name in ACTION_NAMES:
+        model = "".join(part.title() for part in name.split("_")) + "Action"
+        entry = entries[model]["properties"]
+        if name == "pass_until":
+            assert model not in components  # over HTTP each player passes for themself
+            continue
+        body = components[model]["properties"]
+        assert set(body) - {"expected_version"} == set(entry) - {"player"}, model
+    assert not {"Cast", "Pass", "Activate", "Action"} & set(components)
+    assert not any(name.endswith(("-Input", "-Output")) for name in components)
+
+
+def test_every_operation_has_a_name_a_generated_client_can_use(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    ids = {(path, method): op["operationId"] for path, ops in paths.items() for method, op in ops.items()}
+    assert ids[("/games", "post")] == "create_game"
+    assert ids[("/games/{id}/actions", "post")] == "act"
+    assert ids[("/games/{id}/state", "get")] == "get_state"
+    assert ids[("/games/{id}/decision", "get")] == "get_decision"
+    assert ids[("/games/{id}/events", "get")] == "get_events"
+    assert len(set(ids.values())) == len(ids)
+    for path, ops in paths.items():
+        for method, op in ops.items():
+            ok = op["responses"].get("200") or op["responses"].get("201")
+            assert ok and ok.get("content"), (path, method)  # every answer is described
+
+
+def test_the_legal_actions_are_typed_as_bodies_and_listed_as_before(client: TestClient) -> None:
+    game, tokens = new_game(client)
+    decision = client.get(f"/games/{game}/decision", headers={"Authorization": f"Bearer {tokens['alice']}"}).json()
+    assert {"action": "pass"} in decision["legal"]
+    assert all("expected_version" not in a and "index" not in a for a in decision["legal"])  # what was set, nothing more
+    legal = client.get("/openapi.json").json()["components"]["schemas"]["DecisionOut"]["properties"]["legal"]
+    assert "discriminator" in json.dumps(legal)
+
+
+def test_the_log_is_streamed_as_json_lines(client: TestClient, tmp_path: Path) -> None:
+    game, tokens = new_game(client)
+    with client.stream("GET", f"/games/{game}/events", headers={"Authorization": f"Bearer {tokens['bob']}"}) as r:
+        assert r.status_code == 200 and r.headers["content-type"].startswith("application/x-ndjson")
+        lines = [json.loads(line) for line in r.iter_lines() if line]
+    assert [e["v"] for e in lines] == list(range(1, len(lines) + 1))
+    unknown = client.get("/games/00000000-0000-0000-0000-000000000000/events", headers={"Authorization": f"Bearer {tokens['bob']}"})
+    assert unknown.status_code == 403
