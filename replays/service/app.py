@@ -12,17 +12,17 @@ from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.logfile import engine_version
 from mtg_ledger.replays.service import errors
-from mtg_ledger.replays.service.auth import ADMIN_TOKEN_ENV
+from mtg_ledger.replays.service.deps import Settings
 from mtg_ledger.replays.service.games import Games
-from mtg_ledger.replays.service.limits import BODY_LIMIT, MAX_LOG_BYTES, MAX_LOG_BYTES_ENV, BodyLimit
+from mtg_ledger.replays.service.limits import BODY_LIMIT, BodyLimit
 from mtg_ledger.replays.service.routes import router
 from mtg_ledger.replays.viewer.routes import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
-from mtg_ledger.replays.service.sse import STREAM_SECONDS_ENV
 
 FIRST_LISTEN_S = 2.0  # how long a starting process waits for its LISTEN session (the database may be down: it then starts anyway)
 
@@ -37,7 +37,7 @@ sees only what that player may see (rules 400.2, 401.2, 402.3); the judge's sees
 def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str] | None = None) -> FastAPI:
     """The service over the store ``env`` names; ``settings`` (default: the process environment) gives
     ``MTG_LEDGER_ADMIN_TOKEN``, ``MTG_LEDGER_MAX_LOG_BYTES`` and ``MTG_LEDGER_STREAM_SECONDS``."""
-    settings = os.environ if settings is None else settings
+    config = Settings.of(os.environ if settings is None else settings)
     store_env = dict(env or {})
 
     @asynccontextmanager
@@ -69,21 +69,26 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
         app.state.stopping.set()
         app.state.wakeups.wake_all_soon()
 
-    app = FastAPI(title="mtg-ledger", version=engine_version(), description=DESCRIPTION, lifespan=lifespan)
+    app = FastAPI(
+        title="mtg-ledger",
+        version=engine_version(),
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        generate_unique_id_function=operation_id,
+        separate_input_output_schemas=False,  # one schema per model (CastAction, not CastAction-Input and -Output)
+    )
+    app.state.settings = config
     app.state.stopping = threading.Event()
     app.state.stop = stop
     app.state.wakeups, app.state.listener = Wakeups(every=POLL), None  # until the store is open
-    app.state.admin_token = settings.get(ADMIN_TOKEN_ENV) or None
-    app.state.stream_seconds = float(settings.get(STREAM_SECONDS_ENV) or 3600)
     errors.install(app)
     app.include_router(router)
     app.include_router(viewer_router)
-    max_log = int(settings.get(MAX_LOG_BYTES_ENV) or MAX_LOG_BYTES)
-    app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": max_log})
+    app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": config.max_log_bytes})
     return app
 
 
-def app_from_environment() -> FastAPI:
-    """For ``uvicorn --factory``: the store the process environment names (``serve --workers N`` runs its
-    workers itself: ``service/workers.py``)."""
-    return create_app({})
+def operation_id(route: APIRoute) -> str:
+    """Each route's operation id is its function's name (``create_game``, ``act``, ``get_state``): what
+    a generated client calls its methods."""
+    return route.name

@@ -8,17 +8,15 @@ game, a player's on a judge's route or the judge's on a player's, 403. The admin
 from __future__ import annotations
 
 import hmac
-from typing import Annotated, cast
+from typing import Annotated
 from uuid import UUID
 
-from anyio import to_thread
-from fastapi import Depends, Path, Request
+from fastapi import Depends, Path
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, Holder
+from mtg_ledger.replays.service.deps import Service, SettingsOf
 from mtg_ledger.replays.service.errors import Forbidden, Unauthorized
-
-ADMIN_TOKEN_ENV = "MTG_LEDGER_ADMIN_TOKEN"
 
 bearer = HTTPBearer(auto_error=False, description="a game's token (a player's or the judge's), as POST /games returned it")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
@@ -31,16 +29,16 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str:
     return credentials.credentials
 
 
-async def member(request: Request, id: GameId, credentials: Credentials) -> Holder:
-    """A player of this game or its judge."""
-    book = request.app.state.games.tokens
+def member(games: Service, id: GameId, credentials: Credentials) -> Holder:
+    """A player of this game or its judge (a plain ``def``: a token not seen yet is looked up in the store)."""
+    book = games.tokens
     token = _token(credentials)
-    found = book.known(token) or await to_thread.run_sync(book.holder, token)  # the store only for a token not seen yet
+    found = book.known(token) or book.holder(token)
     if found is None:
         raise Unauthorized("unknown token")
     if found.game != str(id):
         raise Forbidden("this token belongs to another game")
-    return cast(Holder, found)
+    return found
 
 
 async def judge(holder: Annotated[Holder, Depends(member)]) -> Holder:
@@ -55,9 +53,9 @@ async def player(holder: Annotated[Holder, Depends(member)]) -> Holder:
     return holder
 
 
-async def creator(request: Request, credentials: Credentials) -> None:
+async def creator(settings: SettingsOf, credentials: Credentials) -> None:
     """Anyone, unless ``MTG_LEDGER_ADMIN_TOKEN`` is set: then only its holder."""
-    admin: str | None = request.app.state.admin_token
+    admin = settings.admin_token
     if not admin:
         return
     token = _token(credentials)

@@ -5,25 +5,32 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from itertools import chain, islice
 from typing import Annotated, Any, Literal
 
-from anyio import to_thread
 from fastapi import APIRouter, Body, Depends, Header, Query, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 
 from mtg_ledger.replays.service.auth import Creator, GameId, Judge, Member, Player
+from mtg_ledger.replays.service.deps import LiveOf, Service, SettingsOf
 from mtg_ledger.replays.service.errors import StoreUnavailable, Unprocessable
-from mtg_ledger.replays.service.games import Games, viewer_of
-from mtg_ledger.replays.service.models import Action, ActionTaken, DecisionOut, ErrorOut, GameCreated, Health, NewGame
+from mtg_ledger.replays.service.games import viewer_of
+from mtg_ledger.replays.service.models import Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, NewGame, StateOut
 from mtg_ledger.replays.service.sse import follow
 
-async def reachable(request: Request) -> None:
+
+async def reachable(live: LiveOf) -> None:
     """While this process's LISTEN session is lost (PostgreSQL restarting, say), every route of the store
     answers 503 with Retry-After at once, rather than wait for the pool to reconnect. Without a
     listener (SQLite), there is nothing to lose."""
-    listener = request.app.state.listener
-    if listener is not None and not listener.listening.is_set():
+    if live.listener is not None and not live.listener.listening.is_set():
         raise StoreUnavailable("the store is unavailable; try again")
+
+
+async def body_bytes(request: Request) -> bytes:
+    """The raw body (a log file), read before a plain ``def`` route runs."""
+    return await request.body()
 
 
 router = APIRouter(dependencies=[Depends(reachable)])
@@ -44,34 +51,25 @@ SSE_EVENT = {
     "properties": {"id": {"type": "string"}, "event": {"type": "string"}, "data": {"type": "string"}},
     "required": ["data"],
 }
+FIRST_PAGE = 500  # events of /events read before the answer starts
 Version = Annotated[int, Query(ge=1, le=2**62, description="an event version")]
 Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=1024, description="a retry with the same key and body returns the first response and stores nothing more")]
 
-
-def games(request: Request) -> Games:
-    found: Games = request.app.state.games
-    return found
-
-
-async def run(function: Any, *args: Any) -> Any:
-    """The store and the rules are synchronous: off the event loop."""
-    return await to_thread.run_sync(function, *args)
+# The routes that read or write the store are plain ``def``: FastAPI runs them in its threadpool.
 
 
 @router.get("/healthz", response_model=Health, responses={503: _503}, tags=["service"])
-async def healthz(request: Request) -> Any:
+def get_health(games: Service, live: LiveOf) -> Any:
     """200 once the store answers."""
-    ledger = games(request).ledger
-    await run(ledger.recorder.max_notification_id)
-    listener = request.app.state.listener
-    streams = "poll" if listener is None else "listen"  # (while a listener reconnects, ``reachable`` answers 503)
-    return {"ok": True, "store": type(ledger.recorder).__name__, "streams": streams}
+    games.ledger.recorder.max_notification_id()
+    streams = "poll" if live.listener is None else "listen"  # (while a listener reconnects, ``reachable`` answers 503)
+    return {"ok": True, "store": type(games.ledger.recorder).__name__, "streams": streams}
 
 
 @router.post("/games", status_code=201, response_model=GameCreated, responses={401: _E, 413: _E, 422: _E, 503: _503}, dependencies=[Creator], tags=["games"])
-async def create_game(request: Request, body: NewGame) -> Any:
+def create_game(games: Service, body: NewGame) -> Any:
     """Start a game from a scenario without actions; one token per player and the judge's, shown once."""
-    return await run(games(request).create, body)
+    return games.create(body)
 
 
 @router.post(
@@ -84,32 +82,29 @@ async def create_game(request: Request, body: NewGame) -> Any:
     openapi_extra={"requestBody": {"required": True, "content": {LOG_FILE: BINARY, "application/octet-stream": BINARY}}},
     tags=["games"],
 )
-async def import_log(request: Request) -> Any:
+def import_log(games: Service, data: Annotated[bytes, Depends(body_bytes)]) -> Any:
     """Import a log file (CONTRACT section 5) as a new game: refused whole (422) unless it reads, its hash
     chain holds and it replays identically."""
-    data = await request.body()
-    return await run(games(request).import_log, data)
+    return games.import_log(data)
 
 
-@router.get("/games/{id}/state", responses=READ, tags=["reading"])
-async def state(request: Request, id: GameId, holder: Member, at: Version | None = None) -> dict[str, Any]:
+@router.get("/games/{id}/state", response_model=StateOut, responses=READ, tags=["reading"])
+def get_state(games: Service, id: GameId, holder: Member, at: Version | None = None) -> Any:
     """The state (CONTRACT section 4) after event ``at`` (default: now), as the token's holder may see it."""
-    out: dict[str, Any] = await run(games(request).state, id, viewer_of(holder.holder), at)
-    return out
+    return games.state(id, viewer_of(holder.holder), at)
 
 
-@router.get("/games/{id}/decision", response_model=DecisionOut, responses=READ, tags=["reading"])
-async def decision(request: Request, id: GameId, holder: Member) -> Any:
+@router.get("/games/{id}/decision", response_model=DecisionOut, response_model_exclude_unset=True, responses=READ, tags=["reading"])
+def get_decision(games: Service, id: GameId, holder: Member) -> Any:
     """The pending decision; its legal actions for the player who must decide, and for the judge."""
-    return await run(games(request).decision, id, viewer_of(holder.holder))
+    return games.decision(id, viewer_of(holder.holder))
 
 
 @router.post("/games/{id}/actions", response_model=ActionTaken, responses=WRITE, tags=["playing"])
-async def act(request: Request, id: GameId, holder: Player, action: Annotated[Action, Body()], idempotency_key: Key = None) -> Any:
+def act(games: Service, id: GameId, holder: Player, action: Annotated[Action, Body()], idempotency_key: Key = None) -> Any:
     """One decision, as the token's player (section 2's action without ``player``). Illegal: 422 with the
     rule; ``expected_version`` not the game's: 409; nothing stored either way."""
-    answer = await run(games(request).act, id, holder.holder, action, idempotency_key)
-    return JSONResponse(answer)  # already the documented shape: no second validation on the hot path
+    return JSONResponse(games.act(id, holder.holder, action, idempotency_key))  # already the documented shape: no second validation
 
 
 @router.get(
@@ -118,10 +113,13 @@ async def act(request: Request, id: GameId, holder: Player, action: Annotated[Ac
     responses={**READ, 200: {"content": {"application/x-ndjson": {"schema": {"type": "string"}}}, "description": "one event a line"}},
     tags=["reading"],
 )
-async def events(request: Request, id: GameId, holder: Member, from_: Annotated[Version | None, Query(alias="from")] = None) -> StreamingResponse:
-    """The log as JSON lines from version ``from``, redacted for a player."""
-    found = await run(lambda: [json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in games(request).events(id, viewer_of(holder.holder), from_)])
-    return StreamingResponse(iter(found), media_type="application/x-ndjson")
+def get_events(games: Service, id: GameId, holder: Member, from_: Annotated[Version | None, Query(alias="from")] = None) -> StreamingResponse:
+    """The log as JSON lines from version ``from``, redacted for a player, sent as the store is read (a page at a time)."""
+    lines: Iterator[str] = (json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n" for e in games.events(id, viewer_of(holder.holder), from_))
+    # The first page is read before the answer starts: an unknown game is a 404, a damaged row among them
+    # a 422. A row found damaged later cuts the stream short (the client sees an unfinished answer).
+    head = list(islice(lines, FIRST_PAGE))
+    return StreamingResponse(chain(head, lines), media_type="application/x-ndjson")
 
 
 @router.get(
@@ -130,8 +128,10 @@ async def events(request: Request, id: GameId, holder: Member, from_: Annotated[
     responses={**READ, 200: {"content": {"text/event-stream": {"schema": SSE_EVENT}}, "description": "server-sent events; id is the version"}},
     tags=["reading"],
 )
-async def stream(
-    request: Request,
+def stream_events(
+    games: Service,
+    settings: SettingsOf,
+    live: LiveOf,
     id: GameId,
     holder: Member,
     from_: Annotated[Version | None, Query(alias="from")] = None,
@@ -143,27 +143,24 @@ async def stream(
         if not last_event_id.strip().isdigit():
             raise Unprocessable("Last-Event-ID must be an event version", field="header.Last-Event-ID")
         first = int(last_event_id) + 1
-    await run(games(request).version, id)  # 404 before the stream starts
-    app = request.app.state
-    body = follow(games(request).ledger, id, viewer_of(holder.holder), first, app.stopping, app.stream_seconds, app.wakeups)
+    games.version(id)  # 404 before the stream starts
+    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups)
     return StreamingResponse(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
-@router.get("/games/{id}/audit", responses=READ, tags=["judging"])
-async def audit(request: Request, id: GameId, holder: Judge, lang: Literal["en", "fr"] = "en") -> dict[str, Any]:
+@router.get("/games/{id}/audit", response_model=AuditOut, responses=READ, tags=["judging"])
+def get_audit(games: Service, id: GameId, holder: Judge, lang: Literal["en", "fr"] = "en") -> Any:
     """The audit report (integrity and legality), as ``mtg-ledger audit --json``."""
-    out: dict[str, Any] = await run(games(request).audit, id, lang)
-    return out
+    return games.audit(id, lang)
 
 
 @router.get("/games/{id}/export", response_class=Response, responses={**READ, 200: {"content": {LOG_FILE: BINARY}, "description": "the log file"}}, tags=["judging"])
-async def export(request: Request, id: GameId, holder: Judge) -> Response:
+def export_log(games: Service, id: GameId, holder: Judge) -> Response:
     """The log file (CONTRACT section 5)."""
-    data = await run(games(request).export, id)
-    return Response(data, media_type=LOG_FILE, headers={"Content-Disposition": f'attachment; filename="{id}.mtgl"'})
+    return Response(games.export(id), media_type=LOG_FILE, headers={"Content-Disposition": f'attachment; filename="{id}.mtgl"'})
 
 
 @router.post("/games/{id}/branch", status_code=201, response_model=GameCreated, response_model_exclude_none=True, responses=WRITE, tags=["judging"])
-async def branch(request: Request, id: GameId, holder: Judge, at: Version) -> Any:
+def branch_game(games: Service, id: GameId, holder: Judge, at: Version) -> Any:
     """A new game from the first ``at`` events, with tokens of its own."""
-    return await run(games(request).branch, id, at)
+    return games.branch(id, at)

@@ -26,7 +26,6 @@ from mtg_ledger.replays.service.notices import Wakeups
 
 KEEP_ALIVE = 15.0
 BATCH = 500
-STREAM_SECONDS_ENV = "MTG_LEDGER_STREAM_SECONDS"
 
 
 def frame(event: dict[str, Any]) -> str:

@@ -14,23 +14,23 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 from uuid import UUID
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from mtg_ledger.core.events import EVENT_TYPES
 from mtg_ledger.core.redact import Judge, Viewer, view_of_event
-from mtg_ledger.core.turn import STEP_NAMES
 from mtg_ledger.replays.viewer import browse
 from mtg_ledger.replays.service.auth import GameId, Judge as JudgeHolder, Member
 from mtg_ledger.replays.service.errors import Forbidden, Unprocessable
+from mtg_ledger.replays.scenario.actions import Step as StepName
+from mtg_ledger.replays.service.deps import Service
 from mtg_ledger.replays.service.games import Games, viewer_of
-from mtg_ledger.replays.service.routes import READ, Version, games, run
+from mtg_ledger.replays.service.routes import READ, Version
 from mtg_ledger.replays.text import describe
 
 router = APIRouter()
 ASSETS = {"viewer.js": "text/javascript", "viewer.css": "text/css"}
-StepName = Literal[STEP_NAMES]  # type: ignore[valid-type]
 
 
 def _asset(name: str) -> bytes:
@@ -38,13 +38,18 @@ def _asset(name: str) -> bytes:
 
 
 @router.get("/games/{id}/viewer", response_class=HTMLResponse, tags=["viewer"])
-async def page(id: GameId) -> HTMLResponse:
+def viewer_page(id: GameId) -> HTMLResponse:
     """The viewer page; it reads the API with the token of its URL fragment: ``#token=TOKEN[&v=VERSION]``."""
     return HTMLResponse(_asset("index.html"), headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
 
 
-@router.get("/viewer/{name}", response_class=Response, responses={404: {"description": "no such asset"}}, tags=["viewer"])
-async def asset(name: Literal["viewer.js", "viewer.css"]) -> Response:
+@router.get(
+    "/viewer/{name}",
+    response_class=Response,
+    responses={200: {"content": {t: {"schema": {"type": "string"}} for t in ASSETS.values()}, "description": "the asset"}, 404: {"description": "no such asset"}},
+    tags=["viewer"],
+)
+def viewer_asset(name: Literal["viewer.js", "viewer.css"]) -> Response:
     """The viewer's script and style sheet."""
     return Response(_asset(name), media_type=ASSETS[name])
 
@@ -60,12 +65,11 @@ class Summary(BaseModel):
 
 
 @router.get("/games/{id}", response_model=Summary, responses=READ, tags=["reading"])
-async def summary(request: Request, id: GameId, holder: Member) -> Any:
+def get_summary(found: Service, id: GameId, holder: Member) -> Any:
     """Who the token is for, and what the game is: format, players, how many events."""
-    found = games(request)
-    version = await run(found.version, id)
-    state = await run(found.ledger.state, id, 1)
-    now = await run(found.ledger.state, id, version)
+    version = found.version(id)
+    state = found.ledger.state(id, 1)
+    now = found.ledger.state(id, version)
     return {"game": str(id), "version": version, "format": state.game_format, "players": list(state.turn_order),
             "viewer": holder.holder, "ended": now.ended, "event_types": sorted(EVENT_TYPES)}
 
@@ -91,14 +95,13 @@ def _redactor(viewer: Viewer) -> browse.Redact:
 
 
 @router.get("/games/{id}/timeline", response_model=Timeline, responses=READ, tags=["reading"])
-async def timeline(
-    request: Request, id: GameId, holder: Member, from_: Annotated[Version, Query(alias="from")] = 1, to: Version | None = None,
+def get_timeline(
+    found: Service, id: GameId, holder: Member, from_: Annotated[Version, Query(alias="from")] = 1, to: Version | None = None,
 ) -> Any:
     """Events ``from`` to ``to`` (at most 500), each in the words of the text log with its rule, turn and step."""
-    found = games(request)
-    total = await run(found.version, id)
+    total = found.version(id)
     last = min(total, to if to is not None else from_ + browse.MAX_ROWS - 1)
-    rows = [] if from_ > total else await run(browse.timeline, found.ledger, id, from_, last, _redactor(viewer_of(holder.holder)))
+    rows = [] if from_ > total else browse.timeline(found.ledger, id, from_, last, _redactor(viewer_of(holder.holder)))
     return {"total": total, "events": rows}
 
 
@@ -119,12 +122,11 @@ class TurnOut(BaseModel):
 
 
 @router.get("/games/{id}/turn", response_model=TurnOut, responses=READ, tags=["reading"])
-async def turn(request: Request, id: GameId, holder: Member, at: Version) -> Any:
+def get_turn(found: Service, id: GameId, holder: Member, at: Version) -> Any:
     """The steps of the turn that event ``at`` belongs to, as they happened (500.8 extra and 500.10 skipped
     phases, 510.4's first-strike damage step, 514.3a's second cleanup)."""
-    found = games(request)
-    await _within(found, id, at)
-    outline = await run(browse.turn_outline, found.ledger, id, at)
+    _within(found, id, at)
+    outline = browse.turn_outline(found.ledger, id, at)
     return outline.to_json()
 
 
@@ -133,8 +135,8 @@ class Found(BaseModel):
 
 
 @router.get("/games/{id}/find", response_model=Found, responses=READ, tags=["reading"])
-async def find(
-    request: Request, id: GameId, holder: Member, after: Annotated[int, Query(ge=0, le=2**62)] = 0, back: bool = False,
+def find_version(
+    found: Service, id: GameId, holder: Member, after: Annotated[int, Query(ge=0, le=2**62)] = 0, back: bool = False,
     step_boundary: bool = False, turn: Annotated[int | None, Query(ge=1, le=2**31)] = None, step: StepName | None = None,
     player: Annotated[str | None, Query(max_length=100)] = None, type: Annotated[str | None, Query(max_length=100)] = None,
 ) -> Any:
@@ -144,10 +146,8 @@ async def find(
         raise Unprocessable("say what to find: step_boundary, turn, player or type", field="query")
     if type is not None and type not in EVENT_TYPES:
         raise Unprocessable(f"type {type!r} is not an event type", field="query.type")
-    found = games(request)
-    await run(found.version, id)  # 404 first
-    v = await run(lambda: browse.find(found.ledger, id, after, back=back, step_boundary=step_boundary, turn=turn, step=step,
-                                      player=player, kind=type))
+    found.version(id)  # 404 first
+    v = browse.find(found.ledger, id, after, back=back, step_boundary=step_boundary, turn=turn, step=step, player=player, kind=type)
     return {"v": v}
 
 
@@ -163,13 +163,12 @@ class DiffOut(BaseModel):
 
 
 @router.post("/games/{id}/diff", response_model=DiffOut, responses=READ, tags=["judging"])
-async def diff(request: Request, id: GameId, holder: JudgeHolder, body: DiffIn) -> Any:
+def diff_games(found: Service, id: GameId, holder: JudgeHolder, body: DiffIn) -> Any:
     """Two games side by side from their first divergence (the judge of both)."""
-    found = games(request)
-    other = await run(found.tokens.holder, body.token)
+    other = found.tokens.holder(body.token)
     if other is None or other.game != str(body.other) or other.holder != "judge":
         raise Forbidden("the other game's judge token is needed to compare with it")
-    return await run(_diff, found, id, body.other)
+    return _diff(found, id, body.other)
 
 
 def _diff(found: Games, a: UUID, b: UUID) -> dict[str, Any]:
@@ -187,7 +186,7 @@ def _diff(found: Games, a: UUID, b: UUID) -> dict[str, Any]:
     return {"first": first + 1, "rows": rows}
 
 
-async def _within(found: Games, game: UUID, at: int) -> None:
-    latest = await run(found.version, game)
+def _within(found: Games, game: UUID, at: int) -> None:
+    latest = found.version(game)
     if not 1 <= at <= latest:
         raise Unprocessable(f"at={at}: game {game} has events 1 to {latest}", field="query.at")
