@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import socket
 import sys
-from types import FrameType
 from typing import Any
 
 import uvicorn
@@ -17,41 +16,16 @@ from eventsourcing.persistence import InfrastructureFactoryError, PersistenceErr
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.service.app import create_app
 from mtg_ledger.replays.stores.errors import StoreFailure
+from mtg_ledger.replays.service.uvicorn_server import Server, url
 from mtg_ledger.replays.service.workers import Workers, listening_sockets
 
 GRACE = 5  # seconds the requests in flight get to finish once asked to stop
-
-
-class Server(uvicorn.Server):
-    """uvicorn's server, which also ends live streams as soon as it is asked to stop."""
-
-    def __init__(self, config: uvicorn.Config, on_exit: Any, announce: bool = True) -> None:
-        super().__init__(config)
-        self.on_exit = on_exit
-        self.announce = announce  # a worker of several says nothing: the parent prints the address
-
-    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
-        self.on_exit()
-        super().handle_exit(sig, frame)
-        # uvicorn raises the signal again once it has stopped, so the process would end "killed by
-        # SIGTERM"; a stop it was asked for and carried out is a success (exit status 0).
-        getattr(self, "_captured_signals", []).clear()
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets)
-        if self.started and self.announce:
-            host, port = self.servers[0].sockets[0].getsockname()[:2]
-            print(f"mtg-ledger serving on {url(host, port)}", flush=True)
 
 
 def free_port(host: str) -> int:
     with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
         probe.bind((host, 0))
         return int(probe.getsockname()[1])
-
-
-def url(host: str, port: int) -> str:
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
 def serve(store_env: dict[str, str], host: str, port: int, workers: int, log_level: str) -> int:

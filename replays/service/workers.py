@@ -23,7 +23,9 @@ from typing import Any
 
 import uvicorn
 
-from mtg_ledger.replays.ledger.logs import get_logger
+from mtg_ledger.replays.ledger.logs import configure_logging, get_logger
+from mtg_ledger.replays.service.app import create_app
+from mtg_ledger.replays.service.uvicorn_server import Server
 
 CHECK_S = 0.2  # how often the parent looks for a dead worker
 STARTUP_FAILURE = 3  # a worker's exit status when its server never started: restarting it would fail again
@@ -52,10 +54,6 @@ def listening_sockets(host: str, port: int, count: int, backlog: int = 2048) -> 
 
 def worker(sock: socket.socket, config: dict[str, Any]) -> None:  # pragma: no cover - runs in a spawned process
     """One worker: the app over the store the environment names, on its own socket."""
-    from mtg_ledger.replays.ledger.logs import configure_logging
-    from mtg_ledger.replays.service.app import create_app
-    from mtg_ledger.replays.service.server import Server
-
     configure_logging(default="warning")  # a new interpreter: the threshold again, from MTG_LEDGER_LOG_LEVEL
     app = create_app({})
     server = Server(uvicorn.Config(app, **config), on_exit=app.state.stop, announce=False)
