@@ -3,11 +3,11 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fault readme-example bench lint clean
+.PHONY: demo test fault readme-example docs bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install --quiet -e '.[postgres,test,lint]'
+	$(PY) -m pip install --quiet -e '.[postgres,test,lint,docs]'
 	touch $@
 
 # Adds a game to the default store (./mtg-ledger.sqlite), which the next commands read; a second run adds another.
@@ -29,6 +29,11 @@ fault: $(STAMP)
 
 readme-example: $(STAMP)
 	$(PY) tests/readme_example.py
+
+# The docs site (mkdocs.yml) into site/; --strict fails on a broken link or a page left out of the nav.
+# docs/hooks.py writes the reference pages from the code as it builds.
+docs: $(STAMP)
+	$(VENV)/bin/mkdocs build --strict
 
 bench: $(STAMP)
 	rm -f benchmarks/results.json
@@ -52,5 +57,5 @@ lint: $(STAMP)
 	MYPYPATH=$(MYPY_SRC) $(VENV)/bin/mypy -p mtg_ledger.core -p mtg_ledger.projections -p mtg_ledger.replays
 
 clean:
-	rm -rf demo.sqlite build dist *.egg-info .pytest_cache .hypothesis
+	rm -rf demo.sqlite site build dist *.egg-info .pytest_cache .hypothesis
 	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -exec rm -rf {} +

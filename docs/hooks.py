@@ -1,0 +1,243 @@
+"""mkdocs hooks: the reference pages written at build time from the code, so that they cannot drift from it.
+
+A page asks for a generated part with a marker on a line of its own, ``<!-- generated: NAME -->``; this hook
+replaces the marker with the markdown below. The names:
+
+  cli       every verb of ``mtg-ledger`` from its argparse parser (``mtg_ledger.replays.cli.parser``)
+  http      every route from the OpenAPI description of ``mtg_ledger.replays.service.app.create_app``
+  events    every event type from the registry ``mtg_ledger.core.events.EVENT_TYPES``: fields, class version
+  scenario  the scenario file's JSON Schema (``mtg-ledger schema``), property by property
+  decks     the demo's built-in decks (``mtg_ledger.replays.demo.decks``)
+
+A marker with an unknown name fails the build, as does any error while generating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+from collections import Counter
+from typing import Any
+
+MARKER = re.compile(r"^<!-- generated: ([a-z]+) -->$", re.M)
+# Some docstrings the generated pages quote cite a specification kept outside this repository; the
+# reference is the repository's own, so those citations are left out of the pages.
+OUTSIDE = re.compile(r"\s*\(?CONTRACT,? section \d+(?:, [^)]*)?\)?;?")
+
+
+def _plain(text: str | None) -> str:
+    """One paragraph of a docstring or help text, for a table cell."""
+    text = OUTSIDE.sub("", text or "").strip()
+    text = re.sub(r"``([^`]+)``", r"`\1`", text)
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+# ---- the command line ---------------------------------------------------------------------------------------
+
+
+def _option(action: argparse.Action) -> tuple[str, str, str]:
+    if action.option_strings:
+        name = ", ".join(f"`{o}`" for o in action.option_strings)
+        if action.nargs != 0:
+            name += f" `{action.metavar or action.dest.upper()}`"
+    else:
+        name = f"`{action.metavar or action.dest}`"
+    default = ""
+    if action.default not in (None, False, argparse.SUPPRESS) and action.nargs != 0 and not action.required:
+        default = f"`{action.default}`"
+    help_text = _plain(action.help)
+    if action.choices and "{" not in help_text:
+        help_text += " (one of " + ", ".join(f"`{c}`" for c in action.choices) + ")"
+    return name, default, help_text
+
+
+def _arguments(parser: argparse.ArgumentParser, skip: set[str]) -> list[str]:
+    rows = [_option(a) for a in parser._actions if not isinstance(a, (argparse._HelpAction, argparse._SubParsersAction))
+            and a.dest not in skip]
+    if not rows:
+        return ["It takes no arguments of its own.", ""]
+    out = ["| argument | default | meaning |", "| --- | --- | --- |"]
+    out += [f"| {name} | {default} | {help_text} |" for name, default, help_text in rows]
+    return out + [""]
+
+
+def cli() -> str:
+    from mtg_ledger.replays.cli import parser
+
+    top = parser()
+    sub = next(a for a in top._actions if isinstance(a, argparse._SubParsersAction))
+    common = {a.dest for a in top._actions if a.option_strings and a.dest in {"db", "verbose", "log_level", "json"}}
+    out = [f"`{top.prog}`: {_plain(top.description)}", "", "## Options of every verb", "",
+           "They go before or after the verb.", ""]
+    out += _arguments(top, skip={"verb"})
+    out += ["## Verbs", "", "| verb | what it does |", "| --- | --- |"]
+    helps = {c.dest: c.help for c in sub._choices_actions}
+    out += [f"| [`{name}`](#{name}) | {_plain(helps.get(name))} |" for name in sub.choices]
+    out.append("")
+    for name, verb in sub.choices.items():
+        out += [f"### {name}", "", _plain(verb.description), "", "```text", verb.format_usage().strip(), "```", ""]
+        out += _arguments(verb, skip=common | {"help"})
+        if verb.epilog:
+            out += ["Example:", "", "```text", *[line.strip() for line in verb.epilog.splitlines()[1:]], "```", ""]
+    return "\n".join(out)
+
+
+# ---- the HTTP service ---------------------------------------------------------------------------------------
+
+
+def _schema_name(schema: dict[str, Any]) -> str:
+    if "$ref" in schema:
+        name = schema["$ref"].rsplit("/", 1)[-1]
+        return f"[`{name}`](#{name.lower()})"
+    if "anyOf" in schema:
+        return " or ".join(_schema_name(s) for s in schema["anyOf"])
+    if schema.get("type") == "array":
+        return f"array of {_schema_name(schema.get('items', {}))}"
+    return f"`{schema.get('type', 'any')}`" if schema.get("type") else (f"`{schema['format']}`" if "format" in schema else "any")
+
+
+def http() -> str:
+    from mtg_ledger.replays.service.app import create_app
+
+    spec = create_app({}).openapi()
+    out = [_plain(spec["info"].get("description")), "", "## Routes", "", "| method and path | what it does |", "| --- | --- |"]
+    routes = [(method.upper(), path, op) for path, ops in spec["paths"].items() for method, op in ops.items()]
+    anchors = [re.sub(r"[^a-z0-9]+", "-", f"{m} {p}".lower()).strip("-") for m, p, _ in routes]
+    out += [f"| [`{m} {p}`](#{a}) | {_plain((op.get('description') or op.get('summary', '')).split(chr(10) + chr(10))[0])} |"
+            for (m, p, op), a in zip(routes, anchors, strict=True)]
+    out.append("")
+    for (method, path, op), anchor in zip(routes, anchors, strict=True):
+        out += [f"### `{method} {path}` {{#{anchor}}}", "", _plain(op.get("description") or op.get("summary")), ""]
+        params = op.get("parameters", [])
+        if params:
+            out += ["| parameter | in | type | required | meaning |", "| --- | --- | --- | --- | --- |"]
+            out += [f"| `{p['name']}` | {p['in']} | {_schema_name(p.get('schema', {}))} | {'yes' if p.get('required') else 'no'} "
+                    f"| {_plain(p.get('description') or p.get('schema', {}).get('description'))} |" for p in params]
+            out.append("")
+        body = op.get("requestBody")
+        if body:
+            kinds = ", ".join(f"`{k}`" for k in body.get("content", {}))
+            schemas = [c.get("schema", {}) for c in body.get("content", {}).values()]
+            shown = " or ".join(_schema_name(s) for s in schemas if s) or "bytes"
+            out += [f"Body ({kinds}): {shown}.", ""]
+        out += ["| status | meaning |", "| --- | --- |"]
+        out += [f"| {code} | {_plain(r.get('description'))} |" for code, r in op.get("responses", {}).items()]
+        out.append("")
+    out += ["## Bodies", "", "The JSON bodies the routes take and give, as the OpenAPI description names them.", ""]
+    for name, schema in sorted(spec.get("components", {}).get("schemas", {}).items()):
+        out += [f"### {name}", "", _plain(schema.get("description")), ""]
+        out += _properties(schema)
+    return "\n".join(out)
+
+
+def _properties(schema: dict[str, Any]) -> list[str]:
+    props = schema.get("properties", {})
+    if not props:
+        return [f"Type: {_schema_name(schema)}.", ""]
+    required = set(schema.get("required", []))
+    out = ["| field | type | required | meaning |", "| --- | --- | --- | --- |"]
+    for key, prop in props.items():
+        kind = _schema_name(prop) if ("$ref" in prop or "anyOf" in prop or "type" in prop) else "see the schema"
+        if "enum" in prop:
+            kind = " or ".join(f"`{json.dumps(v)}`" for v in prop["enum"])
+        elif "const" in prop:
+            kind = f"`{json.dumps(prop['const'])}`"
+        meaning = _plain(prop.get("description"))
+        if "default" in prop and prop["default"] not in (None, [], {}):
+            meaning = (meaning + " " if meaning else "") + f"(default `{json.dumps(prop['default'])}`)"
+        out.append(f"| `{key}` | {kind} | {'yes' if key in required else 'no'} | {meaning} |")
+    return out + [""]
+
+
+# ---- events -------------------------------------------------------------------------------------------------
+
+
+LIBRARY_FIELDS = {"originator_id", "originator_version", "timestamp", "originator_topic", "hash"}
+
+
+def events() -> str:
+    from mtg_ledger.core.events import EVENT_TYPES, SCHEMA_VERSION
+    from mtg_ledger.core.schema import class_versions
+
+    versions = class_versions()
+    out = [f"The engine writes event schema {SCHEMA_VERSION} and {len(EVENT_TYPES)} event types, listed here in the order "
+           "they are declared (the order a log file's header lists them in).", "",
+           "| event | class version | what it records |", "| --- | --- | --- |"]
+    out += [f"| [`{name}`](#{name.lower()}) | {versions[name]} | {_plain((cls.__doc__ or '').split(chr(10) + chr(10))[0])} |"
+            for name, cls in EVENT_TYPES.items()]
+    out.append("")
+    for name, cls in EVENT_TYPES.items():
+        fields = [f for f in dataclasses.fields(cls) if f.name not in LIBRARY_FIELDS]
+        out += [f"### {name}", "", _plain(cls.__doc__), "", f"Class version {versions[name]}.", ""]
+        if fields:
+            out += ["| field | type |", "| --- | --- |"]
+            out += [f"| `{f.name}` | `{f.type if isinstance(f.type, str) else getattr(f.type, '__name__', f.type)}` |"
+                    for f in fields]
+        else:
+            out.append("No fields besides `v`, `type` and `hash`.")
+        out.append("")
+    return "\n".join(out)
+
+
+# ---- scenario files -----------------------------------------------------------------------------------------
+
+
+def scenario() -> str:
+    from mtg_ledger.replays.scenario.schema import json_schema
+
+    schema = json_schema()
+    out = [_plain(schema.get("description")), "", "## The file", ""]
+    out += _properties(schema)
+    for name, part in schema.get("$defs", {}).items():
+        out += [f"### {name}", "", _plain(part.get("description")), ""]
+        out += _properties(part)
+    out += ["## The whole schema", "", "As `mtg-ledger schema` prints it:", "", '??? note "scenario.schema.json"', "",
+            "    ```json"]
+    out += ["    " + line for line in json.dumps(schema, indent=2, ensure_ascii=False).splitlines()]
+    out += ["    ```", ""]
+    return "\n".join(out)
+
+
+# ---- the demo's decks ---------------------------------------------------------------------------------------
+
+
+def decks() -> str:
+    from mtg_ledger.replays.demo.decks import DECK_ORDER, DECKS, PLAYERS
+
+    out = []
+    for seat, deck in enumerate(DECK_ORDER):
+        counts = Counter(DECKS[deck])
+        who = PLAYERS[seat]
+        when = "every game" if seat < 2 else f"games of {seat + 1} players or more"
+        out += [f"### {deck}", "", f"Played by {who} ({when}); {sum(counts.values())} cards.", "",
+                "| count | card |", "| --- | --- |"]
+        out += [f"| {n} | {card} |" for card, n in counts.items()]
+        out.append("")
+    return "\n".join(out)
+
+
+GENERATORS = {"cli": cli, "http": http, "events": events, "scenario": scenario, "decks": decks}
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    def generate(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in GENERATORS:
+            raise ValueError(f"{page.file.src_path}: no generator named {name!r} (known: {', '.join(GENERATORS)})")
+        return GENERATORS[name]()
+
+    return MARKER.sub(generate, markdown)
+
+
+def on_files(files: Any, config: Any) -> Any:
+    """The viewer's screenshot, from where the README shows it too, rather than a second copy under docs/."""
+    from pathlib import Path
+
+    from mtg_ledger.replays import viewer
+    from mkdocs.structure.files import File
+
+    shot = Path(viewer.__file__).parent / "screenshot.png"
+    files.append(File.generated(config, "assets/screenshot.png", abs_src_path=str(shot)))
+    return files
