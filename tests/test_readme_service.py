@@ -1,4 +1,4 @@
-"""The README's curl session runs against a real server and ends where it says."""
+"""The tutorial's curl session (docs/tutorial.md, once the README's) runs against a real server and ends where it says."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from pathlib import Path
 
 from tests.service_server import server
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+TUTORIAL = Path(__file__).resolve().parent.parent / "docs" / "tutorial.md"
 
 
 def test_the_readme_s_curl_session_plays_turn_1_and_hides_bob_s_card_from_alice(tmp_path: Path) -> None:
-    match = re.search(r"<!-- service example -->\n```sh\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
-    assert match is not None, "README.md has no service example"
+    match = re.search(r"<!-- service example -->\n```sh\n(.*?)```", TUTORIAL.read_text(encoding="utf-8"), re.S)
+    assert match is not None, "docs/tutorial.md has no service example"
     with server({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "readme.sqlite")}) as url:
         done = subprocess.run(["bash", "-euo", "pipefail", "-c", match.group(1)], env={**os.environ, "URL": url}, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
