@@ -15,7 +15,7 @@ import pytest
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.errors import ENGLISH as RULES_ENGLISH, Phrase
-from mtg_ledger.replays.audit.catalogue import catalogue, holes, say
+from mtg_ledger.replays.messages import catalogue, holes, say
 from mtg_ledger.replays.audit.french import french, known
 from tests.log_tools import Event, demo_log, edited, first, header_of, rehash, run, write_raw
 

@@ -44,7 +44,7 @@ def cited_rules() -> dict[str, list[str]]:
                 numbers = [text] if WHOLE.fullmatch(text) else INSIDE.findall(text)
                 for number in numbers:
                     found.setdefault(number, []).append(f"{path.relative_to(ROOT)}:{node.lineno}")
-    for path in sorted((ROOT / "replays" / "audit" / "messages").glob("*.toml")):  # the messages' catalogues
+    for path in sorted((ROOT / "replays" / "messages").glob("*.toml")):  # the messages' catalogues
         for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
             if not line.startswith("#"):
                 for number in INSIDE.findall(line.partition("=")[2]):

@@ -15,7 +15,7 @@ from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
-from mtg_ledger.replays.audit.catalogue import Phrase, say
+from mtg_ledger.replays.messages import Phrase, say
 from mtg_ledger.replays.audit.french import french, french_allowed
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay

@@ -25,6 +25,7 @@ from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.setup import RULES_EDITION
 from mtg_ledger.replays.logfile.reader import FORMAT, LogReader, UnreadableEvents, UnreadableLog
 from mtg_ledger.replays.logfile.writer import Encoder, write_blocks
+from mtg_ledger.replays.messages import say
 
 Map = dict[str, Any]
 __all__ = [
@@ -57,7 +58,6 @@ class Finding:
     @classmethod
     def of(cls, version: int, kind: str, message_id: str, params: Map, **rest: Any) -> Finding:
         """A finding saying the catalogue's message ``message_id`` (replays.audit.catalogue) with ``params``."""
-        from mtg_ledger.replays.audit.catalogue import say  # imported here: replays.audit imports this module
 
         return cls(version, kind, say(message_id, params), message_id=message_id, params=params, **rest)
 

@@ -1,11 +1,12 @@
-"""Messages by id, in English and in French: ``say(message_id, params, lang)``.
+"""Messages by id, in English and in French: ``say(message_id, params, lang)``. A room of its own, which
+imports nothing of the others: the log file's checks, the audit and the service all say their findings here.
 
 A finding, like a rules error, carries a message id and its params, never a sentence to be parsed.
-The texts are catalogues, TOML files in ``messages/`` beside this module (tomllib reads them; no
+The texts are catalogues, TOML files beside this module (tomllib reads them; no
 dependency, and a translator edits a plain table of id = "template"), read once each, the first time
-a message is said in that language. English is ``messages/en.toml`` (the log checks and the replay)
+a message is said in that language. English is ``en.toml`` (the log checks and the replay)
 together with core's ``ENGLISH`` (the rules' own messages, ids "rules.*", kept in core so that core
-reads no file); ``messages/fr.toml`` has the French of both, hole for hole.
+reads no file); ``fr.toml`` has the French of both, hole for hole.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ def catalogue(lang: str) -> dict[str, str]:
     """Message id -> template in ``lang``."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}: one of {', '.join(LANGS)}")
-    text = resources.files("mtg_ledger.replays.audit").joinpath("messages", f"{lang}.toml").read_text(encoding="utf-8")
+    text = resources.files("mtg_ledger.replays.messages").joinpath(f"{lang}.toml").read_text(encoding="utf-8")
     templates = {f"{section}.{name}": template for section, table in tomllib.loads(text).items() for name, template in table.items()}
     return {**ENGLISH, **templates} if lang == "en" else templates
 
