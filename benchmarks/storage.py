@@ -15,7 +15,7 @@ from benchmarks.results import merge
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.logs import configure_logging
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 
 SEED, PLAYERS = 7, 2  # `make demo`
 

@@ -13,7 +13,7 @@ from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.replays.scenario.play import pass_until_step
+from mtg_ledger.replays.ledger.play import pass_until_step
 from mtg_ledger.replays.scenario import PassUntil
 
 Event = dict[str, Any]

@@ -11,7 +11,7 @@ import pytest
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.viewer.browse import find, timeline, turn_outline
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.text import describe
 
 

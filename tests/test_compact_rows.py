@@ -24,7 +24,7 @@ from mtg_ledger.replays import logfile
 from mtg_ledger.replays.stores import rows
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from tests import store_tools
 from tests.test_golden_log import GOLDEN
 

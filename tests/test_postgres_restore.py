@@ -26,7 +26,7 @@ from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.audit import audit_game
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from tests.conftest import POSTGRES, _connect, postgres_schema
 from tests.test_fixture_stores import STORES, expected, load_dump
 from tests.pg_cluster import fresh_cluster, next_xid

@@ -21,7 +21,7 @@ from psycopg import sql
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from tests.conftest import _connect
 from tests.log_tools import demo_log, header_of, run, write_raw
 

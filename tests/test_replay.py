@@ -15,7 +15,7 @@ from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.audit.replay import replay
 from tests.log_tools import SEED, Event, demo_game, demo_log, edited, first, header_of, rehash, run, write_raw
 

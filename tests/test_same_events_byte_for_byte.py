@@ -24,7 +24,7 @@ from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.scenario.play import pass_until_step
+from mtg_ledger.replays.ledger.play import pass_until_step
 from mtg_ledger.replays.scenario import PassUntil, load
 
 HERE = Path(__file__).parent

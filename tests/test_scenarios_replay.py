@@ -11,7 +11,7 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.audit.replay import replay
-from mtg_ledger.replays.scenario.play import ActionFailed, pass_until_step, play_scenario
+from mtg_ledger.replays.ledger.play import ActionFailed, pass_until_step, play_scenario
 from mtg_ledger.replays.scenario import PassUntil, load
 from mtg_ledger.replays.scenario import examples
 

@@ -22,7 +22,7 @@ from mtg_ledger.core.view import state_view
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger
 from mtg_ledger.replays.audit import audit_game
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from tests.log_tools import Event, first, run, state_after
 from tests.store_tools import (
     EVENTS,

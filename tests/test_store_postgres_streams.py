@@ -21,7 +21,7 @@ from psycopg import sql
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import RECORDER_ENV
 from mtg_ledger.replays.stores.pg_factory import Factory
 from mtg_ledger.replays.stores.postgres import PER_TRANSACTION, StreamsRecorder

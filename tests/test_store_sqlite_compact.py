@@ -23,7 +23,7 @@ from mtg_ledger.core.commands import PassPriority
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.stores.sqlite import PAGE_SIZE, CompactApplicationRecorder, Factory
 

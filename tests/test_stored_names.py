@@ -23,7 +23,7 @@ from mtg_ledger.core.topics import STORED, UnknownTopic
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.audit.replay import replay
 from tests.helpers import shown_as_before
 

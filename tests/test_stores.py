@@ -13,7 +13,7 @@ from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.ledger.application import GameNotFound, Ledger
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 
 STORES = ("popo_env", "sqlite_env", "postgres_env")
 

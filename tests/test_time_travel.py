@@ -17,7 +17,7 @@ from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger
-from mtg_ledger.replays.scenario.play import play_demo
+from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.text import line
 from tests.log_tools import SEED, Event, demo_game, first, run, state_after
 

@@ -27,7 +27,7 @@ from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, issue
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.viewer.browse import find
-from mtg_ledger.replays.scenario.play import play_scenario
+from mtg_ledger.replays.ledger.play import play_scenario
 from mtg_ledger.replays.scenario import load
 from tests.service_server import bearer, new_game, server
 

@@ -26,7 +26,7 @@ from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.scenario.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from mtg_ledger.replays.ledger.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from mtg_ledger.replays.cli.progress import progress_bar
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
 from mtg_ledger.replays.scenario.schema import json_schema

@@ -21,7 +21,7 @@ from mtg_ledger.replays.service.deps import Settings
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.limits import BODY_LIMIT, BodyLimit
 from mtg_ledger.replays.service.routes import router
-from mtg_ledger.replays.viewer.routes import router as viewer_router
+from mtg_ledger.replays.service.viewer_routes import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
 
 FIRST_LISTEN_S = 2.0  # how long a starting process waits for its LISTEN session (the database may be down: it then starts anyway)
