@@ -89,7 +89,7 @@ def time_travel(events: list[dict[str, Any]], interval: int, samples: int, probe
         times = []
         for version in read:
             t, c = time.perf_counter(), time.thread_time()
-            state = ledger.at(game, version)
+            state = ledger.state(game, version)
             times.append(time.perf_counter() - t)
             cpu.append(time.thread_time() - c)
             assert state.version == version
@@ -162,7 +162,7 @@ def main() -> None:
         ledger = WithoutSnapshots(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(Path(tmp) / "scratch.sqlite")})
         game = ledger.import_events(sample, uuid4())
         t = time.perf_counter()
-        ledger.at(game, len(sample))
+        ledger.state(game, len(sample))
         print(f"without snapshots: the state after event {len(sample):,} takes {(time.perf_counter() - t) * 1000:.0f} ms (from the first event)")
         ledger.close()
     results.merge(figures)

@@ -98,7 +98,7 @@ def test_each_game_rebuilds_to_what_its_own_code_read_back(store: tuple[str, Led
         events = list(ledger.event_maps(UUID(game)))
         assert (len(events), events[-1]["hash"]) == (was["events"], was["final_hash"])
         assert shown_as_before(was["state"], state_view(ledger.state(UUID(game))))
-        assert shown_as_before(was["state_at"], state_view(ledger.at(UUID(game), was["at"])))
+        assert shown_as_before(was["state_at"], state_view(ledger.state(UUID(game), was["at"])))
         assert ledger.lineage(UUID(game)) == was["lineage"]
 
 

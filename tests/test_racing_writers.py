@@ -1,4 +1,4 @@
-"""Racing writers at the store (Ledger.decide_at): when two processes read the same version and both
+"""Racing writers at the store (Ledger.decide with the version read): when two processes read the same version and both
 write, the store's unique version decides. Each process here is a Ledger of its own on one store; the
 loser's read is made stale on purpose (as when it reads just before the winner commits)."""
 
@@ -35,23 +35,23 @@ def two_processes(request: pytest.FixtureRequest, sqlite_env: dict[str, str]) ->
 
 def stale(ledger: Ledger, game_id: UUID) -> Game:
     """What this process read before the other one stored its decision."""
-    game = ledger.fresh(game_id)
-    ledger.fresh = lambda _id: game  # type: ignore[method-assign]
+    game = ledger.current(game_id)
+    ledger.current = lambda _id: game  # type: ignore[method-assign]
     return game
 
 
 def test_the_second_of_two_writers_of_one_version_gets_a_conflict_and_the_log_never_forks(two_processes: tuple[Ledger, Ledger]) -> None:
     a, b = two_processes
-    game_id = a.start_with(SETUP, UUID(int=7), []).id
+    game_id = a.start(SETUP, UUID(int=7))
     read = stale(b, game_id)
-    a.decide_at(game_id, PassPriority("alice"), expected_version=read.version)
+    a.decide(game_id, PassPriority("alice"), expected_version=read.version)
     with pytest.raises(VersionConflict):
-        b.decide_at(game_id, PassPriority("alice"), expected_version=read.version)
-    del b.fresh  # the process reads again
+        b.decide(game_id, PassPriority("alice"), expected_version=read.version)
+    del b.current  # the process reads again
     log = list(b.event_maps(game_id))
     assert [e["v"] for e in log] == list(range(1, len(log) + 1)) and [e["type"] for e in log].count("PriorityPassed") == 1
-    game, _ = b.decide_at(game_id, PassPriority("bob"), expected_version=len(log))  # it goes on from what is stored
-    assert game.version > len(log)
+    new = b.decide(game_id, PassPriority("bob"), expected_version=len(log))  # it goes on from what is stored
+    assert new and new[0]["v"] == len(log) + 1 and b.state_now(game_id).version > len(log)
 
 
 def test_a_retry_racing_its_first_attempt_in_another_process_gets_the_first_answer_and_stores_once(
@@ -73,7 +73,7 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_the_first_answ
     again = Games(b).act(game_id, "alice", action, "key-1")  # lost the race at the store, then found the record
     assert len(looked) == 2
     assert again == first
-    del b.fresh
+    del b.current
     assert [e["type"] for e in b.event_maps(game_id)].count("PriorityPassed") == 1
 
 

@@ -59,7 +59,7 @@ def test_a_store_written_before_the_stored_names_rebuilds_replays_and_audits_eac
     events = list(old_store.event_maps(UUID(game)))
     assert (len(events), events[-1]["hash"]) == (expected["events"], expected["final_hash"])
     assert _subset(expected["state"], state_view(old_store.state(UUID(game))))
-    assert _subset(expected["state_at"], state_view(old_store.at(UUID(game), expected["at"])))
+    assert _subset(expected["state_at"], state_view(old_store.state(UUID(game), expected["at"])))
     assert old_store.lineage(UUID(game)) == expected["lineage"]
     recorded, versions = old_store.recorded_log(UUID(game))  # the chain holds over what was written
     assert replay(recorded, versions=versions).ok
@@ -69,7 +69,7 @@ def test_a_store_written_before_the_stored_names_rebuilds_replays_and_audits_eac
 def test_a_store_written_before_the_stored_names_takes_new_decisions_on_a_branch(old_store: Ledger) -> None:
     """The old snapshot (eventsourcing.domain:Snapshot naming core.table:Game) is read at version 1,000."""
     demo = next(g for g, e in EXPECTED.items() if e["events"] > 1000)
-    assert state_view(old_store.at(UUID(demo), 1000))["version"] == 1000
+    assert state_view(old_store.state(UUID(demo), 1000))["version"] == 1000
 
 
 def _stored_map(state: bytes) -> dict[str, object]:

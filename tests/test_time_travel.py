@@ -53,7 +53,7 @@ def test_the_state_at_any_version_is_the_log_folded_to_that_version(store: str, 
         for e in events:
             apply_event(folded, e)
             if e["v"] in wanted:
-                travelled = ledger.at(game_id, e["v"])
+                travelled = ledger.state(game_id, e["v"])
                 assert travelled.state_hash() == folded.state_hash(), f"at version {e['v']}"
                 assert state_view(travelled) == state_view(folded)
                 checked += 1

@@ -27,6 +27,7 @@ from mtg_ledger.replays import logfile
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.play import ActionFailed, pass_until_step, play_demo, play_scenario
+from mtg_ledger.replays.ledger.imports import checked_log
 from mtg_ledger.replays.cli.progress import progress_bar
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
 from mtg_ledger.replays.scenario.schema import json_schema
@@ -292,7 +293,7 @@ def cmd_step(store: Store, args: argparse.Namespace) -> int:
     first, last = args.first or 1, args.last or latest
     if first > last:
         raise UserError(f"--from {first} comes after --to {last}")
-    state = ledger.at(game, first - 1) if first > 1 else GameState()
+    state = ledger.state(game, first - 1) if first > 1 else GameState()
     before = state_view(state) if first > 1 else None
     for e in ledger.event_maps(game, first, last):
         apply_event(state, e)
@@ -340,7 +341,7 @@ def cmd_export(store: Store, args: argparse.Namespace) -> int:
         return 1 if problems else 0
     versions: dict[str, int] = {}
     try:  # as recorded, a page at a time, each row checked against the chain: the file is written whole or not at all
-        header = logfile.write(args.output, str(game), ledger.checked_log(game, versions), versions)
+        header = logfile.write(args.output, str(game), checked_log(ledger, game, versions), versions)
     except BrokenChain as e:
         raise BrokenChain(game, e.version, f"{e.problem}; nothing exported (--forensic writes it as it is)") from None
     except OSError as e:

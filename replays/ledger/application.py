@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, BinaryIO
 from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
@@ -33,7 +33,9 @@ from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
-from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, LogsInAndOut, last_decision_point
+from mtg_ledger.replays.ledger import imports
+from mtg_ledger.replays.audit.replay_window import Rereadable
+from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
@@ -45,7 +47,7 @@ SNAPSHOT_INTERVAL = 250  # events between snapshots (keyframes and deltas): chos
 KEYFRAMES_KEPT = 64  # games whose last keyframe this process keeps in memory to make deltas against
 
 
-class Ledger(Application[UUID], LogsInAndOut):
+class Ledger(Application[UUID]):
     """Stores every game as one stream of contract events, with snapshots for time travel.
 
     Every read checks what it reads (``replays.verify``); a reader (``writes=False``) never creates or
@@ -99,36 +101,49 @@ class Ledger(Application[UUID], LogsInAndOut):
 
     # --- commands -------------------------------------------------------------------------
 
-    def start(self, setup: dict[str, Any], game_id: UUID | None = None) -> UUID:
-        """Start a game from a setup (scenario players, format, seed, shuffle); runs to the first decision."""
+    def start(self, setup: dict[str, Any], game_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
+        """Start a game from a setup (scenario players, format, seed, shuffle); runs to the first decision.
+        ``also``'s events (the game's access tokens) are saved in the same transaction."""
         began = time.perf_counter()
         game = Game.start(setup, game_id or uuid4())
         count = len(game.pending_events)
         try:
-            self._save(game)
+            self._save(game, *also)
         except IntegrityError:
-            if self._exists(game.id):
+            if self.exists(game.id):
                 raise GameExists(game.id) from None
             raise
         self._live[game.id] = game
         self._log("game started", game, count, began)
         return game.id
 
-    def decide(self, game_id: UUID, command: Command) -> int:
-        """Check and apply one decision; everything it causes is saved in one transaction.
+    def decide(
+        self,
+        game_id: UUID,
+        command: Command,
+        expected_version: int | None = None,
+        also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Check and apply one decision; everything it causes is saved in one transaction. Returns the
+        new events' maps.
 
-        An illegal decision raises its ``IllegalAction`` and stores nothing (733.1). If another writer
-        stored the game's next event first, ``VersionConflict`` and nothing stored. Returns the number
-        of events recorded.
+        An illegal decision raises its ``IllegalAction`` and stores nothing (733.1). The decision is
+        checked against the game as stored: ``expected_version`` other than its version raises
+        ``WriteConflict``, and so does losing the race to another writer (the store's unique version
+        decides: ``VersionConflict``); nothing is stored either way. ``also`` gives aggregates to save in
+        the same transaction as the decision's events (an idempotency record), from the game and the new
+        event maps.
         """
         began = time.perf_counter()
-        game = self._game(game_id)
+        game = self.current(game_id)
+        if expected_version is not None and expected_version != game.version:
+            raise WriteConflict(game_id, expected_version, game.version)
         plan = check(game.state, command)  # a refusal raises here, before anything is triggered
         before = game.version
         try:
             apply_decision(game, command, plan)
-            count = len(game.pending_events)
-            self._save(game)
+            new = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
+            self._save(game, *(also(game, new) if also else ()))
         except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
@@ -136,8 +151,8 @@ class Ledger(Application[UUID], LogsInAndOut):
             if isinstance(e, IntegrityError):
                 raise VersionConflict(game_id, before + 1) from None
             raise
-        self._log("decision", game, count, began, command=type(command).__name__, player=command.player)
-        return count
+        self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
+        return new
 
     def _save(self, game: Game, *also: Aggregate) -> None:
         """Save the new events (and ``also``'s, in the same transaction); then snapshot the state right
@@ -189,62 +204,40 @@ class Ledger(Application[UUID], LogsInAndOut):
             **extra,
         )
 
-    # --- writes from several clients at once (the HTTP service) -----------------------------
+    # --- logs in and out: replays.ledger.imports --------------------------------------------
 
-    def start_with(self, setup: dict[str, Any], game_id: UUID, also: list[Aggregate]) -> Game:
-        """``start``, saving ``also`` (the game's access tokens) in the same transaction."""
-        game = Game.start(setup, game_id)
-        self._save(game, *also)
-        return game
+    def import_log(
+        self, header: dict[str, Any], events: Rereadable, game_id: UUID | None = None,
+        progress: Callable[[int], None] | None = None, also: Sequence[Aggregate] = (),
+    ) -> UUID:
+        """A log file's events stored as a game, only if it audits clean (``imports.import_log``)."""
+        return imports.import_log(self, header, events, game_id, progress, also)
 
-    def fresh(self, game_id: UUID) -> Game:
-        """The game as stored now: this process's copy, brought up to date with whatever another
-        process stored since (one query), or loaded. Callers serialise the writes to one game."""
-        game = self._live.get(game_id)
-        if game is None:
-            game = self.game(game_id)
-        elif self.last_version(game_id) != game.version:
-            game = self.game(game_id)  # another process stored more: read it, checked
-        self._live[game_id] = game
-        return game
+    def import_events(
+        self, events: list[dict[str, Any]], game_id: UUID, progress: Callable[[int], None] | None = None,
+        versions: dict[str, int] | None = None, also: Sequence[Aggregate] = (),
+    ) -> UUID:
+        """Checked contract maps stored as a game, in one transaction (``imports.import_events``)."""
+        return imports.import_events(self, events, game_id, progress, versions, also)
 
-    def decide_at(
-        self,
-        game_id: UUID,
-        command: Command,
-        expected_version: int | None = None,
-        records: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None = None,
-    ) -> tuple[Game, list[dict[str, Any]]]:
-        """``decide`` for racing writers: checked against the stored version, not a cached one.
+    def export_log(self, game_id: UUID, out: BinaryIO) -> dict[str, Any]:
+        """The game's log file written to ``out``, checked row by row (``imports.export_log``)."""
+        return imports.export_log(self, game_id, out)
 
-        ``expected_version`` other than the game's version raises ``WriteConflict`` (nothing stored);
-        so does losing the race to another process (the store's unique version decides). ``records``
-        gives aggregates to save in the same transaction as the decision's events (an idempotency
-        record), from the game and the new event maps. Returns the game and the new event maps.
-        """
-        began = time.perf_counter()
-        game = self.fresh(game_id)
-        if expected_version is not None and expected_version != game.version:
-            raise WriteConflict(game_id, expected_version, game.version)
-        plan = check(game.state, command)
-        before = game.version
-        try:
-            apply_decision(game, command, plan)
-            new = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
-            self._save(game, *(records(game, new) if records else ()))
-        except IntegrityError:
-            self._live.pop(game_id, None)
-            raise VersionConflict(game_id, before + 1) from None
-        except BaseException:
-            self._live.pop(game_id, None)
-            raise
-        self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
-        return game, new
+    def branch(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
+        """A new game whose log is the first ``at`` events of ``game_id`` (``imports.branch``)."""
+        return imports.branch(self, game_id, at, new_id, also)
+
+    def lineage(self, game_id: UUID) -> dict[str, Any] | None:
+        """Where a branched game came from, or None."""
+        return imports.lineage(self, game_id)
 
     # --- queries: every one checks what it reads ---------------------------------------------
 
-    def _game(self, game_id: UUID) -> Game:
-        """The game to decide in: this process's own copy while the store holds no more than it saved."""
+    def current(self, game_id: UUID) -> Game:
+        """The game as stored now: this process's own copy while the store holds no more than it saved
+        (one query), or read, checked (another process stored more). Callers serialise the writes to one
+        game; read-only: do not mutate."""
         game = self._live.get(game_id)
         if game is None or self.last_version(game_id) != game.version:
             game = self._live[game_id] = self.game(game_id)
@@ -252,12 +245,12 @@ class Ledger(Application[UUID], LogsInAndOut):
 
     def last_version(self, game_id: UUID) -> int:
         """The version of the last event row the store holds for the game (0: none)."""
-        with self._reading(game_id):
+        with self.reading(game_id):
             last = self.recorder.select_events(game_id, desc=True, limit=1)
         return last[0].originator_version if last else 0
 
     @contextmanager
-    def _reading(self, game_id: UUID) -> Iterator[None]:
+    def reading(self, game_id: UUID) -> Iterator[None]:
         try:
             yield
         except PersistenceError as e:
@@ -269,7 +262,7 @@ class Ledger(Application[UUID], LogsInAndOut):
         def rejected(e: verify.SnapshotRejected) -> None:
             self.logger.warning("snapshot rejected, rebuilt from the events", game=str(game_id), version=e.version, reason=e.reason)
 
-        with self._reading(game_id):
+        with self.reading(game_id):
             game = verify.load(self, game_id, version, rejected)
         if game is None:
             raise GameNotFound(game_id)
@@ -280,12 +273,14 @@ class Ledger(Application[UUID], LogsInAndOut):
         return self._load(game_id, version)
 
     def state_now(self, game_id: UUID) -> GameState:
-        """The state of a game this process plays, as it last saved it (read-only: do not mutate);
-        ``decide`` reloads it first if the store has moved on."""
+        """The state of a game this process plays, as it last saved it, without asking the store
+        (read-only: do not mutate); ``decide`` checks against the store before it builds on it."""
         game = self._live.get(game_id)
-        return (game or self._game(game_id)).state
+        return (game or self.current(game_id)).state
 
     def state(self, game_id: UUID, version: int | None = None) -> GameState:
+        """Time travel: the state right after event ``version`` (default: now), read from the nearest
+        snapshot and checked (``--at``)."""
         return self.game(game_id, version).state
 
     def event_maps(self, game_id: UUID, first: int | None = None, last: int | None = None) -> Iterator[dict[str, Any]]:
@@ -293,7 +288,7 @@ class Ledger(Application[UUID], LogsInAndOut):
         against the chain from the last verified point before ``first``."""
         start = self._load(game_id, first - 1) if first is not None and first > 1 else None
         found = False
-        with self._reading(game_id):
+        with self.reading(game_id):
             for event in verify.maps(self, game_id, start, last):
                 found = True
                 if first is None or event["v"] >= first:
@@ -306,7 +301,7 @@ class Ledger(Application[UUID], LogsInAndOut):
     ) -> tuple[list[dict[str, Any]], list[verify.UnreadableRow], dict[str, int]]:
         """Every row's map as recorded, unchecked (for the audit, replay and forensic copies), the rows
         that cannot be read, and the class version each event type was recorded in."""
-        with self._reading(game_id):
+        with self.reading(game_id):
             events, unreadable, versions = verify.recorded(self, game_id, skip_unreadable=skip_unreadable, last=last)
         if not events and not unreadable:
             raise GameNotFound(game_id)
@@ -320,11 +315,7 @@ class Ledger(Application[UUID], LogsInAndOut):
             raise unreadable[0]
         return events, versions
 
-    def at(self, game_id: UUID, version: int) -> GameState:
-        """Time travel: the state right after event ``version``, from the nearest snapshot (CONTRACT section 1, ``--at``)."""
-        return self.state(game_id, version)
-
-    def _exists(self, game_id: UUID) -> bool:
+    def exists(self, game_id: UUID) -> bool:
         return bool(self.recorder.select_events(game_id, limit=1))
 
     def game_ids(self) -> list[UUID]:

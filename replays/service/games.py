@@ -56,8 +56,8 @@ class Games:
         _no_judge_seat(names)
         game_id = uuid4()
         tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER])
-        game = self.ledger.start_with(setup, game_id, list(records))
-        return {"game": str(game_id), "version": game.version, "tokens": tokens}
+        self.ledger.start(setup, game_id, also=records)
+        return {"game": str(game_id), "version": self.ledger.state_now(game_id).version, "tokens": tokens}
 
     def import_log(self, data: bytes) -> Map:
         """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
@@ -98,7 +98,7 @@ class Games:
                 first = self._answered(game_id, player, key, printed)
                 if first is not None:
                     return first
-            state = self.ledger.fresh(game_id).state
+            state = self.ledger.current(game_id).state
             command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
 
@@ -109,7 +109,7 @@ class Games:
                 return [IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
 
             try:
-                self.ledger.decide_at(game_id, command, expected, records)
+                self.ledger.decide(game_id, command, expected, records)
             except VersionConflict:
                 first = self._answered(game_id, player, key, printed) if key is not None else None
                 if first is not None:  # the same request, stored by another process meanwhile
@@ -130,7 +130,7 @@ class Games:
     def state(self, game_id: UUID, viewer: Viewer, at: int | None) -> Map:
         if at is None:
             with self.lock(game_id):
-                return view(self.ledger.fresh(game_id).state, viewer)
+                return view(self.ledger.current(game_id).state, viewer)
         latest = self.version(game_id)
         if not 1 <= at <= latest:
             raise Unprocessable(f"at={at}: game {game_id} has events 1 to {latest}", field="query.at")
@@ -138,11 +138,11 @@ class Games:
 
     def version(self, game_id: UUID) -> int:
         with self.lock(game_id):
-            return self.ledger.fresh(game_id).version
+            return self.ledger.current(game_id).version
 
     def decision(self, game_id: UUID, viewer: Viewer) -> Map:
         with self.lock(game_id):
-            state = self.ledger.fresh(game_id).state
+            state = self.ledger.current(game_id).state
             found = choices(state)
             decision = found.decision
             out: Map = {"version": state.version, "player": None, "kind": None, "rule": None, "legal": [], "complete": True, "shapes": []}

@@ -34,7 +34,7 @@ def timeline(ledger: Ledger, game: UUID, first: int, last: int, redact: Redact =
     and step it happened in."""
     first = max(1, first)
     last = min(last, first + MAX_ROWS - 1)
-    before = ledger.at(game, first - 1) if first > 1 else None
+    before = ledger.state(game, first - 1) if first > 1 else None
     turn = before.turn if before is not None else 0
     step = before.step if before is not None else None
     rows = []
