@@ -33,10 +33,10 @@ from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.resolve import resolve_top
 from mtg_ledger.core.rules import check
 from mtg_ledger.core.sba import state_based_actions
-from mtg_ledger.core.setup import RULES_EDITION, Shuffles, shuffle_and_draw, started_fields
+from mtg_ledger.core.setup import Shuffles, shuffle_and_draw, started_fields
 from mtg_ledger.core.state import GameState
 
-__all__ = ["RULES_EDITION", "advance", "apply_decision", "begin_game", "handle", "started_fields"]
+__all__ = ["advance", "apply_decision", "begin_game", "handle", "started_fields"]
 
 
 def advance(table: Table, todo: Next | None) -> None:

@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_ledger.core.events import EVENT_TYPES, SCHEMA_VERSION, UPCASTERS
+from mtg_ledger.core.events import EVENT_TYPES, UPCASTERS
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.outcome import Reason
 
 Map = dict[str, Any]

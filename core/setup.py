@@ -9,8 +9,8 @@ from mtg_ledger.core.cards import card
 from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.rng import SeededRandom, derive_seed
+from mtg_ledger.core.versions import RULES_EDITION
 
-RULES_EDITION = "2025-11-14"
 OPENING_HAND = 7  # 103.5
 
 

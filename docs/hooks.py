@@ -158,7 +158,8 @@ LIBRARY_FIELDS = {"originator_id", "originator_version", "timestamp", "originato
 
 
 def events() -> str:
-    from mtg_ledger.core.events import EVENT_TYPES, SCHEMA_VERSION
+    from mtg_ledger.core.events import EVENT_TYPES
+    from mtg_ledger.core.versions import SCHEMA_VERSION
     from mtg_ledger.core.schema import class_versions
 
     versions = class_versions()

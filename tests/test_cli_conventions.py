@@ -13,7 +13,7 @@ from uuid import UUID
 import psycopg
 import pytest
 
-from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.versions import SCHEMA_VERSION
 import structlog
 from psycopg import sql
 

@@ -29,7 +29,7 @@ import pytest
 import zstandard
 
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view

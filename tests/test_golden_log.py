@@ -9,7 +9,8 @@ from uuid import UUID
 
 import pytest
 
-from mtg_ledger.core.events import SCHEMA_VERSION, UPCASTERS
+from mtg_ledger.core.events import UPCASTERS
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit

@@ -16,7 +16,7 @@ import msgpack
 import pytest
 import zstandard
 
-from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.replays.logfile import reader as logcodec
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.logfile import writer as logwrite

@@ -19,7 +19,7 @@ import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.replays.logfile import reader as logcodec
 from mtg_ledger.replays import logfile

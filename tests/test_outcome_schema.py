@@ -11,7 +11,8 @@ from uuid import uuid4
 import pytest
 
 from mtg_ledger.core.commands import CastSpell, Concede, PassPriority
-from mtg_ledger.core.events import SCHEMA_VERSION, UPCASTERS, GameEnded
+from mtg_ledger.core.events import UPCASTERS, GameEnded
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.outcome import Outcome, Reason
 from mtg_ledger.core.schema import SCHEMAS, class_versions, upgrade
 from mtg_ledger.replays import logfile

@@ -11,7 +11,7 @@ import pytest
 
 import mtg_ledger.core.rng
 from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.core.events import SCHEMA_VERSION
+from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.ledger.application import Ledger

@@ -21,7 +21,7 @@ is the order log headers list event types in, part of a log file's bytes.
 
 from __future__ import annotations
 
-from mtg_ledger.core.events.base import APPLIERS, EVENT_TYPES, SCHEMA_VERSION, UPCASTERS, GameEvent, apply_event, applies, stored_upcaster
+from mtg_ledger.core.events.base import APPLIERS, EVENT_TYPES, UPCASTERS, GameEvent, apply_event, applies, stored_upcaster
 from mtg_ledger.core.events.turn import (
     GameStarted,
     LibraryShuffled,
@@ -88,7 +88,6 @@ from mtg_ledger.core.events.outcome import (
 __all__ = [
     "APPLIERS",
     "EVENT_TYPES",
-    "SCHEMA_VERSION",
     "UPCASTERS",
     "GameEvent",
     "apply_event",

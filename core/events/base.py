@@ -24,7 +24,6 @@ from eventsourcing.domain import Aggregate
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.topics import stored_as
 
-SCHEMA_VERSION = 4  # 2: GameEnded.reason is a code (core.schema upcasts 1); 3: compact storage and log files; 4: log files in checked blocks (core.schema)
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
 Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}; an applier reads its fields

@@ -6,7 +6,7 @@ An audit report names "the rule number with its title": ``describe("508.1a", "fr
 The titles are data, in ``rule_titles.toml`` beside this module, read once, the first time a title
 is asked for. A numbered section (``"508"``) has its official title. A subrule has its section's
 title followed by a short summary of what that subrule says, one a judge can read aloud. Numbers
-follow the edition the engine plays by (core.setup.RULES_EDITION, 2025-11-14); the French follows
+follow the edition the engine plays by (core.versions.RULES_EDITION, 2025-11-14); the French follows
 the vocabulary of the official French rules (phase principale d'avant combat, action obligatoire du
 tour, mettre à exécution, blessures, marqueur, ...).
 

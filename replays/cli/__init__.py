@@ -18,8 +18,7 @@ from typing import Any, NoReturn
 from eventsourcing.persistence import MapperDeserialisationError, PersistenceError
 
 from mtg_ledger.core.errors import RulesError
-from mtg_ledger.core.events import SCHEMA_VERSION
-from mtg_ledger.core.setup import RULES_EDITION
+from mtg_ledger.core.versions import RULES_EDITION, SCHEMA_VERSION
 from mtg_ledger.replays.cli import backup
 from mtg_ledger.replays.cli import log_verbs
 from mtg_ledger.replays.cli import serve_verbs
@@ -27,7 +26,8 @@ from mtg_ledger.replays.cli import verbs
 from mtg_ledger.core.topics import UnknownTopic
 from mtg_ledger.replays.ledger.application import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.scenario.examples import UnknownExample
-from mtg_ledger.replays.logfile import UnreadableLog, engine_version
+from mtg_ledger.replays.logfile import UnreadableLog
+from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.ledger.logs import LEVEL_ENV, LEVELS, LogLevelError, configure_logging
 from mtg_ledger.replays.scenario import ScenarioError
 from mtg_ledger.replays.stores.errors import StoreSetupError
@@ -94,7 +94,7 @@ def parser() -> Parser:
     )
     top.add_argument(
         "--version", action="version",
-        version=f"mtg-ledger {engine_version()} (event schema {SCHEMA_VERSION}, Comprehensive Rules of {RULES_EDITION})",
+        version=f"mtg-ledger {ENGINE_VERSION} (event schema {SCHEMA_VERSION}, Comprehensive Rules of {RULES_EDITION})",
         help="print the version and exit",
     )
     sub = top.add_subparsers(dest="verb", required=True, metavar="VERB", title="verbs")

@@ -13,32 +13,24 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, BinaryIO
 from uuid import UUID
 
 from mtg_ledger.core.errors import Phrase
-from mtg_ledger.core.events import SCHEMA_VERSION
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.schema import class_versions
-from mtg_ledger.core.setup import RULES_EDITION
+from mtg_ledger.core.versions import RULES_EDITION, SCHEMA_VERSION
+from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.logfile.reader import FORMAT, LogReader, UnreadableEvents, UnreadableLog
 from mtg_ledger.replays.logfile.writer import Encoder, write_blocks
 from mtg_ledger.replays.messages import say
 
 Map = dict[str, Any]
 __all__ = [
-    "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableEvents", "UnreadableLog", "engine_version", "header_findings", "header_for",
+    "FORMAT", "UPLOAD_LIMITS", "Finding", "LogReader", "UnreadableEvents", "UnreadableLog", "header_findings", "header_for",
     "integrity", "LogEvents", "open_log", "read", "read_bytes", "read_readable", "recorded_versions", "write", "write_items", "write_to",
 ]
-
-
-def engine_version() -> str:
-    try:
-        return metadata.version("mtg-ledger")
-    except metadata.PackageNotFoundError:  # pragma: no cover - running from a source tree
-        return "0.0.0+source"
 
 
 @dataclass(frozen=True)
@@ -71,7 +63,7 @@ def _header(game_id: str, count: int, final: Any, first: Map | None, versions: d
         "format": FORMAT,
         "schema": SCHEMA_VERSION,  # the form of the file; the events' own forms are in event_versions
         "rules": first.get("rules", RULES_EDITION) if first else RULES_EDITION,
-        "engine": engine_version(),
+        "engine": ENGINE_VERSION,
         "game": game_id,
         "events": count,
         "hash": final if count else GENESIS_HASH,

@@ -15,7 +15,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.logfile import engine_version
+from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.deps import Settings
 from mtg_ledger.replays.service.games import Games
@@ -71,7 +71,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
 
     app = FastAPI(
         title="mtg-ledger",
-        version=engine_version(),
+        version=ENGINE_VERSION,
         description=DESCRIPTION,
         lifespan=lifespan,
         generate_unique_id_function=operation_id,

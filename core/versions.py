@@ -1,0 +1,12 @@
+"""The versions a game's record is written under, imported by nothing heavier than this module (the
+command line's ``--version`` reads them without loading the engine).
+
+``SCHEMA_VERSION`` is the form of stored events and log files: 2, ``GameEnded.reason`` is a code
+(``core.schema`` upcasts 1); 3, compact storage and log files; 4, log files in checked blocks.
+``RULES_EDITION`` is the date of the Comprehensive Rules the engine plays by (recorded in ``GameStarted``).
+"""
+
+from __future__ import annotations
+
+SCHEMA_VERSION = 4
+RULES_EDITION = "2025-11-14"
