@@ -3,6 +3,9 @@
 ``MTG_LEDGER_LOG_LEVEL`` sets the threshold (default ``info`` here; the command line passes
 ``warning``, so it is quiet unless asked); ``warning`` silences the per-decision lines, which are
 logged at ``info``. ``NO_COLOR`` (https://no-color.org) turns colours off on a terminal.
+
+structlog is imported when the first logger is asked for, not before: it loads rich's console with it
+(about 100 ms), which a command that logs nothing (``mtg-ledger state``) never needs.
 """
 
 from __future__ import annotations
@@ -10,10 +13,10 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from typing import Final, TextIO
+from typing import TYPE_CHECKING, Final, TextIO
 
-import structlog
-from structlog.typing import FilteringBoundLogger, Processor
+if TYPE_CHECKING:
+    from structlog.typing import FilteringBoundLogger, Processor
 
 LOGGER_NAME: Final = "mtg-ledger"
 LEVEL_ENV: Final = "MTG_LEDGER_LOG_LEVEL"
@@ -26,6 +29,7 @@ _LEVELS: Final[dict[str, int]] = {
     "critical": logging.CRITICAL,
 }
 LEVELS: Final = tuple(_LEVELS)
+_pending: tuple[TextIO, int] | None = None  # the configuration asked for, until structlog is loaded
 
 
 class LogLevelError(ValueError):
@@ -43,8 +47,10 @@ def configure_logging(stream: TextIO | None = None, level: str | None = None, de
     The threshold is ``level`` if given, else ``MTG_LEDGER_LOG_LEVEL``, else ``default``.
     A TTY gets structlog's ``ConsoleRenderer`` (without colours under ``NO_COLOR``); anything else
     one JSON object per line. Configure before logging: loggers already bound keep the
-    configuration they were bound under.
+    configuration they were bound under. A level that is not one is refused at once; the configuration
+    itself is made when ``get_logger`` is first called (at once if structlog is already loaded).
     """
+    global _pending
     out = sys.stderr if stream is None else stream
     if level is not None:
         level_name, source = level.strip().lower(), f"--log-level {level}"
@@ -54,6 +60,19 @@ def configure_logging(stream: TextIO | None = None, level: str | None = None, de
     if level_name not in _LEVELS:
         msg = f"{source}: not a log level; use one of {', '.join(_LEVELS)}"
         raise LogLevelError(msg)
+    _pending = (out, _LEVELS[level_name])
+    if "structlog" in sys.modules:
+        _configure()
+
+
+def _configure() -> None:
+    """Configure structlog as ``configure_logging`` was last asked to, if it has not been yet."""
+    global _pending
+    if _pending is None:
+        return
+    out, threshold = _pending
+    _pending = None
+    import structlog
 
     shared: list[Processor] = [
         structlog.contextvars.merge_contextvars,
@@ -71,7 +90,7 @@ def configure_logging(stream: TextIO | None = None, level: str | None = None, de
         ]
     structlog.configure(
         processors=[*shared, *renderer],
-        wrapper_class=structlog.make_filtering_bound_logger(_LEVELS[level_name]),
+        wrapper_class=structlog.make_filtering_bound_logger(threshold),
         logger_factory=structlog.PrintLoggerFactory(file=out),
         cache_logger_on_first_use=False,
     )
@@ -82,5 +101,8 @@ def get_logger() -> FilteringBoundLogger:
 
     Call ``configure_logging`` first; ``.bind(game=...)`` the result once per game.
     """
+    _configure()
+    import structlog
+
     logger: FilteringBoundLogger = structlog.get_logger().bind(logger=LOGGER_NAME)
     return logger
