@@ -93,7 +93,7 @@ def test_a_backup_taken_while_serve_writes_lists_audits_clean_and_continues(tmp_
     assert done.returncode == 0, done.stderr
     assert after[1] > before[1], "nothing was written while the backup ran"
     games = listed(copy)
-    assert done.stdout == f"{copy}: a copy of {live} ({len(games)} games, {copy.stat().st_size} bytes)\n"
+    assert (done.stdout, done.stderr) == ("", f"{copy}: a copy of {live} ({len(games)} games, {copy.stat().st_size} bytes)\n")
     assert before[0] <= {g["game"] for g in games} <= after[0]
     for game in games:
         audit = cli("audit", game["game"], store=_sqlite(copy))
@@ -136,6 +136,6 @@ def test_the_shell_examples_of_the_backup_guide_run_as_written(tmp_path: Path) -
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr
-    assert "backups/games-monday.sqlite: a copy of games.sqlite (1 game, " in done.stdout
+    assert "backups/games-monday.sqlite: a copy of games.sqlite (1 game, " in done.stderr  # a confirmation: stderr, as git
     assert "clean: 161 events" in done.stdout
     assert {p.name for p in (tmp_path / "backups").iterdir()} >= {"games-monday.sqlite", "games-shell.sqlite"}

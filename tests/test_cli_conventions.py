@@ -195,13 +195,43 @@ def test_legal_prints_the_pending_decision_and_actions_that_decide_accepts(tmp_p
 
 def test_example_lists_the_shipped_scenarios_and_prints_or_writes_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "example")
-    assert code == 0 and out.split() == examples.names()
+    assert code == 0 and [line.split()[0] for line in out.splitlines()] == examples.names()
     code, out, _ = run(capsys, "example", "combat_first_strike")
     assert code == 0 and json.loads(out) == json.loads(examples.text("combat_first_strike"))
     code, _, _ = run(capsys, "example", "archenemy", "-o", str(tmp_path / "a.json"))
     assert code == 0 and json.loads((tmp_path / "a.json").read_text())["format"] == "archenemy"
     code, out, err = run(capsys, "example", "chaos")
     assert (code, out) == (2, "") and "no example scenario 'chaos'" in err and "contract_example" in err
+
+
+def test_example_without_a_name_lists_each_example_with_a_one_line_description(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "example")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == len(examples.names())
+    for line, name in zip(lines, examples.names(), strict=True):
+        assert line.startswith(name + " ") and len(line[len(name):].strip()) > 20, line
+    code, out, _ = run(capsys, "example", "--json")
+    assert json.loads(out) == examples.names()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["export", "{game}", "-o", "{tmp}/g.mtgl"], ["export", "{game}", "-o", "{tmp}/f.mtgl", "--forensic"], ["schema", "-o", "{tmp}/s.json"],
+     ["example", "archenemy", "-o", "{tmp}/a.json"], ["backup", "{tmp}/copy.sqlite"]],
+    ids=["export", "export --forensic", "schema", "example", "backup"],
+)
+def test_every_verb_that_writes_a_file_confirms_on_stderr_and_keeps_stdout_for_data(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, db = played(tmp_path, capsys)
+    code, out, err = run(capsys, *[a.format(game=game, tmp=tmp_path) for a in argv], "--db", db)
+    written = argv[argv.index("-o") + 1] if "-o" in argv else argv[1]
+    assert (code, out) == (0, "")
+    assert err.startswith(written.format(tmp=tmp_path) + ": ") and err.count("\n") == 1
+    if argv[0] in ("export", "backup"):  # with --json: the JSON on stdout, and nothing else
+        again = [a.format(game=game, tmp=tmp_path / "json-").replace("json-/", "json-") if "{tmp}" in a else a.format(game=game) for a in argv]
+        code, out, err = run(capsys, *again, "--db", db, "--json")
+        assert (code, err) == (0, "") and json.loads(out)
 
 
 # --- reading verbs never create a store ---------------------------------------------------------------------
@@ -267,7 +297,54 @@ def test_diff_of_a_missing_file_says_the_file_is_missing(tmp_path: Path, capsys:
     game, db = played(tmp_path, capsys)
     code, out, err = run(capsys, "diff", game, str(tmp_path / "gone.mtgl"), "--db", db)
     assert (code, out) == (2, "")
-    assert err == f"mtg-ledger: B: {tmp_path / 'gone.mtgl'}: no such file (and not a game id)\n"
+    assert err == f"mtg-ledger: B: no such file: {tmp_path / 'gone.mtgl'}\n"
+
+
+# --- errors that point the right way: a missing file, a short game id -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["audit", "nosuch.mtgl"], ["replay", "nosuch.mtgl"], ["diff", "nosuch.mtgl", "{game}"], ["import", "nosuch.mtgl"],
+     ["view", "nosuch.mtgl"], ["audit", "logs/nosuch"], ["audit", "nosuch"], ["replay", "beef"]],
+)
+def test_a_missing_file_is_said_to_be_a_missing_file_not_a_bad_game_id(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game, db = played(tmp_path, capsys)
+    code, out, err = run(capsys, *[a.format(game=game) for a in argv], "--db", db)
+    assert (code, out) == (2, "")
+    assert err.startswith(f"mtg-ledger: {'A: ' if argv[0] == 'diff' else ''}no such file: {argv[1]}") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("verb", ["state", "events", "legal", "step", "views", "export", "branch", "decide", "audit", "replay", "diff"])
+def test_every_verb_that_takes_a_game_accepts_a_unique_prefix_of_its_id_as_git_does(
+    verb: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, db = played(tmp_path, capsys)
+    extra = {"step": ["--to", "2"], "export": ["-o", str(tmp_path / "g.mtgl")], "branch": ["--at", "19"], "diff": [game],
+             "decide": ['{"player": "alice", "action": "concede"}']}.get(verb, [])
+    code, _, err = run(capsys, verb, game[:8], *extra, "--db", db)
+    assert code in (0, 1) and "mtg-ledger:" not in err, err
+
+
+def test_an_ambiguous_game_id_prefix_names_its_candidates_and_one_that_matches_nothing_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game, db = played(tmp_path, capsys)
+    log = str(tmp_path / "game.mtgl")
+    assert run(capsys, "export", game, "-o", log, "--db", db)[0] == 0
+    ids = iter([UUID("abcd0000-0000-4000-8000-000000000001"), UUID("abcd0000-0000-4000-8000-000000000002")])
+    monkeypatch.setattr(verbs, "uuid4", lambda: next(ids))
+    for _ in range(2):
+        assert run(capsys, "import", log, "--new-id", "--db", db)[0] == 0
+    code, out, err = run(capsys, "state", "abcd", "--db", db)
+    assert (code, out) == (2, "")
+    assert err == (
+        "mtg-ledger: 'abcd' is ambiguous: 2 games start with it "
+        "(abcd0000-0000-4000-8000-000000000001, abcd0000-0000-4000-8000-000000000002); give more of the id\n"
+    )
+    assert run(capsys, "state", "abcd0000-0000-4000-8000-000000000002", "--db", db)[0] == 0
+    code, out, err = run(capsys, "events", "fedcba", "--db", db)
+    assert (code, out) == (2, "") and err == f"mtg-ledger: no game id starts with 'fedcba' in {db} (`mtg-ledger games` lists them)\n"
 
 
 @pytest.mark.parametrize(

@@ -105,7 +105,7 @@ def test_decide_refuses_an_action_with_an_unknown_key(tmp_path: Path, capsys: py
     game = capsys.readouterr().out.strip()
     code = main(["decide", game, '{"player": "bob", "action": "pass", "expected": 3}', "--db", db])
     _, err = capsys.readouterr()
-    assert code == 2 and "action 1.expected: unknown key" in err
+    assert code == 2 and "actions[0].expected: unknown key" in err
 
 
 def test_schema_prints_a_json_schema_editors_can_use_that_forbids_unknown_keys(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -304,7 +304,7 @@ def test_export_refuses_a_damaged_game_unless_a_forensic_copy_is_asked_for(
     DAMAGE[damage][0](db, game, V)
     copy = tmp_path / "forensic.mtgl"
     code, out, err = run(capsys, "export", game, "-o", str(copy), "--forensic", "--db", str(db))
-    assert (code, err) == (1, "") and "forensic copy" in out and f"event {V}" in out
+    assert (code, out) == (1, "") and "forensic copy" in err and f"event {V}" in err
     code, out, _ = run(capsys, "audit", str(copy), "--db", str(db))
     assert code == 1 and f"first bad event: {V} (integrity)" in out
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from mtg_ledger.replays.cli.store import SQLITE_MODULES, NoStore, Store, chosen_module, store_env
 from mtg_ledger.replays.stores.errors import StoreFailure
-from mtg_ledger.replays.cli.verbs import UserError, emit
+from mtg_ledger.replays.cli.verbs import UserError, confirm, emit
 
 BUSY_TIMEOUT_S = 30.0  # how long the copy waits for a lock it needs (a writer's WAL recovery, say)
 
@@ -45,7 +45,7 @@ def cmd_backup(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         emit({"store": source, "backup": str(dest), "bytes": size, "games": games})
     else:
-        print(f"{dest}: a copy of {source} ({games} game{'' if games == 1 else 's'}, {size} bytes)")
+        confirm(f"{dest}: a copy of {source} ({games} game{'' if games == 1 else 's'}, {size} bytes)")
     return 0
 
 

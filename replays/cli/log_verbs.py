@@ -20,7 +20,8 @@ from mtg_ledger.replays.stores.snapshots import check_all as check_snapshots
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.replays.text import line
-from mtg_ledger.replays.cli.verbs import Map, UserError, emit, game_id
+from mtg_ledger.replays.cli import names
+from mtg_ledger.replays.cli.verbs import Map, emit
 
 
 def load_log(
@@ -30,17 +31,15 @@ def load_log(
     then): its events as recorded, and the class versions they were recorded in. A stored game's rows
     are read unchecked: replay and audit check them, and say more. ``partial``: a file whose events do
     not all read gives those before the first that does not, and a finding at its version."""
-    if Path(source).exists():
+    found = names.file_or_game(store, source, label)
+    if isinstance(found, Path):
         if partial:
             header, events, unread = logfile.read_readable(source)
         else:
             (header, events), unread = logfile.read(source), None
         damage = [] if unread is None else [Finding(unread.first, "integrity", str(unread))]
         return str(header.get("game")), events, header, logfile.recorded_versions(header), damage
-    try:
-        game = UUID(source)
-    except ValueError:
-        raise UserError(f"{label}{source}: no such file (and not a game id)") from None
+    game = found
     events, unreadable, versions = store.ledger.recorded_rows(game)  # raises GameNotFound
     damage = [Finding(e.version, "integrity", f"event {e.version}'s stored row cannot be read: {e.problem}") for e in unreadable[:1]]
     return str(game), events, None, versions, damage  # the rows up to the first that cannot be read, and that one
@@ -86,7 +85,8 @@ def cmd_replay(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_audit(store: Store, args: argparse.Namespace) -> int:
-    if Path(args.source).exists():
+    found = names.file_or_game(store, args.source)
+    if isinstance(found, Path):
         try:
             game, events, header, versions, damage = load_log(store, args.source, partial=True)
         except logfile.UnreadableLog as e:  # nothing to audit: a bad file (exit 2), said in the report's language
@@ -97,7 +97,7 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         with progress_bar(len(events), "audit") as done:
             report = audit(game, events, header, done, versions, damage[0] if damage else None)
     else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
-        stored = game_id(args.source)
+        stored = found
         with progress_bar(store.ledger.last_version(stored), "audit") as done:
             report = audit_game(store.ledger, stored, done)
     if args.json:

@@ -12,7 +12,8 @@ from uuid import UUID
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, issue
 from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.cli.store import SQLITE_MODULES, Store, store_env
-from mtg_ledger.replays.cli.verbs import UserError, _existing, import_file
+from mtg_ledger.replays.cli import names
+from mtg_ledger.replays.cli.verbs import UserError, import_file
 
 
 def _quiet_server() -> None:
@@ -51,14 +52,15 @@ def cmd_view(store: Store, args: argparse.Namespace) -> int:
     address printed with the token in its fragment."""
     _port(args.port)
     _quiet_server()
-    if Path(args.source).is_file():
+    found = names.file_or_game(store, args.source)
+    if isinstance(found, Path):
         with tempfile.TemporaryDirectory(prefix="mtg-ledger-view-") as folder:
             os.environ["PERSISTENCE_MODULE"] = "eventsourcing.sqlite"  # this process serves the file's own store
             own = Store(str(Path(folder) / "view.sqlite"), reading=False)
             game, _ = import_file(own, args.source, new_id=False)
             return _view(own, game, args)
-    _, game, _ = _existing(store, args.source)
-    return _view(store, game, args)
+    store.ledger.game(found)  # GameNotFound before anything is served
+    return _view(store, found, args)
 
 
 def _view(store: Store, game: UUID, args: argparse.Namespace) -> int:

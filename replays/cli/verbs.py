@@ -29,6 +29,8 @@ from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from mtg_ledger.replays.ledger.imports import checked_log
 from mtg_ledger.replays.cli.progress import progress_bar
+from mtg_ledger.replays.cli import names
+from mtg_ledger.replays.cli.errors import UserError as UserError  # raised by every verb
 from mtg_ledger.replays.scenario import PassUntil, load, parse_action
 from mtg_ledger.replays.scenario.schema import json_schema
 from mtg_ledger.replays.audit import forensic_copy
@@ -46,8 +48,6 @@ NARRATED = frozenset(
 )
 
 
-class UserError(Exception):
-    """Reported as one line on stderr, exit status 2."""
 
 
 def emit(data: Any, *, indent: int | None = 2) -> None:
@@ -55,19 +55,19 @@ def emit(data: Any, *, indent: int | None = 2) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=indent, separators=None if indent else (",", ":"), default=str))
 
 
-def game_id(text: str) -> UUID:
-    try:
-        return UUID(text)
-    except ValueError:
-        raise UserError(f"{text!r} is not a game id (a UUID such as the one `mtg-ledger demo` prints)") from None
-
-
 def _existing(store: Store, text: str) -> tuple[Ledger, UUID, int]:
-    """The store, a stored game's id and its last event version: the id is checked before the store
-    is opened, and GameNotFound is raised if there is no such game."""
-    found = game_id(text)
+    """The store, a stored game's id (whole, or a unique prefix: ``names.game``) and its last event
+    version: the id's form is checked before the store is opened, and GameNotFound is raised if there
+    is no such game."""
+    found = names.game(store, text)
     ledger = store.ledger
     return ledger, found, ledger.game(found).version
+
+
+def confirm(text: str) -> None:
+    """A verb that wrote a file says so in one line on stderr, as git does: stdout keeps data only
+    (a game id, JSON), so that ``$(mtg-ledger ...)`` and pipes read nothing else. Not said under --json."""
+    print(text, file=sys.stderr)
 
 
 def _within(option: str, version: int | None, game: UUID, latest: int) -> None:
@@ -143,6 +143,8 @@ def import_file(store: Store, path: str, new_id: bool) -> tuple[UUID, int]:
     """A log file stored as a game after its checks (``import``, ``view FILE``): its id and event count.
     The file is read in passes, never held whole (``logfile.LogEvents``): the first reads every event
     (a file that cannot be read whole is refused there), then the checks', then the store's."""
+    if not Path(path).exists():
+        raise UserError(f"no such file: {path}")
     events = logfile.LogEvents(path)
     count = len(events)
     with progress_bar(count, "import") as done:
@@ -166,15 +168,15 @@ def cmd_branch(store: Store, args: argparse.Namespace) -> int:
 def cmd_decide(store: Store, args: argparse.Namespace) -> int:
     ledger, game, _ = _existing(store, args.game)
     state = ledger.state_now(game)
-    for i, text in enumerate(args.actions):
+    for i, text in enumerate(args.actions):  # places are JSON paths counted from 0, as in a scenario file: actions[0] is the first
         try:
             raw = json.loads(text)
         except json.JSONDecodeError as e:
-            raise UserError(f"action {i + 1} is not valid JSON: {e.msg}") from None
+            raise UserError(f"actions[{i}] is not valid JSON: {e.msg}") from None
         except RecursionError:
-            raise UserError(f"action {i + 1} is nested too deeply to be an action") from None
-        for action in raw if isinstance(raw, list) else [raw]:
-            parsed = parse_action(action, list(state.turn_order), f"action {i + 1}")
+            raise UserError(f"actions[{i}] is nested too deeply to be an action") from None
+        for j, action in enumerate(raw if isinstance(raw, list) else [raw]):
+            parsed = parse_action(action, list(state.turn_order), f"actions[{i}][{j}]" if isinstance(raw, list) else f"actions[{i}]")
             if isinstance(parsed, PassUntil):
                 while (command := pass_until_step(ledger.state_now(game), parsed)) is not None:
                     ledger.decide(game, command)
@@ -329,14 +331,15 @@ def cmd_views(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_export(store: Store, args: argparse.Namespace) -> int:
-    ledger, game = store.ledger, game_id(args.game)
+    game = names.game(store, args.game)
+    ledger = store.ledger
     if args.forensic:  # every row that reads, as recorded, damage and all, for a judge to audit
         try:
             rows, problems = forensic_copy(ledger, game, args.output)
         except OSError as e:
             raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
         said = f"; {problems[0].place}: {problems[0].message}" if problems else ", clean"
-        emit({"output": args.output, "rows": rows, "clean": not problems}) if args.json else print(
+        emit({"output": args.output, "rows": rows, "clean": not problems}) if args.json else confirm(
             f"{args.output}: forensic copy of {rows} rows as recorded{said}")
         return 1 if problems else 0
     versions: dict[str, int] = {}
@@ -349,7 +352,7 @@ def cmd_export(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         emit(header)
     else:
-        print(f"{args.output}: {header['events']} events, final hash {header['hash']}")
+        confirm(f"{args.output}: {header['events']} events, final hash {header['hash']}")
     return 0
 
 
@@ -361,7 +364,7 @@ def cmd_schema(store: Store, args: argparse.Namespace) -> int:
     if args.output:
         _write(args.output, text)
         if not args.json:
-            print(f"{args.output}: the JSON Schema of a scenario file", file=sys.stderr)
+            confirm(f"{args.output}: the JSON Schema of a scenario file")
     else:
         sys.stdout.write(text)
     return 0
@@ -369,16 +372,18 @@ def cmd_schema(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_example(store: Store, args: argparse.Namespace) -> int:
     if args.name is None:
+        listed = examples.names()
         if args.json:
-            emit(examples.names())
+            emit(listed)
         else:
-            print("\n".join(examples.names()))
+            width = max(map(len, listed))
+            print("\n".join(f"{name:{width}}  {examples.description(name)}".rstrip() for name in listed))
         return 0
     text = examples.text(args.name)
     if args.output:
         _write(args.output, text)
         if not args.json:
-            print(f"{args.output}: the example scenario {args.name}", file=sys.stderr)
+            confirm(f"{args.output}: the example scenario {args.name}")
     else:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0

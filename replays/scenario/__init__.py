@@ -32,6 +32,8 @@ class Scenario:
 def load(path: str | Path) -> Scenario:
     try:
         text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError(f"no such file: {path}") from None
     except OSError as e:
         raise ScenarioError(f"{path}: cannot read the scenario file: {e.strerror}") from None
     except UnicodeDecodeError as e:
