@@ -91,3 +91,13 @@ def test_a_demo_seed_beyond_64_bits_is_a_one_line_user_error(tmp_path: Path, cap
     db = tmp_path / "s.sqlite"
     refused(*run(capsys, "demo", "--seed", str(2**70), "--db", str(db)), "--seed")
     assert stored_games(db) == 0
+
+
+def test_a_misspelt_card_in_a_scenario_names_the_nearest_cards_of_the_pool_not_every_card(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def misspell(data: dict[str, Any]) -> None:
+        data["players"][0]["library"][0] = "Forrest"
+
+    db = tmp_path / "s.sqlite"
+    code, out, err = run(capsys, "play", str(scenario(tmp_path, misspell)), "--db", str(db))
+    refused(code, out, err, "players[0].library[0]: unknown card 'Forrest'", "did you mean 'Forest'?", "(rule 108.1)")
+    assert "Lightning Bolt" not in err and stored_games(db) == 0

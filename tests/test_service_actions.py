@@ -78,7 +78,37 @@ def test_a_misspelt_key_in_a_body_is_named_with_what_was_meant_as_the_cli_says_i
     assert r.status_code == 422 and r.json()["error"].startswith("body: unknown action 'cats'; known: pass, pass_until")
 
 
-def test_every_body_is_the_scenario_entry_without_player_and_with_expected_version(client: TestClient) -> None:
+def test_a_misspelt_action_key_is_named_with_what_was_meant_by_both_not_a_discriminator_error(client: TestClient) -> None:
+    with pytest.raises(ScenarioError, match=r'^action\.acton: unknown key \(did you mean "action"\?\)$'):
+        parse_action({"player": "alice", "acton": "pass"}, NAMES)
+    r = send(client, {"acton": "pass"})
+    assert r.status_code == 422 and r.json() == {"error": 'body.acton: unknown key (did you mean "action"?)', "field": "body.acton"}
+
+
+def test_a_misspelt_card_is_answered_with_the_nearest_names_of_the_pool_by_both(client: TestClient) -> None:
+    said = "unknown card 'Lightning Blot': no such card in the card pool; did you mean 'Lightning Bolt'? (rule 108.1)"
+    with pytest.raises(ScenarioError) as cli:
+        parse_action({"player": "alice", "action": "cast", "card": "Lightning Blot", "targets": ["bob"]}, NAMES)
+    assert str(cli.value) == f"action.card: {said}"
+    r = send(client, {"action": "cast", "card": "Lightning Blot", "targets": ["bob"]})
+    assert r.status_code == 422 and r.json()["error"] == f"body.card: {said}"
+    created = client.post("/games", json={**SETUP, "players": [{"name": "alice", "library": ["Forrest"]}, {"name": "bob"}]})
+    assert created.status_code == 422 and "did you mean 'Forest'?" in created.json()["error"]
+    assert "Grizzly Bears" not in created.json()["error"]  # the nearest names, never the whole pool
+
+
+def test_a_body_may_name_the_tokens_own_player_as_legal_prints_it_and_never_another(client: TestClient) -> None:
+    game, tokens = new_game(client)
+    as_alice = {"Authorization": f"Bearer {tokens['alice']}"}
+    r = client.post(f"/games/{game}/actions", json={"action": "pass", "player": "bob"}, headers=as_alice)
+    assert r.status_code == 422
+    assert r.json() == {"error": "body.player: 'bob' is not this token's player, 'alice': leave \"player\" out, or name 'alice'", "field": "body.player"}
+    legal = client.get(f"/games/{game}/decision", headers=as_alice).json()["legal"]
+    r = client.post(f"/games/{game}/actions", json={**legal[0], "player": "alice"}, headers=as_alice)
+    assert r.status_code == 200, r.text
+
+
+def test_every_body_is_the_scenario_entry_with_expected_version_and_player_optional(client: TestClient) -> None:
     components = client.get("/openapi.json").json()["components"]["schemas"]
     entries = json_schema()["$defs"]
     for name in ACTION_NAMES:
@@ -88,7 +118,8 @@ def test_every_body_is_the_scenario_entry_without_player_and_with_expected_versi
             assert model not in components  # over HTTP each player passes for themself
             continue
         body = components[model]["properties"]
-        assert set(body) - {"expected_version"} == set(entry) - {"player"}, model
+        assert set(body) - {"expected_version"} == set(entry), model
+        assert "player" not in components[model].get("required", []), model  # the token says who acts
     assert not {"Cast", "Pass", "Activate", "Action"} & set(components)
     assert not any(name.endswith(("-Input", "-Output")) for name in components)
 

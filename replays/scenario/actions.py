@@ -13,6 +13,7 @@ kinds (``core.command_table``), and ``pass_until`` besides.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, get_args
@@ -20,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
-from mtg_ledger.core.cards import CARDS, require_known
+from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, require_known
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.commands import (
     ActivateAbility,
@@ -177,12 +178,26 @@ class Assignment(Strict):
 # --- what the names mean in a game: card names the pool knows, player names of the game ------------
 
 
+NEAREST = 3  # the pool's names offered for a misspelt card
+
+
 def known(name: str, at: str) -> str:
+    """``name`` if the pool knows it (a card, a token or a back face); else a ScenarioError naming the
+    nearest names of the pool, never the whole pool."""
     try:
         require_known(name)
     except UnknownCard as e:
-        raise ScenarioError(f"{at}: {e}") from None
+        near = nearest_cards(name)
+        hint = f"; did you mean {', '.join(repr(n) for n in near[:-1])}{' or ' if len(near) > 1 else ''}{near[-1]!r}?" if near else ""
+        raise ScenarioError(f"{at}: {e.message}{hint} (rule {e.rule})") from None
     return name
+
+
+def nearest_cards(name: str) -> list[str]:
+    """The pool's names closest to ``name`` (difflib's ratio, case left aside), best first."""
+    pool = [*CARDS, *TOKENS, *BACK_FACES]
+    by_lower = {n.lower(): n for n in pool}
+    return [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=NEAREST, cutoff=0.6)]
 
 
 def _ref(value: str | int | CardByName | ObjectById, at: str) -> RefCommand:

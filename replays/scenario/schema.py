@@ -142,7 +142,17 @@ def describe(errors: Any, data: Any, where: str) -> tuple[str, str]:
     """The place (``actions[3].targets[0]``, after ``where``) and the one-line message of the error to
     report among pydantic's ``errors`` for ``data``: the CLI's and the service's words alike."""
     error = _first(errors)
-    return _path(tuple(error["loc"]), data, where)[0], _say(error, data, where)
+    typo = _misspelt_action(error)
+    loc = (*error["loc"], typo) if typo is not None else tuple(error["loc"])
+    return _path(loc, data, where)[0], _say(error, data, where)
+
+
+def _misspelt_action(error: ErrorDetails) -> str | None:
+    """The key of an action without ``"action"`` that is a misspelling of it (``"acton"``), if any."""
+    if error["type"] != "union_tag_not_found" or not isinstance(error["input"], dict):
+        return None
+    keys = [k for k in error["input"] if isinstance(k, str)]
+    return next((k for k in keys if difflib.get_close_matches(k, ["action"], n=1)), None)
 
 
 def _first(errors: list[ErrorDetails]) -> ErrorDetails:
@@ -192,6 +202,9 @@ def _say(error: ErrorDetails, data: Any, where: str) -> str:
     if kind == "union_tag_invalid" or (kind == "literal_error" and path.endswith(".action")):
         return f"{at}: unknown action {value if kind == 'literal_error' else error['input'].get('action')!r}; known: {', '.join(ACTION_NAMES)}"
     if kind == "union_tag_not_found":
+        typo = _misspelt_action(error)
+        if typo is not None:  # {"acton": "pass"}: the misspelt key, as any other (the tag is the key it misses)
+            return f'{_path((*error["loc"], typo), data, where)[0]}: unknown key (did you mean "action"?)'
         return f'{at}: each action is an object with an "action" name'
     if kind == "literal_error":
         expected = ctx.get("expected", "")

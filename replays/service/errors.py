@@ -152,9 +152,6 @@ def _malformed(errors: list[Any], body: Any) -> tuple[str, str]:
     loc = tuple(first.get("loc", ()))
     if loc[:1] == ("body",) and first.get("type") != "json_invalid":
         body_errors = [{**e, "loc": tuple(e["loc"])[1:]} for e in errors if tuple(e.get("loc", ()))[:1] == ("body",)]
-        where, message = describe(body_errors, body, "body")
-        if where == "body.player" and message.startswith("body.player: unknown key"):
-            message = 'body.player: unknown key (the token says who acts: leave "player" out)'
-        return where, message
+        return describe(body_errors, body, "body")
     where = _field(loc)
     return where, f"{where}: {first.get('msg')}" if where else str(first.get("msg"))

@@ -90,7 +90,10 @@ class Games:
 
     def act(self, game_id: UUID, player: str, action: Decision, key: str | None) -> Map:
         """One decision as ``player``; with ``key``, answered once and stored once, whoever retries."""
-        body = action.model_dump(mode="json")
+        given = getattr(action, "player", None)
+        if given is not None and given != player:
+            raise Unprocessable(f"body.player: {given!r} is not this token's player, {player!r}: leave \"player\" out, or name {player!r}", field="body.player")
+        body = action.model_dump(mode="json", exclude={"player"})  # the same request with or without its own player's name
         printed = fingerprint(body)
         expected = getattr(action, "expected_version", None)
         with self.lock(game_id):

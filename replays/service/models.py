@@ -31,8 +31,14 @@ class GameCreated(BaseModel):
 # --- actions ---------------------------------------------------------------------------------
 
 ExpectedVersion = Annotated[int | None, Field(ge=0, le=2**62, description="409, nothing stored, unless the game is at this version")]
-# A player's decision as a body: section 2's action without ``player`` (the token says who acts).
-BODIES: tuple[type[Decision], ...] = tuple(with_fields(model, expected_version=(ExpectedVersion, None)) for model in DECISIONS)
+BodyPlayer = Annotated[
+    str | None,
+    Field(description="optional: the token says who acts; given (as `mtg-ledger legal` prints it), it must be the token's own player"),
+]
+# A player's decision as a body: section 2's action, its ``player`` optional (the token says who acts).
+BODIES: tuple[type[Decision], ...] = tuple(
+    with_fields(model, player=(BodyPlayer, None), expected_version=(ExpectedVersion, None)) for model in DECISIONS
+)
 if TYPE_CHECKING:
     Action = Decision
 else:
