@@ -199,3 +199,35 @@ def test_a_game_in_progress_is_followed_live_as_decisions_are_posted(browser: we
         version = answer.json()["version"]
         at_version(browser, version, version)  # new events appear without reloading the page
     shot(browser, "viewer-live")
+
+
+def test_a_finished_game_shows_how_it_ended_and_never_its_unplayed_steps_as_skipped_104(browser: webdriver.Chrome, url: str) -> None:
+    setup = json.loads(examples.path("contract_example").read_text())
+    setup.pop("actions")
+    game, tokens = new_game(url, setup)
+    conceded = httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens["bob"]), json={"action": "concede"})
+    assert conceded.status_code == 200, conceded.text
+    final = httpx.get(f"{url}/games/{game}/state", headers=bearer(tokens["judge"])).json()
+    assert final["ended"] and final["winner"] == "alice"
+    browser.get(f"{url}/games/{game}/viewer#token={tokens['judge']}")
+    at_version(browser, final["version"], final["version"])
+    ribbon = wait_for(lambda: browser.find_element(By.CSS_SELECTOR, "#ribbon .game-over")).text
+    assert ribbon == "game over: alice wins: the last opponent conceded (rule 104.3a)"
+    steps = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#ribbon .step")]
+    assert not any("skipped" in s for s in steps), steps  # the steps after the end were never played, not skipped
+    assert "cleanup" not in steps and final["step"] in [s.replace(" ", "_") for s in steps]
+    changes = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#changes li")]
+    assert changes[0] == ribbon and "nothing on the board" not in changes
+    shot(browser, "viewer-finished")
+
+
+def test_the_step_control_follows_the_game_shown(browser: webdriver.Chrome, url: str, stored: Any) -> None:
+    store, game, tokens, events = stored
+    main = next(e["v"] for e in events if e["type"] == "StepBegan" and e["step"] == "precombat_main")
+    browser.get(f"{url}/games/{game}/viewer#token={tokens[JUDGE_HOLDER]}&v={main}")
+    at_version(browser, main, len(events))
+    select = browser.find_element(By.CSS_SELECTOR, "#jump select[name=step]")
+    wait_for(lambda: select.get_attribute("value") == "precombat_main")
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_DOWN)  # the next step: the control moves with it
+    wait_for(lambda: select.get_attribute("value") not in ("precombat_main", ""))
+    assert select.get_attribute("value") == board(browser)["step"]

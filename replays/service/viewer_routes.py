@@ -119,6 +119,8 @@ class TurnOut(BaseModel):
     steps: list[Step]
     skipped: list[str]
     complete: bool
+    outcome: str | None = Field(None, description="when the game ended in this turn, how (the winner and the reason); the steps after it were never played")
+    ended_at: int | None = Field(None, description="the version of the event that ended the game, when it ended in this turn")
 
 
 @router.get("/games/{id}/turn", response_model=TurnOut, responses=READ, tags=["reading"])

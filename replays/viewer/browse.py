@@ -75,9 +75,12 @@ class TurnOutline:
     steps: list[Map]  # {"v", "phase", "step", "first_strike", "extra"} in order
     skipped: list[str]  # phases skipped this turn (500.10)
     complete: bool  # the turn has ended (its steps are all known)
+    outcome: str | None = None  # the game ended in this turn: how ("game over: bob wins: ..."); its steps after that were never played
+    ended_at: int | None = None  # the version of that GameEnded
 
     def to_json(self) -> Map:
-        return {"turn": self.turn, "began": self.began, "steps": self.steps, "skipped": self.skipped, "complete": self.complete}
+        return {"turn": self.turn, "began": self.began, "steps": self.steps, "skipped": self.skipped, "complete": self.complete,
+                "outcome": self.outcome, "ended_at": self.ended_at}
 
 
 def turn_outline(ledger: Ledger, game: UUID, at: int) -> TurnOutline:
@@ -91,7 +94,9 @@ def turn_outline(ledger: Ledger, game: UUID, at: int) -> TurnOutline:
     extra: set[str] = set()
     complete = False
     for e in _forwards(ledger, game, began["v"]):
-        if e["type"] == "TurnBegan" or e["type"] == "GameEnded":
+        if e["type"] == "GameEnded":  # 104: the rest of the turn is never played
+            return TurnOutline(began["turn"], began["v"], steps, skipped, True, describe(e).strip(), e["v"])
+        if e["type"] == "TurnBegan":
             complete = True
             break
         if e["type"] == "PhaseSkipped":

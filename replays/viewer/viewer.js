@@ -101,8 +101,9 @@ function hand(cards) {
   return el("span", { text: text + (hidden ? `${known.length ? ", " : ""}${hidden} hidden card${hidden === 1 ? "" : "s"}` : "") });
 }
 
-function renderBoard() {
+function renderBoard(outline) {
   const s = view.state, marks = changed(view.previous, s);
+  if (outline.outcome && outline.ended_at === view.version) marks.lines.unshift(outline.outcome); // how the game ended, not "nothing"
   const holder = s.priority ? `${s.priority} holds priority` : "nobody holds priority";
   const dayNight = s.day_night ? ` · it is ${s.day_night}` : "";
   $("turn-line").replaceChildren(el("p", {},
@@ -127,12 +128,15 @@ function renderBoard() {
   $("changes").replaceChildren(...(marks.lines.length ? marks.lines : ["nothing on the board"]).map((t) => el("li", { text: t })));
 }
 
-async function renderRibbon() {
-  const outline = await api(`/turn?at=${view.version}`);
+function renderRibbon(outline) {
   const happened = outline.steps;
   const items = [];
-  for (const [phase, step] of STEPS) {
+  // A game that ended in this turn played none of its steps after the last one begun (104): they are left
+  // out, not shown as skipped, and the ribbon ends with how the game ended.
+  const lastIndex = Math.max(-1, ...happened.map((h) => STEPS.findIndex(([, step]) => step === h.step)));
+  for (const [index, [phase, step]] of STEPS.entries()) {
     const times = happened.filter((h) => h.step === step);
+    if (outline.outcome && !times.length && index > lastIndex) continue;
     const skipped = outline.skipped.includes(phase) || (times.length === 0 && happened.length && view.state.step !== step && outline.complete);
     if (!times.length) items.push(el("li", { class: `step ${skipped ? "skipped" : "later"}`, "data-step": step, text: `${words(step)}${skipped ? " (skipped)" : ""}` }));
     times.forEach((h, i) => {
@@ -142,6 +146,7 @@ async function renderRibbon() {
       items.push(el("li", { class: `step happened${current ? " current" : ""}`, "data-step": step, "data-v": h.v, "aria-current": current ? "step" : "false", text: label }));
     });
   }
+  if (outline.outcome) items.push(el("li", { class: "step game-over", "data-v": outline.ended_at, text: outline.outcome }));
   $("ribbon").replaceChildren(el("ol", {}, ...items));
 }
 
@@ -174,14 +179,24 @@ async function renderTimeline() {
 async function go(version) {
   version = Math.max(1, Math.min(view.total || version, version));
   view.target = version;  // a key pressed before the state arrives moves on from here, not from the version shown
-  const [state, previous] = await Promise.all([api(`/state?at=${version}`), version > 1 ? api(`/state?at=${version - 1}`) : null]);
+  const [state, previous, outline] = await Promise.all([
+    api(`/state?at=${version}`), version > 1 ? api(`/state?at=${version - 1}`) : null, api(`/turn?at=${version}`)]);
   if (view.target !== version) return;  // a later move overtook this one: show only the last
   view.version = version; view.state = state; view.previous = previous;
   view.follow = version === view.total;
   $("slider").max = view.total; $("slider").value = version;
   $("version-label").textContent = `event ${version} of ${view.total}`;
-  renderBoard();
-  await Promise.all([renderTimeline(), renderRibbon()]);
+  followGame(state);
+  renderBoard(outline);
+  renderRibbon(outline);
+  await renderTimeline();
+}
+
+// The jump form follows the game: its step is the step shown, its turn the turn shown (as a hint).
+function followGame(state) {
+  const form = $("jump");
+  if (state.step && document.activeElement !== form.step) form.step.value = state.step;
+  form.turn.placeholder = state.turn ? String(state.turn) : "";
 }
 
 async function jump(query) {
