@@ -15,30 +15,22 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.replays.demo.decks import demo_setup
-from mtg_ledger.core.choices import choices
 from mtg_ledger.core.redact import view_of_event, view_of_state
 from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
-from mtg_ledger.projections.runner import catch_up, make_view
-from mtg_ledger.replays.scenario import examples
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.ledger.play import ActionFailed, pass_until_step, play_demo, play_scenario
 from mtg_ledger.replays.ledger.imports import checked_log
-from mtg_ledger.replays.cli.progress import progress_bar
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.errors import UserError as UserError  # raised by every verb
-from mtg_ledger.replays.scenario import PassUntil, load, parse_action
-from mtg_ledger.replays.scenario.schema import json_schema
-from mtg_ledger.replays.audit import forensic_copy
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.replays.stores.verify import BrokenChain
 from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.text import changes
 
+# A verb's own needs are imported in its function (the demo's decks, the scenario's models, the audit,
+# the read models, the progress bar): `mtg-ledger state` loads the ledger and the view, not the rest.
 Map = dict[str, Any]
 NARRATED = frozenset(
     {
@@ -93,6 +85,9 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> int:
         raise UserError(f"--players {args.players}: the demo seats 2 to 4 players")
     if not 0 <= args.seed < 2**64:
         raise UserError(f"--seed {args.seed}: a seed is a whole number from 0 to 2**64 - 1")
+    from mtg_ledger.replays.demo.decks import demo_setup
+    from mtg_ledger.replays.ledger.play import play_demo
+
     ledger = store.ledger
     game = play_demo(ledger, demo_setup(args.seed, args.players))
     events = list(ledger.event_maps(game))
@@ -116,6 +111,9 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_play(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays.ledger.play import ActionFailed, play_scenario
+    from mtg_ledger.replays.scenario import load
+
     scenario = load(args.scenario)
     ledger = store.ledger
     try:
@@ -147,6 +145,8 @@ def import_file(store: Store, path: str, new_id: bool) -> tuple[UUID, int]:
         raise UserError(f"no such file: {path}")
     events = logfile.LogEvents(path)
     count = len(events)
+    from mtg_ledger.replays.cli.progress import progress_bar
+
     with progress_bar(count, "import") as done:
         try:  # checked whole (header, chain, schema, every decision by replay) before anything is stored
             game = store.ledger.import_log(events.header, events, uuid4() if new_id else None, done)
@@ -166,6 +166,9 @@ def cmd_branch(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_decide(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays.ledger.play import pass_until_step
+    from mtg_ledger.replays.scenario import PassUntil, parse_action
+
     ledger, game, _ = _existing(store, args.game)
     state = ledger.state_now(game)
     for i, text in enumerate(args.actions):  # places are JSON paths counted from 0, as in a scenario file: actions[0] is the first
@@ -230,6 +233,9 @@ def cmd_games(store: Store, args: argparse.Namespace) -> int:
 
 
 def _decision(state: GameState, *, with_legal: bool = True) -> Map:
+    from mtg_ledger.core.choices import choices
+    from mtg_ledger.replays.scenario.actions import action_json
+
     decision = pending_decision(state)
     if decision is None:
         return {"player": None, "kind": None, "rule": None, "ended": state.ended, "winner": state.winner, **({"legal": []} if with_legal else {})}
@@ -316,6 +322,8 @@ def cmd_step(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_views(store: Store, args: argparse.Namespace) -> int:
     ledger, game, _ = _existing(store, args.game)
+    from mtg_ledger.projections.runner import catch_up, make_view
+
     view = make_view(ledger, create_tables=True)  # the read models' own tables; never the events'
     processed = catch_up(ledger, view)
     emit(
@@ -335,6 +343,8 @@ def cmd_export(store: Store, args: argparse.Namespace) -> int:
     ledger = store.ledger
     if args.forensic:  # every row that reads, as recorded, damage and all, for a judge to audit
         try:
+            from mtg_ledger.replays.audit import forensic_copy
+
             rows, problems = forensic_copy(ledger, game, args.output)
         except OSError as e:
             raise UserError(f"{args.output}: cannot write: {e.strerror}") from None
@@ -360,6 +370,8 @@ def cmd_export(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_schema(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays.scenario.schema import json_schema
+
     text = json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
     if args.output:
         _write(args.output, text)
@@ -371,6 +383,8 @@ def cmd_schema(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_example(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays.scenario import examples
+
     if args.name is None:
         listed = examples.names()
         if args.json:

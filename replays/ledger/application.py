@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
+from functools import cached_property
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
@@ -34,12 +35,16 @@ from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger import imports
-from mtg_ledger.replays.audit.replay_window import Rereadable
 from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.stores.transcoder import MsgpackTranscoder
+
+if TYPE_CHECKING:  # for the type checker alone: the ledger reads logs, the audit (which loads the scenario's models) checks them
+    from structlog.typing import FilteringBoundLogger
+
+    from mtg_ledger.replays.audit.replay_window import Rereadable
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
@@ -64,8 +69,12 @@ class Ledger(Application[UUID]):
         self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
         self._keyframes: LiveGames[snaps.Keyframe] = LiveGames(KEYFRAMES_KEPT)  # to make deltas against
         self._snapshotted: LiveGames[Game] = LiveGames(KEYFRAMES_KEPT)  # each game at its last snapshot (a copy)
-        self.logger = get_logger().bind(store=type(self.recorder).__name__)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
+
+    @cached_property
+    def logger(self) -> FilteringBoundLogger:
+        """Bound when first used: a ledger that only reads never loads the logging library."""
+        return get_logger().bind(store=type(self.recorder).__name__)
 
     def construct_env(self, name: str, env: EnvType | None = None) -> Environment:
         environment = super().construct_env(name, env)

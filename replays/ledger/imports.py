@@ -29,9 +29,9 @@ from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.stores.checked import note_class_version, raw_rows
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
 from mtg_ledger.replays.stores.recorded import in_recorded_form
-from mtg_ledger.replays.audit.replay_window import Rereadable
 
 if TYPE_CHECKING:
+    from mtg_ledger.replays.audit.replay_window import Rereadable  # the audit's, for the type checker alone
     from mtg_ledger.replays.ledger.application import Ledger
 
 LINEAGE = UUID("6f1d0c52-8d0b-4c39-9c2e-3b5f4b7e1a10")
