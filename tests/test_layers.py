@@ -41,9 +41,19 @@ def imports(path: Path, known: dict[str, Path]) -> Iterator[str]:
             yield from (alias.name for alias in node.names if alias.name in known)
 
 
+def by_name() -> dict[str, set[str]]:
+    """The modules imported by name when they are needed: the command line's verb table (``"module:function"``)."""
+    from mtg_ledger.replays.cli import VERBS
+
+    return {"mtg_ledger.replays.cli": {verb.run.partition(":")[0] for verb in VERBS}}
+
+
 def graph() -> dict[str, set[str]]:
     known = modules()
-    return {name: {m for m in imports(path, known) if m in known and m != name} for name, path in known.items()}
+    edges = {name: {m for m in imports(path, known) if m in known and m != name} for name, path in known.items()}
+    for name, targets in by_name().items():
+        edges[name] |= targets
+    return edges
 
 
 def room(module: str) -> str:
