@@ -26,6 +26,8 @@ TARGETS: list[tuple[str, str, str, Check | None]] = [  # key, what it is, the ta
     ("postgres_import_1m_events", "import into PostgreSQL, 1,000,000-event log: events stored", ">= 1,000,000", lambda x: x >= 1_000_000),
     ("postgres_import_1m_s", "import into PostgreSQL, 1,000,000-event log, seconds", "reported", None),
     ("postgres_import_1m_peak_mb", "import into PostgreSQL, 1,000,000-event log, peak MB", "reported", None),
+    ("cli_version_over_python", "mtg-ledger --version / python -c pass, medians", "<= 3", lambda x: x <= 3),
+    ("cli_state_ms", "mtg-ledger state GAME, demo store, whole process: median", "<= 200 ms", lambda x: x <= 200),
 ]
 
 
