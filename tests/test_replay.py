@@ -126,8 +126,8 @@ def test_export_then_import_round_trips_the_log_and_refuses_the_same_id_twice(
     db_a, (db_b, ledger_b) = tmp_path / "a.sqlite", store_b
     game = demo_game(capsys, db_a)
     path = tmp_path / "game.mtg"
-    code, out, _ = run(capsys, "export", game, "-o", str(path), "--db", str(db_a))
-    assert code == 0 and str(path) in out
+    code, out, err = run(capsys, "export", game, "-o", str(path), "--db", str(db_a))
+    assert code == 0 and out == "" and str(path) in err  # a confirmation, on stderr like every verb that writes a file
 
     code, out, err = run(capsys, "import", str(path), "--db", str(db_b))
     assert (code, err, out.strip()) == (0, "", game)
