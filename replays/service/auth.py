@@ -18,8 +18,15 @@ from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, Holder
 from mtg_ledger.replays.service.deps import Service, SettingsOf
 from mtg_ledger.replays.service.errors import Forbidden, Unauthorized
 
-bearer = HTTPBearer(auto_error=False, description="a game's token (a player's or the judge's), as POST /games returned it")
+bearer = HTTPBearer(auto_error=False, scheme_name="GameToken", description="a game's token (a player's or the judge's), as POST /games returned it")
 Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+# The routes that make a game name a scheme of their own in the OpenAPI description: a game's token is no use there.
+admin_bearer = HTTPBearer(
+    auto_error=False,
+    scheme_name="AdminToken",
+    description="the server's MTG_LEDGER_ADMIN_TOKEN, when it has one (then only its holder creates games); when it has none, any token or none at all",
+)
+AdminCredentials = Annotated[HTTPAuthorizationCredentials | None, Depends(admin_bearer)]
 GameId = Annotated[UUID, Path(description="the game's id")]
 
 
@@ -53,7 +60,7 @@ async def player(holder: Annotated[Holder, Depends(member)]) -> Holder:
     return holder
 
 
-async def creator(settings: SettingsOf, credentials: Credentials) -> None:
+async def creator(settings: SettingsOf, credentials: AdminCredentials) -> None:
     """Anyone, unless ``MTG_LEDGER_ADMIN_TOKEN`` is set: then only its holder."""
     admin = settings.admin_token
     if not admin:

@@ -84,6 +84,10 @@ class StateOut(Open):
     day_night: Literal["day", "night"] | None
     players: dict[str, dict[str, Any]]
     battlefield: list[dict[str, Any]]
+    # how the game ended, typed (104): a generated client reads it without digging in the extra keys
+    ended: bool = Field(description="true once the game is over (104)")
+    winner: str | None = Field(description="a winning player still in the game (a team's primary player, 805.2); null while it goes on or on a draw")
+    winners: list[str] = Field(description="every winning player, in turn order (a whole team, 805); empty while it goes on or on a draw")
 
 
 class AuditOut(Open):
