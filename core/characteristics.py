@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from mtg_ledger.core.cards import CARDS, TOKENS, CardDef, card, require_known
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mtg_ledger.core.commands import CardRef, Ref, Target
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
+
+if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
+    from mtg_ledger.core.commands import CardRef, Ref, Target
 
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 
@@ -118,6 +120,8 @@ def find_permanent(state: GameState, ref: Ref, *, what: str = "permanent") -> Pe
 
 def resolve_target(state: GameState, target: Target, what: str = "target") -> Any:
     """A player name as it is, or the object id of the permanent a card name or reference names."""
+    from mtg_ledger.core.commands import CardRef
+
     if isinstance(target, str) and target in state.players:
         return target
     return find_permanent(state, CardRef(target) if isinstance(target, str) else target, what=what).object

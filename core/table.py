@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate, Snapshot
 
-from mtg_ledger.core import engine
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.commands import Command
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
-from mtg_ledger.core.setup import Shuffles
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.topics import stored_as
+
+if TYPE_CHECKING:
+    from mtg_ledger.core.commands import Command
+    from mtg_ledger.core.setup import Shuffles
+
+# The engine (``core.engine``: the turn plan, the command table, the cards) is imported where a table
+# decides (``start``, ``handle``), not here: a game that is only read is folded by the appliers alone,
+# and a reader (``mtg-ledger state``) never loads the decision machinery. The engine imports nothing
+# of this module, so the function-level imports hide no circle (tests/test_layers.py).
 
 
 def _contract_map(version: int, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> dict[str, Any]:
@@ -38,6 +44,8 @@ class Game(Aggregate):
 
     @classmethod
     def start(cls, setup: dict[str, Any], game_id: UUID) -> Game:
+        from mtg_ledger.core import engine
+
         fields = engine.started_fields(setup)
         digest = chain(GENESIS_HASH, _contract_map(1, ev.GameStarted, fields))
         game = cls._create(ev.GameStarted, id=game_id, hash=digest, **fields)
@@ -49,6 +57,8 @@ class Game(Aggregate):
         self.trigger_event(event_class, hash=digest, **fields)
 
     def handle(self, command: Command) -> None:
+        from mtg_ledger.core import engine
+
         engine.handle(self, command)
 
 
@@ -61,6 +71,8 @@ class LocalTable:
 
     @classmethod
     def start(cls, setup: dict[str, Any], recorded: Shuffles | None = None) -> LocalTable:
+        from mtg_ledger.core import engine
+
         table = cls()
         fields = engine.started_fields(setup)
         table.emit(ev.GameStarted, **fields)
@@ -74,4 +86,6 @@ class LocalTable:
         apply_event(self.state, mapping)
 
     def handle(self, command: Command) -> None:
+        from mtg_ledger.core import engine
+
         engine.handle(self, command)

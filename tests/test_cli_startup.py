@@ -17,8 +17,14 @@ from mtg_ledger.replays.cli import store
 
 HEAVY = ("fastapi", "pydantic", "eventsourcing", "structlog", "rich", "tqdm", "uvicorn", "importlib.metadata",
          "mtg_ledger.replays.audit", "mtg_ledger.replays.service", "mtg_ledger.replays.scenario", "mtg_ledger.core.events")
-NOT_FOR_STATE = ("fastapi", "pydantic", "structlog", "rich", "tqdm", "uvicorn",
+NOT_FOR_STATE = ("fastapi", "pydantic", "structlog", "rich", "tqdm", "uvicorn", "logging",
                  "mtg_ledger.replays.audit", "mtg_ledger.replays.service", "mtg_ledger.replays.scenario", "mtg_ledger.replays.demo")
+# A read folds the checked events with the appliers: the decision machinery (the engine, the rules' checks, the
+# commands, the pending decision), the snapshot writer, the log files' imports and exports and the message
+# catalogues stay unloaded.
+NOT_FOR_A_READ = ("mtg_ledger.core.engine", "mtg_ledger.core.rules", "mtg_ledger.core.command_table", "mtg_ledger.core.commands",
+                  "mtg_ledger.core.decision", "mtg_ledger.replays.ledger.imports", "mtg_ledger.replays.stores.snapshots",
+                  "mtg_ledger.replays.messages")
 
 
 def imported(*argv: str, cwd: Path | None = None) -> set[str]:
@@ -47,6 +53,7 @@ def test_state_of_a_stored_game_loads_the_ledger_but_not_the_audit_the_scenario_
     modules = imported("state", game, "--db", "d.sqlite", cwd=tmp_path)
     assert "mtg_ledger.replays.ledger.application" in modules
     assert loaded(modules, NOT_FOR_STATE) == []
+    assert loaded(modules, NOT_FOR_A_READ) == []
 
 
 def test_every_verb_names_a_function_that_exists() -> None:
@@ -65,6 +72,18 @@ def test_every_error_the_exit_statuses_name_is_an_exception_class_of_the_module_
     for name in (cli.BROKEN_CHAIN, cli.STORE_FAILURE):
         module, _, attribute = name.partition(":")
         assert getattr(importlib.import_module(module), attribute).__module__ == module
+
+
+@pytest.mark.parametrize("argv", [["state", "x"], ["-vv", "--db", "games", "state", "x"], ["--db=d", "--json", "legal", "x"]])
+def test_a_verb_named_after_the_common_options_is_parsed_as_the_whole_parser_parses_it(argv: list[str]) -> None:
+    verb = cli.named_verb(argv)
+    assert verb is not None
+    assert vars(cli.parser(verb).parse_args(argv)) == vars(cli.parser().parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [["--help", "state"], ["--d", "x", "state"], ["stat", "x"], []])
+def test_help_an_abbreviation_or_an_unknown_verb_gets_the_whole_parser(argv: list[str]) -> None:
+    assert cli.named_verb(argv) is None
 
 
 def test_the_help_names_the_default_store_file_the_store_opens() -> None:

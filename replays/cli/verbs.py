@@ -16,12 +16,9 @@ from uuid import UUID, uuid4
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.redact import view_of_event, view_of_state
-from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.view import state_view
-from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
-from mtg_ledger.replays.ledger.imports import checked_log
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.errors import UserError as UserError  # raised by every verb
 from mtg_ledger.replays.cli.store import Store
@@ -30,7 +27,7 @@ from mtg_ledger.replays.text import REASONS, line
 from mtg_ledger.replays.text import changes
 
 # A verb's own needs are imported in its function (the demo's decks, the scenario's models, the audit,
-# the read models, the progress bar): `mtg-ledger state` loads the ledger and the view, not the rest.
+# the read models, the progress bar, the log files): `mtg-ledger state` loads the ledger and the view, not the rest.
 Map = dict[str, Any]
 NARRATED = frozenset(
     {
@@ -141,6 +138,8 @@ def import_file(store: Store, path: str, new_id: bool) -> tuple[UUID, int]:
     """A log file stored as a game after its checks (``import``, ``view FILE``): its id and event count.
     The file is read in passes, never held whole (``logfile.LogEvents``): the first reads every event
     (a file that cannot be read whole is refused there), then the checks', then the store's."""
+    from mtg_ledger.replays import logfile
+
     if not Path(path).exists():
         raise UserError(f"no such file: {path}")
     events = logfile.LogEvents(path)
@@ -166,6 +165,7 @@ def cmd_branch(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_decide(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.core.decision import pending_decision
     from mtg_ledger.replays.ledger.play import pass_until_step
     from mtg_ledger.replays.scenario import PassUntil, parse_action
 
@@ -234,6 +234,7 @@ def cmd_games(store: Store, args: argparse.Namespace) -> int:
 
 def _decision(state: GameState, *, with_legal: bool = True) -> Map:
     from mtg_ledger.core.choices import choices
+    from mtg_ledger.core.decision import DecisionKind, pending_decision
     from mtg_ledger.replays.scenario.actions import action_json
 
     decision = pending_decision(state)
@@ -339,6 +340,9 @@ def cmd_views(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_export(store: Store, args: argparse.Namespace) -> int:
+    from mtg_ledger.replays import logfile
+    from mtg_ledger.replays.ledger.imports import checked_log
+
     game = names.game(store, args.game)
     ledger = store.ledger
     if args.forensic:  # every row that reads, as recorded, damage and all, for a judge to audit

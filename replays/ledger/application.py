@@ -23,28 +23,38 @@ from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.commands import Command
-from mtg_ledger.core.engine import apply_decision
-from mtg_ledger.core.rules import check
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
-from mtg_ledger.replays.stores import snapshots as snaps
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
-from mtg_ledger.replays.ledger import imports
-from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.stores.transcoder import MsgpackTranscoder
 
+# What only a writer, an import or an export needs is imported where it is used, so that a reader
+# (`mtg-ledger state`) loads the checked read and the appliers, not the decision machinery (the
+# engine, the rules' checks), the snapshot writer or the log files (``imports``, re-exported below).
 if TYPE_CHECKING:  # for the type checker alone: the ledger reads logs, the audit (which loads the scenario's models) checks them
     from structlog.typing import FilteringBoundLogger
 
+    from mtg_ledger.core.commands import Command
     from mtg_ledger.replays.audit.replay_window import Rereadable
+    from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
+    from mtg_ledger.replays.stores import snapshots as snaps
+
+_FROM_IMPORTS = ("LINEAGE", "Lineage", "last_decision_point")  # re-exported from ``imports``, loaded when first asked for
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_IMPORTS:
+        from mtg_ledger.replays.ledger import imports
+
+        return getattr(imports, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
@@ -143,6 +153,9 @@ class Ledger(Application[UUID]):
         the same transaction as the decision's events (an idempotency record), from the game and the new
         event maps.
         """
+        from mtg_ledger.core.engine import apply_decision
+        from mtg_ledger.core.rules import check
+
         began = time.perf_counter()
         game = self.current(game_id)
         if expected_version is not None and expected_version != game.version:
@@ -170,6 +183,8 @@ class Ledger(Application[UUID]):
         self.save(game, *also)
         if self.snapshots is None or not turns:
             return
+        from mtg_ledger.replays.stores import snapshots as snaps
+
         try:
             last = self._last_snapshot(game.id)
             for turn, state_hash in turns.items():
@@ -220,6 +235,8 @@ class Ledger(Application[UUID]):
         progress: Callable[[int], None] | None = None, also: Sequence[Aggregate] = (),
     ) -> UUID:
         """A log file's events stored as a game, only if it audits clean (``imports.import_log``)."""
+        from mtg_ledger.replays.ledger import imports
+
         return imports.import_log(self, header, events, game_id, progress, also)
 
     def import_events(
@@ -227,18 +244,26 @@ class Ledger(Application[UUID]):
         versions: dict[str, int] | None = None, also: Sequence[Aggregate] = (),
     ) -> UUID:
         """Checked contract maps stored as a game, in one transaction (``imports.import_events``)."""
+        from mtg_ledger.replays.ledger import imports
+
         return imports.import_events(self, events, game_id, progress, versions, also)
 
     def export_log(self, game_id: UUID, out: BinaryIO) -> dict[str, Any]:
         """The game's log file written to ``out``, checked row by row (``imports.export_log``)."""
+        from mtg_ledger.replays.ledger import imports
+
         return imports.export_log(self, game_id, out)
 
     def branch(self, game_id: UUID, at: int, new_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
         """A new game whose log is the first ``at`` events of ``game_id`` (``imports.branch``)."""
+        from mtg_ledger.replays.ledger import imports
+
         return imports.branch(self, game_id, at, new_id, also)
 
     def lineage(self, game_id: UUID) -> dict[str, Any] | None:
         """Where a branched game came from, or None."""
+        from mtg_ledger.replays.ledger import imports
+
         return imports.lineage(self, game_id)
 
     # --- queries: every one checks what it reads ---------------------------------------------

@@ -24,7 +24,6 @@ from mtg_ledger.core.versions import RULES_EDITION, SCHEMA_VERSION
 from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.logfile.reader import FORMAT, LogReader, UnreadableEvents, UnreadableLog
 from mtg_ledger.replays.logfile.writer import Encoder, write_blocks
-from mtg_ledger.replays.messages import say
 
 Map = dict[str, Any]
 __all__ = [
@@ -50,6 +49,7 @@ class Finding:
     @classmethod
     def of(cls, version: int, kind: str, message_id: str, params: Map, **rest: Any) -> Finding:
         """A finding saying the catalogue's message ``message_id`` (replays.audit.catalogue) with ``params``."""
+        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a finding is made
 
         return cls(version, kind, say(message_id, params), message_id=message_id, params=params, **rest)
 
