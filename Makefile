@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test fault readme-example docs bench lint clean
+.PHONY: demo test test-fast fault readme-example docs bench lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -21,6 +21,12 @@ test: export HYPOTHESIS_PROFILE := ci
 test: $(STAMP)
 	bash .ci/services
 	$(PY) -m pytest -q
+
+# The rules and unit tests alone (tests/rules, tests/unit), with few examples per property: no PostgreSQL, no
+# browser, no server process. `make test` runs them all, with more examples.
+test-fast: export HYPOTHESIS_PROFILE := fast
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not postgres" tests/rules tests/unit
 
 # issue 13: serve --workers 2 on the loopback PostgreSQL under load, workers killed with SIGKILL and the
 # cluster restarted once (other test runs on the machine notice it for a second or so); about 25 s

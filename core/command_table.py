@@ -1,7 +1,7 @@
 """The command table: every kind of player decision, registered once, with what the rules need of it.
 
 Each ``CommandSpec`` says, for one command type: its ``kind`` (the name of its scenario action,
-CONTRACT section 2, whose JSON form is the outer shell's: ``replays.actions.FORMS``), the decision it
+docs/reference/scenario-files.md, whose JSON form is the outer shell's: ``replays.actions.FORMS``), the decision it
 answers (``answers``: a kind of ``core.decision.Decision``, or None for an action a player may take
 at any time), how it is named in the rules' sentences (``verb``), whether any player of the team
 may send it (``team``, 805.7-805.8), its ``check`` (state, command -> its typed plan, or an
@@ -12,7 +12,7 @@ event type with how the command is read back from it, for a replay).
 
 Dispatch reads the table: ``rules.check``, ``engine.apply_decision``, ``legal.legal_actions``,
 ``choices.choices`` and the replay's ``decision_at``. Adding a command is one entry here and one form
-in ``replays.actions``; tests/test_command_table.py fails while either is missing.
+in ``replays.actions``; tests/rules/test_command_table.py fails while either is missing.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ resolves (608.2c), one entry per primitive type, as the command table has one pe
 A resolver takes the table, the resolving stack object, the effect and the targets still legal
 (608.2b), and records what happens through ``emit``. ``DiscardCards`` is in the table too, for the
 case without a choice; a discard that asks for one pauses the resolution first (608.2d, ``core.resolve``).
-``core.resolve.run`` dispatches on ``EFFECTS``; tests/test_effect_table.py fails while a primitive of
+``core.resolve.run`` dispatches on ``EFFECTS``; tests/rules/test_effect_table.py fails while a primitive of
 ``effects.Effect`` has no entry.
 """
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 # The engine (``core.engine``: the turn plan, the command table, the cards) is imported where a table
 # decides (``start``, ``handle``), not here: a game that is only read is folded by the appliers alone,
 # and a reader (``mtg-ledger state``) never loads the decision machinery. The engine imports nothing
-# of this module, so the function-level imports hide no circle (tests/test_layers.py).
+# of this module, so the function-level imports hide no circle (tests/unit/test_layers.py).
 
 
 def _contract_map(version: int, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> dict[str, Any]:

@@ -17,8 +17,14 @@ if TYPE_CHECKING:
     import psycopg
 
 settings.register_profile("ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("fast", max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # make test-fast
 settings.register_profile("dev", max_examples=100, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def examples(count: int) -> int:
+    """A property's examples: ``count``, or a fifth of it (at least 2) in the fast tier (``make test-fast``)."""
+    return max(2, count // 5) if os.environ.get("HYPOTHESIS_PROFILE") == "fast" else count
 
 POSTGRES: dict[str, str] = {
     "POSTGRES_DBNAME": "test",

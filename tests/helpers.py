@@ -20,7 +20,7 @@ Event = dict[str, Any]
 
 
 def start(setup: dict[str, Any]) -> LocalTable:
-    """A two-player game in memory, from a setup dict (CONTRACT section 2, without actions)."""
+    """A two-player game in memory, from a setup dict (docs/reference/scenario-files.md, without actions)."""
     return LocalTable.start(setup)
 
 
@@ -72,7 +72,7 @@ def two_players(alice: dict[str, Any] | None = None, bob: dict[str, Any] | None 
 
 
 def rejected(table: LocalTable, command: Command, error: type[IllegalAction] = IllegalAction) -> IllegalAction:
-    """Handle a command that must be refused, and check that nothing of it was stored (733, CONTRACT 2)."""
+    """Handle a command that must be refused, and check that nothing of it was stored (733, docs/reference/scenario-files.md)."""
     stored = len(table.events)
     state_hash = table.state.state_hash()
     with pytest.raises(error) as exc:

@@ -6,7 +6,7 @@ those not yet given one: the rules errors raised without an id, a log file that 
 (replays.logfile.reader; the CLI makes its finding from the error's text), a stored row that cannot
 be read as the CLI's replay names it, the decision the rules ask for (core.decision's describe) and
 the audit's notices. Each pattern has its French here, and the parts that are themselves phrases are
-translated in turn; tests/test_findings_fr.py checks that every such sentence has one. A message no
+translated in turn; tests/unit/test_findings_fr.py checks that every such sentence has one. A message no
 pattern knows is shown in English, marked "(en anglais)". It goes once every message has an id.
 """
 

@@ -11,7 +11,7 @@ the vocabulary of the official French rules (phase principale d'avant combat, ac
 tour, mettre à exécution, blessures, marqueur, ...).
 
 A number the table doesn't know falls back to its nearest parent (``"508.1z"`` -> ``"508.1"`` ->
-``"508"``), and finally to "". tests/test_rule_titles.py checks that every rule number written as a
+``"508"``), and finally to "". tests/unit/test_rule_titles.py checks that every rule number written as a
 string in core/ and replays/ has an entry of its own.
 """
 

@@ -269,7 +269,7 @@ def _discard(state: GameState, decision: Decision) -> Discard:  # 514.1, and dis
 
 
 # One play per kind of decision the command table's entries answer (core.command_table, ``answers``;
-# tests/test_command_table.py keeps them in step). Keyed by the decision rather than the command type:
+# tests/rules/test_command_table.py keeps them in step). Keyed by the decision rather than the command type:
 # priority is answered by four command types at once (pass, play a land, cast, activate), and choosing
 # among them is the policy's whole work there.
 PLAYS: dict[DecisionKind, Callable[[GameState, Decision], Command]] = {

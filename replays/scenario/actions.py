@@ -1,4 +1,4 @@
-"""The actions of CONTRACT section 2, one pydantic model per kind, each declared once: its shape (what
+"""The actions of docs/reference/scenario-files.md, one pydantic model per kind, each declared once: its shape (what
 keys, what types, strictly: an unknown key or ``"5"`` for a number is an error naming its path), its
 ``to_command`` (what the names in it mean in a game of these players) and its ``write`` (a command back
 into this form, objects by id, so that a listed action means exactly one thing however many cards
@@ -7,7 +7,7 @@ share its name).
 Everything else is derived from these models: a scenario file's entry adds ``player``
 (``scenario.schema``), the service's body adds ``expected_version`` (``service.models``), and the JSON
 Schema of ``mtg-ledger schema`` and the OpenAPI description are theirs. ``action_json`` writes a
-command as its action. tests/test_command_table.py checks that the models cover the command table's
+command as its action. tests/rules/test_command_table.py checks that the models cover the command table's
 kinds (``core.command_table``), and ``pass_until`` besides.
 """
 

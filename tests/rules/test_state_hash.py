@@ -1,0 +1,146 @@
+"""The state hash found from remembered pieces is the canonical hash of the state, byte for byte
+(TurnBegan records it, so it is part of the log's schema): after random legal play, after every
+event, and after each way an applier changes a permanent (a field assigned, a list or a map changed
+in place)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtg_ledger.core.events import apply_event
+from mtg_ledger.core.state import GameState, Permanent, Player
+from mtg_ledger.core.state_hash import array_header, map_header, reference_state_hash
+from tests.store_tools import state_hash as hash_of_fields
+from tests.rules.test_random_play import play_randomly
+from tests.conftest import examples
+
+
+def canonical(state: GameState) -> str:
+    """The hash as the contract defines it, computed afresh (and checked against the test tools' own)."""
+    reference = reference_state_hash(state)
+    assert reference == hash_of_fields(msgpack.unpackb(msgpack.packb(state.to_dict(), use_bin_type=True), raw=False))
+    return reference
+
+
+@settings(settings.get_profile("ci"), max_examples=examples(settings.get_profile("ci").max_examples))
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1))
+def test_the_state_hash_is_the_canonical_hash_after_every_event_of_random_legal_play(seed: int, choice_seed: int) -> None:
+    table = play_randomly(seed, random.Random(choice_seed), 400)
+    assert table.state.state_hash() == canonical(table.state)
+    state = GameState()
+    turns = 0
+    for e in table.events:
+        if e["type"] == "TurnBegan":  # 500.1: recorded as the turn begins, before the event applies
+            assert e["state_hash"] == state.state_hash() == canonical(state)
+            turns += 1
+        apply_event(state, e)
+        assert state.state_hash() == canonical(state), f"after event {e['v']} ({e['type']})"
+    assert turns >= 1
+
+
+def board(lands: int = 40) -> GameState:
+    """A two-player board of lands and one creature, its hash already found once (so remembered)."""
+    s = GameState(turn_order=["alice", "bob"], turn=3, active_player="alice")
+    s.players = {"bob": Player("bob", library=["Mountain"] * 5), "alice": Player("alice", library=["Forest"] * 5, hand=["Forest"])}
+    for i in range(lands):
+        owner = ("alice", "bob")[i % 2]
+        s.battlefield.append(Permanent(object=i + 1, card=("Forest", "Mountain")[i % 2], owner=owner, controller=owner, fresh=False))
+    s.battlefield.append(Permanent(object=lands + 1, card="Grizzly Bears", owner="alice", controller="alice"))
+    s.battlefield.append(Permanent(object=lands + 2, card="Hill Giant", owner="bob", controller="bob"))
+    s.next_object = lands + 3
+    assert s.state_hash() == canonical(s)
+    return s
+
+
+def _tap(s: GameState) -> None:
+    s.battlefield[0].tapped = True  # 701.26a
+
+
+def _damage(s: GameState) -> None:
+    s.battlefield[-1].damage += 2  # 120.3e
+
+
+def _counters(s: GameState) -> None:
+    s.battlefield[-2].counters["+1/+1"] = 1  # 122.1, in place
+
+
+def _more_counters(s: GameState) -> None:
+    counters = s.battlefield[-2].counters
+    counters["lore"] = 1
+    counters["+1/+1"] = 2  # inserted out of order: the canonical encoding sorts the keys
+
+
+def _block(s: GameState) -> None:
+    bear, giant = s.battlefield[-2], s.battlefield[-1]
+    giant.attacking = "alice"
+    giant.blocked = True
+    giant.blocked_by.append(bear.object)  # 509.1h, in place
+    bear.blocking.append(giant.object)
+
+
+def _int_for_bool(s: GameState) -> None:
+    s.battlefield[0].tapped = 0  # type: ignore[assignment]  # == False, but msgpack encodes it otherwise
+
+
+def _leaves(s: GameState) -> None:
+    s.battlefield.pop(3)
+
+
+def _enters(s: GameState) -> None:
+    s.battlefield.append(Permanent(object=s.next_object, card="Forest", owner="alice", controller="alice"))
+    s.next_object += 1
+
+
+def _extra_attribute(s: GameState) -> None:
+    s.battlefield[0].__dict__["label"] = "x"  # vars() shows it, so the hash covers it
+
+
+CHANGES: dict[str, Callable[[GameState], None]] = {
+    "a permanent tapped": _tap,
+    "damage marked": _damage,
+    "counters added in place": _counters,
+    "counters added out of order": _more_counters,
+    "blockers listed in place": _block,
+    "an int where a bool was": _int_for_bool,
+    "a permanent leaving": _leaves,
+    "a permanent entering": _enters,
+    "an attribute beyond the fields": _extra_attribute,
+}
+
+
+@pytest.mark.parametrize("change", CHANGES.values(), ids=CHANGES.keys())
+def test_a_permanent_changed_in_any_way_changes_the_hash_to_the_canonical_one(change: Callable[[GameState], None]) -> None:
+    s = board()
+    before = s.state_hash()
+    change(s)
+    assert s.state_hash() == canonical(s) != before
+
+
+def test_a_permanent_tapped_then_untapped_hashes_as_before() -> None:
+    s = board()
+    before = s.state_hash()
+    s.battlefield[0].tapped = True
+    tapped = s.state_hash()
+    s.battlefield[0].tapped = False  # 502.3: back to values already remembered
+    assert s.state_hash() == canonical(s) == before != tapped
+
+
+def test_two_boards_with_the_same_values_hash_alike_whatever_was_remembered_before() -> None:
+    a, b = board(), board()
+    _block(a)
+    assert a.state_hash() != b.state_hash()
+    _block(b)
+    assert a.state_hash() == b.state_hash() == canonical(b)
+
+
+@pytest.mark.parametrize("n", [0, 1, 15, 16, 255, 256, 65535, 65536, 70000])
+def test_the_msgpack_headers_are_the_ones_msgpack_writes(n: int) -> None:
+    assert map_header(n) == msgpack.packb({i: None for i in range(n)})[: len(map_header(n))]
+    assert array_header(n) == msgpack.packb([None] * n)[: len(array_header(n))]
+    assert msgpack.packb([None] * n) == array_header(n) + b"\xc0" * n

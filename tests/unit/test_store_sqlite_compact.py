@@ -1,0 +1,270 @@
+"""The compact SQLite recorders (schema 3, issue 15): the library's own recorder conformance tests,
+version conflicts as the library's IntegrityError (the Ledger's VersionConflict:
+tests/store/test_racing_writers.py), readers that create nothing, files written with
+the library's tables kept on the library's recorders, and an import in one transaction."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from tempfile import TemporaryDirectory
+from typing import Any
+from uuid import UUID, uuid4
+
+import pytest
+from eventsourcing.persistence import IntegrityError, PersistenceError, StoredEvent
+from eventsourcing.sqlite import SQLiteApplicationRecorder
+from eventsourcing.tests import persistence as library_tests
+
+from mtg_ledger.core.commands import PassPriority
+from mtg_ledger.replays.stores import bulk as storage
+from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.ledger.play import play_demo
+from mtg_ledger.replays.stores import construct_factory
+from mtg_ledger.replays.stores.sqlite import PAGE_SIZE, CompactApplicationRecorder, Factory
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+WAIT_S = 5.0  # the longest a reader thread of the library's cases may take to stop (never reached)
+COMPACT_TABLES = {"games", "topics", "events", "feed", "snapshots"}
+
+
+def _tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as con:
+        return {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def _env(path: Path, **more: str) -> dict[str, str]:
+    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(path), **more}
+
+
+# --- the library's own recorder tests ------------------------------------------------------------
+
+
+class _OnAFreshFile:
+    """A new SQLite file per test, and the compact recorders' factory over it."""
+
+    factory: Factory
+
+    def setUp(self) -> None:
+        self.folder = TemporaryDirectory()
+        self.factory = Factory({"SQLITE_DBNAME": str(Path(self.folder.name) / "store.sqlite")})
+
+    def tearDown(self) -> None:
+        # The library's concurrency case leaves its reader threads to stop on their own: closing the
+        # connections under a reader's query would crash the interpreter.
+        for thread in threading.enumerate():
+            if thread is not threading.current_thread() and not thread.daemon:
+                thread.join(timeout=WAIT_S)
+        self.factory.close()
+        self.folder.cleanup()
+
+
+class TestCompactSnapshotsPassTheLibrarysAggregateRecorderCases(_OnAFreshFile, library_tests.AggregateRecorderTestCase):
+    def create_recorder(self) -> Any:
+        return self.factory.aggregate_recorder("snapshots")
+
+
+class TestCompactEventsPassTheLibrarysApplicationRecorderCases(_OnAFreshFile, library_tests.ApplicationRecorderTestCase):
+    def create_recorder(self) -> Any:
+        return self.factory.application_recorder()
+
+
+class TestCompactEventsWithTextIdsPassTheLibrarysApplicationRecorderCases(_OnAFreshFile, library_tests.ApplicationRecorderTestCase):
+    def setUp(self) -> None:
+        self.folder = TemporaryDirectory()
+        self.factory = Factory({"SQLITE_DBNAME": str(Path(self.folder.name) / "store.sqlite"), "ORIGINATOR_ID_TYPE": "text"})
+
+    def new_originator_id(self) -> str:
+        return f"game-{uuid4().hex[:8]}"
+
+    def create_recorder(self) -> Any:
+        return self.factory.application_recorder()
+
+    test_concurrent_no_conflicts = None  # type: ignore[assignment]  # run once, above
+    test_concurrent_throughput = None  # type: ignore[assignment]
+    test_performance = None  # type: ignore[assignment]
+
+
+# --- the layout ------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def ledger(tmp_path: Path) -> Iterator[Ledger]:
+    app = Ledger(env=_env(tmp_path / "store.sqlite", MTG_LEDGER_SNAPSHOT_INTERVAL="100"))
+    yield app
+    app.close()
+
+
+def test_a_new_file_stores_games_in_the_compact_tables_and_rebuilds_them(ledger: Ledger, tmp_path: Path) -> None:
+    game = play_demo(ledger, demo_setup(7))
+    assert isinstance(ledger.recorder, CompactApplicationRecorder)
+    path = tmp_path / "store.sqlite"
+    assert _tables(path) == COMPACT_TABLES
+    with sqlite3.connect(path) as con:
+        assert con.execute("PRAGMA page_size").fetchone()[0] == PAGE_SIZE
+        assert con.execute("SELECT uuid FROM games").fetchall() == [(game.bytes,)]
+        count, versions = con.execute("SELECT COUNT(*), SUM(size) FROM feed").fetchone()
+        assert con.execute("SELECT COUNT(*) FROM events").fetchone()[0] == versions
+        assert con.execute("SELECT COUNT(*) FROM snapshots").fetchone()[0] >= 1
+    events = list(ledger.event_maps(game))
+    assert versions == len(events) and count < len(events) / 2  # one feed row per save, not per event
+    assert [n.id for n in ledger.recorder.select_notifications(None, 10_000)] == list(range(1, len(events) + 1))
+    assert Ledger.game(ledger, game).state.state_hash() == ledger.state_now(game).state_hash()
+    assert ledger.game_ids() == [game]
+
+
+def test_events_are_notified_in_the_order_they_were_saved_across_games(ledger: Ledger) -> None:
+    first, second = ledger.start(demo_setup(1)), ledger.start(demo_setup(2))
+    holder = ledger.state_now(first).priority
+    assert holder is not None
+    ledger.decide(first, PassPriority(holder))
+    notes = ledger.recorder.select_notifications(start=None, limit=10_000)
+    assert [n.id for n in notes] == list(range(1, len(notes) + 1))
+    games = [n.originator_id for n in notes]
+    assert games[0] == first and second in games and games[-1] == first
+    assert ledger.recorder.max_notification_id() == len(notes)
+    started = ledger.recorder.select_notifications(start=None, limit=10, topics=["GameStarted"])
+    assert [n.originator_id for n in started] == [first, second]
+
+
+def test_a_second_writer_of_the_same_version_gets_the_librarys_integrity_error(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite"
+    one, two = Factory({"SQLITE_DBNAME": str(path)}), Factory({"SQLITE_DBNAME": str(path)})
+    game = uuid4()
+    try:
+        a, b = one.application_recorder(), two.application_recorder()
+        assert a.insert_events([StoredEvent(game, 1, "GameStarted", b"a")]) == [1]
+        with pytest.raises(IntegrityError):
+            b.insert_events([StoredEvent(game, 2, "PriorityPassed", b"b"), StoredEvent(game, 1, "GameStarted", b"c")])
+        assert [e.state for e in b.select_events(game)] == [b"a"]  # nothing of the refused save
+        assert b.insert_events([StoredEvent(game, 2, "PriorityPassed", b"b")]) == [2]
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_reader_of_a_compact_store_creates_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "store.sqlite"
+    writer = Ledger(env=_env(path))
+    game = writer.start(demo_setup(3))
+    writer.close()
+    with sqlite3.connect(path) as con:
+        before = con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+    reader = Ledger(env=_env(path), writes=False)
+    try:
+        assert reader.game_ids() == [game]
+        assert reader.state_now(game).version >= 1
+    finally:
+        reader.close()
+    with sqlite3.connect(path) as con:
+        assert con.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall() == before
+
+
+def test_a_reader_of_an_empty_file_creates_no_table(tmp_path: Path) -> None:
+    path = tmp_path / "empty.sqlite"
+    path.touch()
+    reader = Ledger(env=_env(path), writes=False)
+    try:
+        with pytest.raises(Exception, match="no such table"):
+            reader.recorder.max_notification_id()
+    finally:
+        reader.close()
+    assert _tables(path) == set()
+
+
+def test_a_store_with_the_librarys_tables_keeps_the_librarys_recorders_and_tables(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    shutil.copyfile(FIXTURES / "schema1-store.sqlite", path)
+    before = _tables(path)
+    ledger = Ledger(env=_env(path))
+    try:
+        assert type(ledger.recorder) is SQLiteApplicationRecorder
+        games = ledger.game_ids()
+        game = play_demo(ledger, demo_setup(5))  # a writer adds its game in the library's tables
+        assert ledger.game_ids() == [*games, game]
+    finally:
+        ledger.close()
+    assert _tables(path) == before and not before & {"games", "topics", "events"}
+
+
+def test_the_library_recorder_can_be_chosen_for_a_new_file(tmp_path: Path) -> None:
+    path = tmp_path / "library.sqlite"
+    factory = construct_factory(_env(path, MTG_LEDGER_SQLITE_RECORDER="library"))  # type: ignore[arg-type]
+    try:
+        assert type(factory.application_recorder()) is SQLiteApplicationRecorder
+    finally:
+        factory.close()
+    assert "stored_events" in _tables(path)
+    with pytest.raises(ValueError, match="MTG_LEDGER_SQLITE_RECORDER"):
+        construct_factory(_env(tmp_path / "x.sqlite", MTG_LEDGER_SQLITE_RECORDER="fastest"))  # type: ignore[arg-type]
+
+
+def test_an_import_stores_its_events_and_snapshots_in_one_transaction(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    game = uuid4()
+    events = [StoredEvent(game, v, "PriorityPassed", b"e%d" % v) for v in range(1, 2501)]
+    snapshots = [StoredEvent(game, v, "GameSnapshot", b"s") for v in (1000, 2000)]
+    assert ledger.snapshots is not None
+    snapshot_recorder = ledger.snapshots.recorder
+    storage.insert_game(ledger.recorder, snapshot_recorder, events, snapshots)
+    assert len(ledger.recorder.select_events(game)) == 2500
+    assert [s.originator_version for s in snapshot_recorder.select_events(game)] == [1000, 2000]
+
+    other = uuid4()
+    clash = [StoredEvent(other, v, "PriorityPassed", b"x") for v in range(1, 1500)]
+    bad_snapshots = [StoredEvent(other, 1000, "GameSnapshot", b"s")] * 2  # the second one fails, last of all
+    with pytest.raises(IntegrityError):
+        storage.insert_game(ledger.recorder, snapshot_recorder, clash, bad_snapshots)
+    assert ledger.recorder.select_events(other) == [] and snapshot_recorder.select_events(other) == []
+    assert ledger.recorder.max_notification_id() == 2500
+
+
+def test_the_stored_game_key_is_the_uuid_s_sixteen_bytes(tmp_path: Path) -> None:
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    try:
+        recorder = factory.application_recorder()
+        game = UUID(int=7)
+        recorder.insert_events([StoredEvent(game, 1, "GameStarted", b"{}")])
+        assert recorder.select_events(str(game))[0].originator_id == game
+    finally:
+        factory.close()
+    with sqlite3.connect(tmp_path / "store.sqlite") as con:
+        assert con.execute("SELECT uuid, typeof(uuid) FROM games").fetchall() == [(UUID(int=7).bytes, "blob")]
+
+
+def test_notification_ids_follow_the_order_of_a_save_that_mixes_games_and_gaps(tmp_path: Path) -> None:
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    one, two = UUID(int=1), UUID(int=2)
+    try:
+        recorder = factory.application_recorder()
+        saved = [StoredEvent(one, 1, "A", b"1"), StoredEvent(one, 2, "B", b"2"), StoredEvent(two, 1, "A", b"3"),
+                 StoredEvent(one, 4, "B", b"4"), StoredEvent(one, 5, "A", b"5")]  # fmt: skip
+        assert recorder.insert_events(saved) == [1, 2, 3, 4, 5]
+        assert recorder.insert_events([StoredEvent(two, 2, "C", b"6")]) == [6]
+
+        def ids(*args: Any, **kwargs: Any) -> list[tuple[int, bytes]]:
+            return [(n.id, n.state) for n in recorder.select_notifications(*args, **kwargs)]
+
+        assert ids(None, 10) == [(i, str(i).encode()) for i in range(1, 7)]
+        assert ids(2, 2) == [(2, b"2"), (3, b"3")]
+        assert ids(4, 10, inclusive_of_start=False) == [(5, b"5"), (6, b"6")]
+        assert ids(None, 10, stop=4) == [(1, b"1"), (2, b"2"), (3, b"3"), (4, b"4")]
+        assert ids(2, 10, topics=["A"]) == [(3, b"3"), (5, b"5")]
+        assert recorder.max_notification_id() == 6
+    finally:
+        factory.close()
+    with sqlite3.connect(tmp_path / "store.sqlite") as con:  # a person deletes a row in the middle of a save
+        con.execute("DELETE FROM events WHERE key = (SELECT id FROM games WHERE uuid = ?) * 4294967296 + 2", (one.bytes,))
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    try:
+        assert [n.id for n in factory.application_recorder().select_notifications(None, 10)] == [1, 3, 4, 5, 6]
+    finally:
+        factory.close()
+
+
+def test_a_new_file_that_cannot_be_made_is_the_librarys_persistence_error(tmp_path: Path) -> None:
+    with pytest.raises(PersistenceError, match="unable to open database file"):
+        Factory({"SQLITE_DBNAME": str(tmp_path / "no such folder" / "store.sqlite")})
