@@ -1,4 +1,4 @@
-"""The hash chain of the log and the canonical encoding it rests on (CONTRACT section 3).
+"""The hash chain of the log and the canonical encoding it rests on (docs/reference/events.md).
 
 ``h(n) = sha256(h(n-1) + canonical(event n))`` with ``h(0)`` thirty-two zero bytes, where
 ``canonical`` is ``msgpack.packb`` of the event map without ``hash``, keys sorted at every level.

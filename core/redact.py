@@ -1,4 +1,4 @@
-"""What a viewer may see (rules 400.2, 401.2, 402.3; CONTRACT section 6): one pure function, ``view``,
+"""What a viewer may see (rules 400.2, 401.2, 402.3; docs/reference/http.md): one pure function, ``view``,
 for states and events alike, used by every route of the service and by the command line.
 
 A player sees everything public, their own hand, and how many cards each library and each other
@@ -38,7 +38,7 @@ Viewer = str | Judge  # a player's name, or the judge; any other name sees only 
 
 
 def view(item: GameState | Mapping[str, Any], viewer: Viewer) -> Map:
-    """What ``viewer`` may see of a state (as CONTRACT section 4) or of an event map (section 3)."""
+    """What ``viewer`` may see of a state (as docs/reference/http.md's StateOut) or of an event map (section 3)."""
     if isinstance(item, GameState):
         return view_of_state(state_view(item, with_state_hash=isinstance(viewer, Judge)), viewer)  # others see it null
     return view_of_event(item, viewer)

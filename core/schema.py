@@ -1,4 +1,4 @@
-"""Schema evolution of the log (CONTRACT section 3): the schema version, each event type's class
+"""Schema evolution of the log (docs/reference/events.md): the schema version, each event type's class
 version, and upcasters that turn older event maps into current ones.
 
 An upcaster is registered for (event type, class version it upgrades from) in

@@ -1,4 +1,4 @@
-"""The judge's view of a state (CONTRACT section 4): everything, hidden information included."""
+"""The judge's view of a state (docs/reference/http.md, StateOut): everything, hidden information included."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ KEYWORDS = ("flying", "reach", "vigilance", "trample", "first strike", "double s
 
 
 def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, Any]:
-    """The state as CONTRACT section 4 shows it. ``with_state_hash=False`` leaves ``state_hash`` null
+    """The state as docs/reference/http.md, StateOut shows it. ``with_state_hash=False`` leaves ``state_hash`` null
     (as every viewer but the judge sees it) without finding it."""
     return {
         "version": state.version,

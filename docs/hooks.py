@@ -22,14 +22,11 @@ from collections import Counter
 from typing import Any
 
 MARKER = re.compile(r"^<!-- generated: ([a-z]+) -->$", re.M)
-# Some docstrings the generated pages quote cite a specification kept outside this repository; the
-# reference is the repository's own, so those citations are left out of the pages.
-OUTSIDE = re.compile(r"\s*\(?CONTRACT,? section \d+(?:, [^)]*)?\)?;?")
 
 
 def _plain(text: str | None) -> str:
     """One paragraph of a docstring or help text, for a table cell."""
-    text = OUTSIDE.sub("", text or "").strip()
+    text = (text or "").strip()
     text = re.sub(r"``([^`]+)``", r"`\1`", text)
     return " ".join(text.split()).replace("|", "\\|")
 

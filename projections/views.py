@@ -1,4 +1,4 @@
-"""Read models folded from the contract event maps (CONTRACT section 3). Pure: no I/O.
+"""Read models folded from the contract event maps (docs/reference/events.md). Pure: no I/O.
 
 Three read models per game, all derived from one small fold state, :class:`GameView`:
 

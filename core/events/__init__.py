@@ -1,4 +1,4 @@
-"""Every event of the log, declared once beside its applier, grouped by concern (CONTRACT section 3,
+"""Every event of the log, declared once beside its applier, grouped by concern (docs/reference/events.md,
 schema version 2).
 
 Events are frozen facts named in the past tense. Each carries ``hash``, the chain hash over its

@@ -112,7 +112,7 @@ def decision_at(log: Recorded, i: int, decision: Decision, state: GameState) -> 
 
 
 def _allowed(state: GameState) -> tuple[Map, ...]:
-    """The first legal actions, in the scenario's action form (CONTRACT section 2)."""
+    """The first legal actions, in the scenario's action form (docs/reference/scenario-files.md)."""
     return tuple(action_json(c) for c in islice(legal_actions(state), ALLOWED_SHOWN))
 
 

@@ -1,4 +1,4 @@
-"""Every event of a log against the schema (CONTRACT section 3), before the rules look at it:
+"""Every event of a log against the schema (docs/reference/events.md), before the rules look at it:
 known type, exactly its fields (none missing, none unknown), each of the declared type (a bool is not
 an int, a float is not an int), ``v`` a version and ``hash`` a sha256 in hex. ``GameStarted``, the one
 event a replay takes as given rather than derives, is checked down to every player's entry.

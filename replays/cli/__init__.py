@@ -1,4 +1,4 @@
-"""The ``mtg-ledger`` command line (CONTRACT section 1): the outermost shell.
+"""The ``mtg-ledger`` command line (docs/reference/cli.md): the outermost shell.
 
 Conventions: quiet by default (log lines only with ``-v``, ``--log-level`` or ``MTG_LEDGER_LOG_LEVEL``);
 the options common to every verb (``--db``, ``-v``, ``--log-level``, ``--json``) go before or after the
@@ -134,7 +134,7 @@ VERBS: Final = (
          "mtg-ledger backup backups/games-monday.sqlite --db games.sqlite", "read", (
              arg("dest", metavar="DEST", help="the new file (never overwritten); PostgreSQL is backed up with pg_dump instead"),
          )),
-    Verb("serve", f"{SERVE_VERBS_MODULE}:cmd_serve", "the HTTP service (CONTRACT section 6; OpenAPI at /openapi.json, docs at /docs)",
+    Verb("serve", f"{SERVE_VERBS_MODULE}:cmd_serve", "the HTTP service (docs/reference/http.md; OpenAPI at /openapi.json, docs at /docs)",
          "mtg-ledger serve --db games.sqlite --port 8000\n"
          "PERSISTENCE_MODULE=eventsourcing.postgres mtg-ledger serve --workers 2", "none", (
              arg("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"),

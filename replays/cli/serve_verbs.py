@@ -1,4 +1,4 @@
-"""The verbs that start the HTTP service: ``serve`` (CONTRACT section 6) and ``view`` (the time-travel
+"""The verbs that start the HTTP service: ``serve`` (docs/reference/http.md) and ``view`` (the time-travel
 viewer of one game or log file on a local port). The web stack is imported only by these verbs."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The command line's store, opened on first use (CONTRACT section 1).
+"""The command line's store, opened on first use (docs/reference/cli.md).
 
 A verb that only reads opens it without creating anything: no SQLite file where there is none, and
 none of the library's CREATE TABLE or CREATE FUNCTION statements (``CREATE_TABLE=false``), on

@@ -1,4 +1,4 @@
-"""What each ``mtg-ledger`` verb does (CONTRACT section 1); ``replays.cli`` parses the arguments.
+"""What each ``mtg-ledger`` verb does (docs/reference/cli.md); ``replays.cli`` parses the arguments.
 
 Every verb takes the lazily opened ``Store`` and the parsed arguments and returns the exit status:
 0 success or clean, 1 findings. Errors are raised (``UserError`` and the domain's own, exit 2).
@@ -287,7 +287,7 @@ def cmd_state(store: Store, args: argparse.Namespace) -> int:
 
 
 def _viewer(ledger: Ledger, game: UUID, name: str) -> str:
-    """``--as PLAYER``: the player must be in the game (CONTRACT section 6: what a player may see)."""
+    """``--as PLAYER``: the player must be in the game (docs/reference/http.md: what a player may see)."""
     players = ledger.state(game, 1).turn_order
     if name not in players:
         raise UserError(f"--as {name}: not a player of game {game} (players: {', '.join(players)})")

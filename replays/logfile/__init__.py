@@ -1,4 +1,4 @@
-"""The self-describing log file (CONTRACT section 5): a header, then every event, in the forms of
+"""The self-describing log file (docs/log-file-format.md): a header, then every event, in the forms of
 ``replays.logcodec`` (schema 4: compressed blocks of events, each with its own checksum; schema 3: one
 compressed frame; schemas 1 and 2: plain msgpack maps). Reading checks the header and the hash chain
 before anything is trusted; nothing is imported from a file that fails a check. Every form is read,

@@ -1,4 +1,4 @@
-"""How a log file holds its header and its events (CONTRACT section 5; for users, docs/log-file-format.md),
+"""How a log file holds its header and its events (docs/log-file-format.md; for users, docs/log-file-format.md),
 in the three forms this engine reads. Every form is read, and the current one written, a piece at a
 time, in constant memory whatever the log's length.
 

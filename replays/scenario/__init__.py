@@ -1,4 +1,4 @@
-"""Scenario files (CONTRACT section 2): parse, validate, and turn actions into commands.
+"""Scenario files (docs/reference/scenario-files.md): parse, validate, and turn actions into commands.
 
 Every problem is reported as one ``ScenarioError`` naming where it is in the file.
 """
@@ -105,7 +105,7 @@ def _cards(names: list[str], at: str) -> list[str]:
 
 
 def parse_action(a: Any, names: Sequence[str], at: str = "action") -> Action:
-    """One scenario action (CONTRACT section 2) for a game with these players."""
+    """One scenario action (docs/reference/scenario-files.md) for a game with these players."""
     try:
         model = check_action(a, at)
     except SchemaViolation as e:

@@ -1,4 +1,4 @@
-"""The shape of a scenario file (CONTRACT section 2) as pydantic models: what keys exist and what
+"""The shape of a scenario file (docs/reference/scenario-files.md) as pydantic models: what keys exist and what
 type each holds, strictly (an unknown or misspelt key is an error naming its path). Its actions are
 ``scenario.actions``' models, each with the ``player`` who decides; ``Setup`` is also the body of
 ``POST /games``.
@@ -97,7 +97,7 @@ class Setup(Strict):
 
 
 class Scenario(Setup):
-    """A scenario file (CONTRACT section 2)."""
+    """A scenario file (docs/reference/scenario-files.md)."""
 
     model_config = ConfigDict(title="mtg-ledger scenario")
 

@@ -1,4 +1,4 @@
-"""The HTTP service (CONTRACT section 6): ``mtg-ledger serve``."""
+"""The HTTP service (docs/reference/http.md): ``mtg-ledger serve``."""
 
 from mtg_ledger.replays.service.app import create_app
 

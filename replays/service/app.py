@@ -26,7 +26,7 @@ from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
 
 FIRST_LISTEN_S = 2.0  # how long a starting process waits for its LISTEN session (the database may be down: it then starts anyway)
 
-DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (CONTRACT section 6).
+DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (docs/reference/http.md).
 
 Create a game (`POST /games`): the answer holds one token per player and the judge's, shown once.
 Send `Authorization: Bearer TOKEN` on every game route. A player's token acts as that player only and

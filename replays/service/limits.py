@@ -1,4 +1,4 @@
-"""Request bodies have a size limit (CONTRACT section 6): 1 MiB, log files ``MTG_LEDGER_MAX_LOG_BYTES``
+"""Request bodies have a size limit (docs/reference/http.md): 1 MiB, log files ``MTG_LEDGER_MAX_LOG_BYTES``
 (64 MiB by default). A body over it is answered 413 before any route sees it, whether it announced
 its length or not.
 """

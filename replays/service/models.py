@@ -17,7 +17,7 @@ from mtg_ledger.replays.scenario.schema import PlayerSetup, Setup, one_of, with_
 
 
 class NewGame(Setup):
-    """A scenario (CONTRACT section 2) without its actions."""
+    """A scenario (docs/reference/scenario-files.md) without its actions."""
 
     players: Annotated[list[PlayerSetup], Field(max_length=8)]
 
@@ -66,13 +66,13 @@ class DecisionOut(BaseModel):
 
 
 class Open(BaseModel):
-    """An answer with the contract's keys at least: more may come (CONTRACT: "at least")."""
+    """An answer with the contract's keys at least: more may come (more keys may be added, never fewer)."""
 
     model_config = ConfigDict(extra="allow")
 
 
 class StateOut(Open):
-    """The state (CONTRACT section 4), as the token's holder may see it: hidden cards are null."""
+    """The state (docs/reference/http.md, StateOut), as the token's holder may see it: hidden cards are null."""
 
     version: int
     turn: int

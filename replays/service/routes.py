@@ -1,4 +1,4 @@
-"""The routes of CONTRACT section 6, thin: parse (the models), authorise (one dependency), call
+"""The routes of docs/reference/http.md, thin: parse (the models), authorise (one dependency), call
 ``Games``, answer. Errors are mapped in ``errors.py``; what a viewer sees is ``core.redact.view``'s.
 """
 
@@ -83,14 +83,14 @@ def create_game(games: Service, body: NewGame) -> Any:
     tags=["games"],
 )
 def import_log(games: Service, data: Annotated[bytes, Depends(body_bytes)]) -> Any:
-    """Import a log file (CONTRACT section 5) as a new game: refused whole (422) unless it reads, its hash
+    """Import a log file (docs/log-file-format.md) as a new game: refused whole (422) unless it reads, its hash
     chain holds and it replays identically."""
     return games.import_log(data)
 
 
 @router.get("/games/{id}/state", response_model=StateOut, responses=READ, tags=["reading"])
 def get_state(games: Service, id: GameId, holder: Member, at: Version | None = None) -> Any:
-    """The state (CONTRACT section 4) after event ``at`` (default: now), as the token's holder may see it."""
+    """The state (docs/reference/http.md, StateOut) after event ``at`` (default: now), as the token's holder may see it."""
     return games.state(id, viewer_of(holder.holder), at)
 
 
@@ -156,7 +156,7 @@ def get_audit(games: Service, id: GameId, holder: Judge, lang: Literal["en", "fr
 
 @router.get("/games/{id}/export", response_class=Response, responses={**READ, 200: {"content": {LOG_FILE: BINARY}, "description": "the log file"}}, tags=["judging"])
 def export_log(games: Service, id: GameId, holder: Judge) -> Response:
-    """The log file (CONTRACT section 5)."""
+    """The log file (docs/log-file-format.md)."""
     return Response(games.export(id), media_type=LOG_FILE, headers={"Content-Disposition": f'attachment; filename="{id}.mtgl"'})
 
 

@@ -1,4 +1,4 @@
-"""Live following (CONTRACT section 6): a game's events as server-sent events, fed by the store.
+"""Live following (docs/reference/http.md): a game's events as server-sent events, fed by the store.
 
 Each event goes out as ``id: <version>``, ``event: <type>`` and its map (as the viewer may see it) in
 ``data:``. A stream reads its game from the store whenever ``notices.Wakeups`` says it may have moved

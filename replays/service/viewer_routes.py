@@ -1,4 +1,4 @@
-"""The time-travel viewer (CONTRACT section 6, ``GET /games/{id}/viewer``) and the routes it reads.
+"""The time-travel viewer (docs/reference/http.md, ``GET /games/{id}/viewer``) and the routes it reads.
 
 The page is static (``replays/viewer/``: HTML, one vanilla JS module, CSS, shipped in the package, no
 CDN, no build step). It takes its token from the URL fragment, so the token never reaches a server

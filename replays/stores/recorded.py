@@ -1,4 +1,4 @@
-"""Events kept in the form they were recorded in (CONTRACT section 3: the hash chain is checked on
+"""Events kept in the form they were recorded in (docs/reference/events.md: the hash chain is checked on
 the maps as recorded, before any upcasting).
 
 A game imported from an older log, or played by an older engine, keeps its events in the store as

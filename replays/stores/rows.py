@@ -6,7 +6,7 @@ Schema 3 stores an event in ``1 + 32 + n`` bytes::
 
 - the first byte says the form: an older row (schemas 1 and 2) is one msgpack map (first byte
   ``0x80``-``0x8f``, ``0xde`` or ``0xdf``), never ``0x03``;
-- the hash is the event's chain hash (CONTRACT section 3) as bytes, not 64 hex characters;
+- the hash is the event's chain hash (docs/reference/events.md) as bytes, not 64 hex characters;
 - the fields are the contract fields (no ``v``: the row's version; no ``type``: the row's topic),
   plus the library's ``class_version`` when the event was recorded in a class version above 1 and
   ``originator_topic`` in a ``GameStarted``. No timestamp: when an event was stored is outside the

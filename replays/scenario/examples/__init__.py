@@ -1,4 +1,4 @@
-"""The example scenario files (CONTRACT section 2) that ship with the package.
+"""The example scenario files (docs/reference/scenario-files.md) that ship with the package.
 
 The README's examples and the test suite play these; ``mtg-ledger example`` lists them and
 ``mtg-ledger example NAME [-o FILE]`` prints or writes one. A name is the file's stem
@@ -26,7 +26,7 @@ DESCRIPTIONS: dict[str, str] = {
     "combat_ghostly_prison": "an attack tax: Ghostly Prison's cost paid while declaring attackers",
     "combat_single_defender": "the active player chooses the one defending player",
     "combat_trample": "a trampler assigns lethal damage to its blocker and the rest to the player",
-    "contract_example": "the CONTRACT's example: three turns, a Forest and Grizzly Bears, an attack answered by Lightning Bolt",
+    "contract_example": "the first example: three turns, a Forest and Grizzly Bears, an attack answered by Lightning Bolt",
     "turn_cleanup_megrim": "discarding to hand size in cleanup, with Megrim's trigger",
     "turn_colossus": "Colossus of Sardia does not untap, and pays to untap in upkeep",
     "turn_day_night": "day becomes night and night day as spells are cast, or not",
