@@ -32,14 +32,22 @@ def server(store: dict[str, str], **settings: str) -> Iterator[str]:
     command = [sys.executable, "-m", "mtg_ledger.replays.cli", "serve", "--port", "0"]
     if "SQLITE_DBNAME" in store:
         command += ["--db", store["SQLITE_DBNAME"]]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with running(command, env) as url:
+        yield url
+
+
+@contextmanager
+def running(command: list[str], env: dict[str, str], cwd: Path | None = None) -> Iterator[str]:
+    """``mtg-ledger serve ... --port 0`` started as ``command``: yields its URL once it answers; stopped with
+    SIGTERM, which it must obey within 15 s, exiting 0."""
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()  # "mtg-ledger serving on http://127.0.0.1:PORT", once it listens
         if not line.startswith("mtg-ledger serving on "):
             process.kill()
             raise RuntimeError(f"the server did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
-        url = line.split()[-1]
+        url = line.split()[3]
         deadline = time.monotonic() + 20
         while httpx.get(f"{url}/healthz").status_code != 200:
             assert time.monotonic() < deadline, "the server never became healthy"

@@ -16,16 +16,15 @@ import json
 import os
 import re
 import shlex
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
-import httpx
 import pytest
+
+from tests.service_server import running
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -67,29 +66,9 @@ def script(page: str) -> str:
     return "\n".join(parts) + "\n"
 
 
-@contextmanager
-def serving(folder: Path, env: dict[str, str], *args: str) -> Iterator[str]:
+def serving(folder: Path, env: dict[str, str], *args: str) -> AbstractContextManager[str]:
     """``mtg-ledger serve ARGS --port 0`` in ``folder``: yields its URL; stopped with SIGTERM."""
-    process = subprocess.Popen([str(BIN / "mtg-ledger"), "serve", "--port", "0", *args], cwd=folder, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        assert line.startswith("mtg-ledger serving on "), f"{line!r} {process.stderr.read() if process.stderr else ''}"
-        url = line.split()[3]
-        deadline = time.monotonic() + 20
-        while httpx.get(f"{url}/healthz").status_code != 200:
-            assert time.monotonic() < deadline, "the server never became healthy"
-            time.sleep(0.05)
-        yield url
-    finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    return running([str(BIN / "mtg-ledger"), "serve", "--port", "0", *args], env, cwd=folder)
 
 
 @contextmanager
