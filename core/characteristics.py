@@ -5,7 +5,7 @@ from __future__ import annotations
 from mtg_ledger.core.cards import CARDS, TOKENS, CardDef, card, require_known
 from typing import TYPE_CHECKING, Any
 
-from mtg_ledger.core.errors import IllegalAction, IllegalTarget
+from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
@@ -97,28 +97,31 @@ def cards_to_discard(state: GameState, player: str) -> int:
     return cards_over_maximum(len(state.players[player].hand), max_hand_size(state, player))
 
 
+PERMANENT, TARGET = Phrase("rules.thing_permanent"), Phrase("rules.thing_target")  # what is looked for, by default
+
+
 def on_battlefield(state: GameState) -> list[Permanent]:
     """Phased-out permanents are treated as though they don't exist (702.26b)."""
     return [p for p in state.battlefield if not p.phased_out]
 
 
-def find_permanent(state: GameState, ref: Ref, *, what: str = "permanent") -> Permanent:
+def find_permanent(state: GameState, ref: Ref, *, what: Phrase = PERMANENT) -> Permanent:
     """The permanent a reference names, or an error that says which one is missing."""
     perms = on_battlefield(state)
     if isinstance(ref, int):
         for p in perms:
             if p.object == ref:
                 return p
-        raise IllegalTarget("400.1", f"no {what} with object id {ref} is on the battlefield")
+        raise IllegalTarget("400.1", "rules.no_thing_with_object_id_ref", thing=what, ref=ref)
     require_known(ref.card)  # an unknown name is its own error
     same = [p for p in perms if name(p) == ref.card or p.card == ref.card]
     if ref.index >= len(same):
-        have = f"only {len(same)}" if same else "none"
-        raise IllegalTarget("400.1", f"no {what} {_label(ref)} on the battlefield ({have} named {ref.card!r})")
+        have = Phrase("rules.have_only_n", {"n": len(same)}) if same else Phrase("rules.have_none")
+        raise IllegalTarget("400.1", "rules.no_thing_ref_on_battlefield_have_named", thing=what, ref=_label(ref), have=have, card=ref.card)
     return same[ref.index]
 
 
-def resolve_target(state: GameState, target: Target, what: str = "target") -> Any:
+def resolve_target(state: GameState, target: Target, what: Phrase = TARGET) -> Any:
     """A player name as it is, or the object id of the permanent a card name or reference names."""
     from mtg_ledger.core.commands import CardRef
 

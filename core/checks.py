@@ -12,22 +12,38 @@ from mtg_ledger.core import teams, triggers
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
 from mtg_ledger.core.decision import DecisionKind, pending_decision
-from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, WrongTiming
+from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
 from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
 from mtg_ledger.core.state import GameState
-from mtg_ledger.core.turn import MAIN_STEPS
+from mtg_ledger.core.turn import MAIN_STEPS, Step
 
 
-def _sorcery_timing(state: GameState, player: str, what: str, rule: str) -> None:
+STEP_NAMES: dict[Step, Phrase] = {  # a step's name, in "not in the ... step"
+    Step.UNTAP: Phrase("rules.step_untap"),
+    Step.UPKEEP: Phrase("rules.step_upkeep"),
+    Step.DRAW: Phrase("rules.step_draw"),
+    Step.PRECOMBAT_MAIN: Phrase("rules.step_precombat_main"),
+    Step.BEGINNING_OF_COMBAT: Phrase("rules.step_beginning_of_combat"),
+    Step.DECLARE_ATTACKERS: Phrase("rules.step_declare_attackers"),
+    Step.DECLARE_BLOCKERS: Phrase("rules.step_declare_blockers"),
+    Step.COMBAT_DAMAGE: Phrase("rules.step_combat_damage"),
+    Step.END_OF_COMBAT: Phrase("rules.step_end_of_combat"),
+    Step.POSTCOMBAT_MAIN: Phrase("rules.step_postcombat_main"),
+    Step.END: Phrase("rules.step_end"),
+    Step.CLEANUP: Phrase("rules.step_cleanup"),
+}
+
+
+def _sorcery_timing(state: GameState, player: str, what: Phrase, rule: str) -> None:
     """307.1 / 505.6a: own turn, a main phase, the stack empty."""
     if not teams.is_active(state, player):
-        raise WrongTiming(rule, f"{what} only during its controller's own turn; it is {state.active_player}'s turn")
+        raise WrongTiming(rule, "rules.what_only_during_own_turn", what=what, player=state.active_player)
     if state.step not in MAIN_STEPS:
-        raise WrongTiming(rule, f"{what} only in a main phase, not in the {str(state.step).replace('_', ' ')} step")
+        raise WrongTiming(rule, "rules.what_only_in_main_phase", what=what, step=STEP_NAMES[Step(str(state.step))])
     if state.stack:
-        raise WrongTiming(rule, f"{what} only while the stack is empty ({len(state.stack)} object(s) on it)")
+        raise WrongTiming(rule, "rules.what_only_while_stack_empty", what=what, n=len(state.stack))
 
 
 def check_land(state: GameState, command: PlayLand) -> LandPlan:
@@ -35,7 +51,7 @@ def check_land(state: GameState, command: PlayLand) -> LandPlan:
     ch.require_in_hand(state, command.player, command.card, "305.1")
     if not card(command.card).is_type("Land"):
         raise IllegalAction("305.1", "rules.card_is_not_land_spells_are_cast", card=command.card)
-    _sorcery_timing(state, command.player, f"{command.card} can be played", "505.6b")
+    _sorcery_timing(state, command.player, Phrase("rules.what_card_can_be_played", {"card": command.card}), "505.6b")
     if state.players[command.player].lands_played >= 1:
         raise WrongTiming("305.2", "rules.player_has_already_played_land_this_turn", player=command.player)
     return LandPlan(command.player, command.card)
@@ -49,16 +65,16 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
     if definition.is_type("Land"):
         raise IllegalAction("305.9", "rules.card_is_land_it_is_played_special", card=command.card)
     if definition.sorcery_speed:
-        kind = "sorcery" if definition.is_type("Sorcery") else "permanent spell"
+        kind = Phrase("rules.kind_sorcery" if definition.is_type("Sorcery") else "rules.kind_permanent_spell")
         rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
-        _sorcery_timing(state, player, f"{command.card} ({kind}) can be cast", rule)
+        _sorcery_timing(state, player, Phrase("rules.what_card_kind_can_be_cast", {"card": command.card, "kind": kind}), rule)
     targets = check_targets(state, definition.target, command.targets, command.card, player)
-    what = f"{command.card}'s cost {definition.cost}"
+    what = Phrase("rules.what_card_cost", {"card": command.card, "cost": definition.cost})
     taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
     return CastPlan(player, command.card, targets, taps, spent)
 
 
-PLAYER_SPECS = {"any": "a creature or a player", "player": "a player", "opponent": "an opponent"}
+PLAYER_SPECS = {"any": Phrase("rules.wanted_creature_or_player"), "player": Phrase("rules.wanted_player"), "opponent": Phrase("rules.wanted_opponent")}
 
 
 def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
@@ -70,17 +86,17 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
     if len(given) != 1:
         raise IllegalTarget("601.2c", "rules.card_needs_exactly_one_target_n_chosen", card=name, n=len(given))
     chosen = given[0]
-    wanted = PLAYER_SPECS.get(spec, "a creature")
+    wanted = PLAYER_SPECS.get(spec, Phrase("rules.wanted_creature"))
     if isinstance(chosen, str) and chosen in state.players:
         if spec not in PLAYER_SPECS or (spec == "opponent" and chosen == controller):
-            raise IllegalTarget("115.1", f"{name} must target {wanted}, not the player {chosen}")
+            raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_player", card=name, wanted=wanted, player=chosen)
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
         return [chosen]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
-    perm = ch.find_permanent(state, ref, what="target")
+    perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_target"))
     if spec in ("player", "opponent") or not ch.is_creature(perm):
-        raise IllegalTarget("115.1", f"{name} must target {wanted}, not {ch.name(perm)}")
+        raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=ch.name(perm))
     return [perm.object]
 
 
@@ -98,7 +114,7 @@ def target_still_legal(state: GameState, spec: str | None, target: Any, controll
 def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPlan | AbilityPlan:
     """605.3a: a mana ability may be activated whenever its controller has priority ({T}: 302.6);
     602.2, 602.5b: other activated abilities go on the stack, within their timing restriction."""
-    perm = ch.find_permanent(state, command.source, what="source")
+    perm = ch.find_permanent(state, command.source, what=Phrase("rules.thing_source"))
     definition = ch.face(perm)
     label = ch.name(perm)
     if perm.controller != command.player:
@@ -115,7 +131,7 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     activated = definition.activated[command.ability - mana_count]
     if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
         raise WrongTiming("602.5b", "rules.card_ability_can_be_activated_only_during", card=label)
-    what = f"{label}'s ability cost {activated.cost}"
+    what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
     return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
 

@@ -11,9 +11,9 @@ from typing import Any
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams
 from mtg_ledger.core.commands import AssignDamage, ChooseDefender, DeclareAttackers, DeclareBlockers
-from mtg_ledger.core.errors import IllegalAction
+from mtg_ledger.core.errors import IllegalAction, Phrase
 from mtg_ledger.core.mana import ManaCost, Source
-from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core.payment import and_all, plan_payment
 from mtg_ledger.core.state import GameState, Permanent
 
 FIRST_STRIKE = ("first strike", "double strike")
@@ -45,22 +45,20 @@ def can_attack(state: GameState, perm: Permanent) -> bool:
     )
 
 
-def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent) -> tuple[str, str] | None:
+def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent) -> tuple[str, Phrase] | None:
     """Why ``blocker`` can't block ``attacker`` (509.1a-b) as (rule, sentence), or None if it can."""
     if not ch.is_creature(blocker) or blocker.phased_out:
-        return ("509.1a", f"{blocker.card} is not a creature and cannot block")
+        return ("509.1a", Phrase("rules.card_is_not_creature_and_cannot_block", {"card": blocker.card}))
     if blocker.tapped:
-        return ("509.1a", f"{blocker.card} is tapped and cannot block")
+        return ("509.1a", Phrase("rules.card_is_tapped_and_cannot_block", {"card": blocker.card}))
     if not teams.teammates(state, blocker.controller, attacker.attacking or ""):
         defending = teams.team_of(state, blocker.controller)
-        if len(defending) == 1:
-            return ("802.4", f"{blocker.card} can block only creatures attacking {blocker.controller}; {attacker.card} is not")
-        # 805.9: a creature of the defending team blocks creatures attacking any player of that team
-        return ("805.9", f"{blocker.card} can block only creatures attacking {' or '.join(defending)}; {attacker.card} is not")
+        rule = "802.4" if len(defending) == 1 else "805.9"  # 805.9: a creature of the defending team blocks creatures attacking any player of that team
+        return (rule, Phrase("rules.card_can_block_only_creatures_attacking", {"card": blocker.card, "player": " or ".join(defending), "other": attacker.card}))
     if ch.has_keyword(state, attacker, "flying") and not (
         ch.has_keyword(state, blocker, "flying") or ch.has_keyword(state, blocker, "reach")
     ):
-        return ("702.9b", f"{attacker.card} has flying and {blocker.card} has neither flying nor reach")
+        return ("702.9b", Phrase("rules.card_has_flying_other_neither_flying_nor_reach", {"card": attacker.card, "other": blocker.card}))
     return None
 
 
@@ -268,7 +266,7 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
     seen: list[int] = []
     targets = attackable_players(state)
     for ref, defender in command.attackers:
-        perm = ch.find_permanent(state, ref, what="attacker")
+        perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_attacker"))
         if perm.object in seen:
             raise IllegalAction("508.1a", "rules.card_object_n_is_declared_as_attacker", card=perm.card, n=perm.object)
         seen.append(perm.object)
@@ -283,8 +281,8 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
                 raise IllegalAction("508.1b", "rules.card_must_be_told_which_player_it", card=perm.card, players=', '.join(targets))
             defender = targets[0]
         if defender not in targets:
-            why = "not the defending player chosen (507.1)" if state.game_format == "single-defender" else "not an opponent in the game"
-            raise IllegalAction("508.1b", f"{perm.card} cannot attack {defender!r}: {why}")
+            why = Phrase("rules.why_not_chosen_defender" if state.game_format == "single-defender" else "rules.why_not_opponent")
+            raise IllegalAction("508.1b", "rules.card_cannot_attack_player_why", card=perm.card, player=defender, why=why)
         chosen.append({"object": perm.object, "card": perm.card, "defender": defender})
     tapped = [a["object"] for a in chosen if not ch.has_keyword(state, state.permanent(a["object"]), "vigilance")]  # type: ignore[arg-type]
     costs = attack_costs(state, chosen)
@@ -292,7 +290,7 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
     taps: list[Source] = []
     spent: dict[str, int] = {}
     if total:
-        what = " and ".join(f"{c['card']}'s {{{c['generic']}}} for {c['creatures']} creature(s) attacking {c['player']}" for c in costs)
+        what = and_all([Phrase("rules.what_attack_cost", {"card": c["card"], "generic": c["generic"], "count": c["creatures"], "player": c["player"]}) for c in costs])
         taps, spent = plan_payment(
             state, command.player, ManaCost(total, ()), command.pay, what=what, rule="508.1h", unavailable=frozenset(tapped)
         )
@@ -309,8 +307,8 @@ def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
     chosen: list[dict[str, Any]] = []
     seen: list[int] = []
     for ref, attacker_ref in command.blockers:
-        blocker = ch.find_permanent(state, ref, what="blocker")
-        attacker = ch.find_permanent(state, attacker_ref, what="attacker")
+        blocker = ch.find_permanent(state, ref, what=Phrase("rules.thing_blocker"))
+        attacker = ch.find_permanent(state, attacker_ref, what=Phrase("rules.thing_attacker"))
         if blocker.object in seen:
             raise IllegalAction("509.1a", "rules.card_object_n_can_block_only_one", card=blocker.card, n=blocker.object)
         seen.append(blocker.object)
@@ -321,7 +319,8 @@ def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
             raise IllegalAction("509.1a", "rules.card_is_not_attacking", card=attacker.card)
         why = block_restriction(state, blocker, attacker)
         if why is not None:
-            raise IllegalAction(*why)
+            rule, phrase = why
+            raise IllegalAction(rule, phrase.id, **phrase.params)
         chosen.append({"object": blocker.object, "card": blocker.card, "attacker": attacker.object})
     return BlockPlan(command.player, chosen)
 
@@ -330,12 +329,12 @@ def check_assign_damage(state: GameState, command: AssignDamage) -> DamagePlan:
     """510.1c-d: the active player divides the damage of the attackers named; the rest take the default."""
     chosen: dict[int, list[Assignment]] = {}
     for ref, parts in command.assignments:
-        attacker = ch.find_permanent(state, ref, what="attacker")
+        attacker = ch.find_permanent(state, ref, what=Phrase("rules.thing_attacker"))
         if not teams.teammates(state, command.player, attacker.controller) or not attacker.attacking:
             raise IllegalAction("510.1", "rules.card_is_not_creature_attacking_for_player", card=attacker.card, player=command.player)
         if not deals_damage_now(state, attacker):
             raise IllegalAction("510.4", "rules.card_deals_no_combat_damage_in_this", card=attacker.card)
         if attacker.object in chosen:
             raise IllegalAction("510.1", "rules.card_damage_is_assigned_twice", card=attacker.card)
-        chosen[attacker.object] = [{"target": ch.resolve_target(state, t, "creature"), "amount": n} for t, n in parts]
+        chosen[attacker.object] = [{"target": ch.resolve_target(state, t, Phrase("rules.thing_creature")), "amount": n} for t, n in parts]
     return DamagePlan(combat_assignments(state, chosen))

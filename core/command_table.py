@@ -3,7 +3,7 @@
 Each ``CommandSpec`` says, for one command type: its ``kind`` (the name of its scenario action,
 docs/reference/scenario-files.md, whose JSON form is the outer shell's: ``replays.actions.FORMS``), the decision it
 answers (``answers``: a kind of ``core.decision.Decision``, or None for an action a player may take
-at any time), how it is named in the rules' sentences (``verb``), whether any player of the team
+at any time), how it is named in the rules' sentences (``verb``, the message id of its name in ``core.errors.ENGLISH``), whether any player of the team
 may send it (``team``, 805.7-805.8), its ``check`` (state, command -> its typed plan, or an
 ``IllegalAction`` naming the rule), its ``apply`` (records the checked plan and names the move
 the engine's loop makes next), its ``candidates`` (state, decision -> the answers of its type
@@ -60,60 +60,60 @@ class CommandSpec(Generic[C, P]):
 
 COMMANDS: dict[type, CommandSpec[Any, Any]] = {
     PassPriority: CommandSpec(
-        kind="pass", answers=DecisionKind.PRIORITY, verb="pass priority",
+        kind="pass", answers=DecisionKind.PRIORITY, verb="rules.verb_pass",
         check=checks.check_pass, apply=apply_commands.apply_pass, candidates=cand.passes,
         recorded={"PriorityPassed": apply_commands.priority_passed},
     ),
     PlayLand: CommandSpec(
-        kind="play_land", answers=DecisionKind.PRIORITY, verb="play a land",
+        kind="play_land", answers=DecisionKind.PRIORITY, verb="rules.verb_play_land",
         check=checks.check_land, apply=apply_commands.apply_land, candidates=cand.lands,
         recorded={"LandPlayed": apply_commands.land_played},
     ),
     CastSpell: CommandSpec(
-        kind="cast", answers=DecisionKind.PRIORITY, verb="cast a spell",
+        kind="cast", answers=DecisionKind.PRIORITY, verb="rules.verb_cast",
         check=checks.check_cast, apply=apply_commands.apply_cast, candidates=cand.casts,
         recorded={"SpellCast": apply_commands.spell_cast},
     ),
     ActivateAbility: CommandSpec(
-        kind="activate", answers=DecisionKind.PRIORITY, verb="activate an ability",
+        kind="activate", answers=DecisionKind.PRIORITY, verb="rules.verb_activate",
         check=checks.check_activate, apply=apply_commands.apply_activation, candidates=cand.activations,
         recorded={"AbilityActivated": apply_commands.ability_activated, "ManaAbilityActivated": apply_commands.mana_ability_activated},
     ),
     OrderTriggers: CommandSpec(
-        kind="order_triggers", answers=DecisionKind.ORDER_TRIGGERS, verb="order triggers",
+        kind="order_triggers", answers=DecisionKind.ORDER_TRIGGERS, verb="rules.verb_order_triggers",
         check=checks.check_order, apply=apply_commands.apply_order, candidates=cand.orders,
         recorded={"TriggeredAbilitiesStacked": apply_commands.triggers_stacked},
     ),
     ChooseDefender: CommandSpec(
-        kind="choose_defender", answers=DecisionKind.CHOOSE_DEFENDER, verb="choice of defending player",
+        kind="choose_defender", answers=DecisionKind.CHOOSE_DEFENDER, verb="rules.verb_choose_defender",
         check=combat.check_choose_defender, apply=apply_commands.apply_defender, candidates=cand.defenders,
         recorded={"DefendingPlayerChosen": apply_commands.defender_chosen},
     ),
     DeclareAttackers: CommandSpec(
-        kind="declare_attackers", answers=DecisionKind.DECLARE_ATTACKERS, verb="declaration of attackers",
+        kind="declare_attackers", answers=DecisionKind.DECLARE_ATTACKERS, verb="rules.verb_declare_attackers",
         check=combat.check_attackers, apply=apply_commands.apply_attackers, candidates=cand.attacks,
         recorded={"AttackersDeclared": apply_commands.attackers_declared},
         team=True,  # 805.7-805.8
     ),
     DeclareBlockers: CommandSpec(
-        kind="declare_blockers", answers=DecisionKind.DECLARE_BLOCKERS, verb="declaration of blockers",
+        kind="declare_blockers", answers=DecisionKind.DECLARE_BLOCKERS, verb="rules.verb_declare_blockers",
         check=combat.check_blockers, apply=apply_commands.apply_blockers, candidates=cand.blocks,
         recorded={"BlockersDeclared": apply_commands.blockers_declared},
         team=True,  # 805.7-805.8
     ),
     AssignDamage: CommandSpec(
-        kind="assign_damage", answers=DecisionKind.ASSIGN_DAMAGE, verb="combat damage assignment",
+        kind="assign_damage", answers=DecisionKind.ASSIGN_DAMAGE, verb="rules.verb_assign_damage",
         check=combat.check_assign_damage, apply=apply_commands.apply_damage, candidates=cand.divisions,
         recorded={"CombatDamageDealt": apply_commands.damage_dealt},
         team=True,  # 805.7-805.8
     ),
     Discard: CommandSpec(
-        kind="discard", answers=DecisionKind.DISCARD, verb="discard",
+        kind="discard", answers=DecisionKind.DISCARD, verb="rules.verb_discard",
         check=checks.check_discard, apply=apply_commands.apply_discard, candidates=cand.discards,
         recorded={"CardsDiscarded": apply_commands.cards_discarded},
     ),
     Concede: CommandSpec(
-        kind="concede", answers=None, verb="concede",  # 104.3a: a player may concede at any time
+        kind="concede", answers=None, verb="rules.verb_concede",  # 104.3a: a player may concede at any time
         check=checks.check_concede, apply=apply_commands.apply_concession, candidates=cand.concessions,
         recorded={"PlayerLost": apply_commands.conceded},
     ),

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, teams
+from mtg_ledger.core.errors import ENGLISH, Phrase, render
 from mtg_ledger.core.state import GameState
 
 
@@ -35,13 +36,29 @@ class Decision:
     def rule_cited(self) -> str:
         return self.rule or RULE_OF_DECISION[self.kind]
 
-    def describe(self) -> str:
+    def phrase(self) -> Phrase:
+        """What the game is waiting for, as a message (its id and params)."""
         if self.kind is DecisionKind.PRIORITY:
-            return f"{self.player} holds priority"
+            return Phrase("rules.decision_priority", {"player": self.player})
         if self.kind is DecisionKind.DISCARD:
-            return f"the game is waiting for {self.player} to discard {self.count} card(s)"
-        return f"the game is waiting for {self.player} to {self.kind.replace('_', ' ')}"
+            return Phrase("rules.decision_discard", {"player": self.player, "count": self.count})
+        return Phrase("rules.decision_waiting", {"player": self.player, "to_do": TO_DO[self.kind]})
 
+    def describe(self) -> str:
+        """The same in English."""
+        p = self.phrase()
+        return render(ENGLISH, p.id, p.params)
+
+
+TO_DO: dict[DecisionKind, Phrase] = {  # a decision's name after "waiting for alice to", "not the time to"
+    DecisionKind.PRIORITY: Phrase("rules.to_priority"),
+    DecisionKind.ORDER_TRIGGERS: Phrase("rules.to_order_triggers"),
+    DecisionKind.CHOOSE_DEFENDER: Phrase("rules.to_choose_defender"),
+    DecisionKind.DECLARE_ATTACKERS: Phrase("rules.to_declare_attackers"),
+    DecisionKind.DECLARE_BLOCKERS: Phrase("rules.to_declare_blockers"),
+    DecisionKind.ASSIGN_DAMAGE: Phrase("rules.to_assign_damage"),
+    DecisionKind.DISCARD: Phrase("rules.to_discard"),
+}
 
 RULE_OF_DECISION: dict[DecisionKind, str] = {
     DecisionKind.PRIORITY: "117.3",

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import Ref
-from mtg_ledger.core.errors import CannotPay
+from mtg_ledger.core.errors import CannotPay, Phrase
 from mtg_ledger.core.mana import ManaCost, Source, format_pool, pay_from_pool, plan_sources
 from mtg_ledger.core.state import GameState
+
+
+def and_all(phrases: list[Phrase]) -> Phrase:
+    """Several things paid for as one phrase: "A and B and C"."""
+    first, *rest = phrases
+    return Phrase("rules.what_and", {"first": first, "rest": and_all(rest)}) if rest else first
 
 
 def plan_payment(
@@ -15,7 +21,7 @@ def plan_payment(
     cost: ManaCost,
     pay: tuple[Ref, ...] | None,
     *,
-    what: str,
+    what: Phrase,
     rule: str,
     unavailable: frozenset[int] = frozenset(),
 ) -> tuple[list[Source], dict[str, int]]:
@@ -29,13 +35,11 @@ def plan_payment(
     if pay is None:
         taps = plan_sources(cost, pool, available)
         if taps is None:
-            raise CannotPay(
-                rule, f"{player} cannot pay {what}: {format_pool(pool)} in pool and {len(available)} untapped mana source(s)"
-            )
+            raise CannotPay(rule, "rules.player_cannot_pay_what", player=player, what=what, pool=format_pool(pool), n=len(available))
     else:
         taps = []
         for ref in pay:
-            perm = ch.find_permanent(state, ref, what="mana source")
+            perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_mana_source"))
             match = next((s for s in available if s[0] == perm.object), None)
             if match is None or match in taps:
                 raise CannotPay("605.3a", "rules.card_object_n_cannot_be_tapped_for", card=perm.card, n=perm.object, player=player)
@@ -45,5 +49,5 @@ def plan_payment(
         after[color] = after.get(color, 0) + 1
     spent = pay_from_pool(cost, after)
     if spent is None:
-        raise CannotPay(rule, f"{format_pool(after)} cannot pay {what}")
+        raise CannotPay(rule, "rules.pool_cannot_pay_what", pool=format_pool(after), what=what)
     return taps, spent

@@ -12,8 +12,8 @@ from __future__ import annotations
 from mtg_ledger.core import teams
 from mtg_ledger.core.command_table import COMMANDS, CommandSpec
 from mtg_ledger.core.commands import Command, PassPriority
-from mtg_ledger.core.decision import RULE_OF_DECISION, Decision, DecisionKind, pending_decision
-from mtg_ledger.core.errors import GameOver, IllegalAction, NotYourPriority, WrongTiming
+from mtg_ledger.core.decision import RULE_OF_DECISION, TO_DO, Decision, DecisionKind, pending_decision
+from mtg_ledger.core.errors import GameOver, IllegalAction, NotYourPriority, Phrase, WrongTiming
 from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.state import GameState
 
@@ -45,12 +45,12 @@ def check(state: GameState, command: Command) -> Plan:
 def _holds_priority(state: GameState, decision: Decision, spec: CommandSpec[Command, Plan], command: Command) -> None:
     """117.1, 117.3d: actions taken with priority, by the player holding it (or a teammate, 805.5a)."""
     if decision.kind != DecisionKind.PRIORITY:
-        raise WrongTiming(decision.rule_cited, f"{decision.describe()}, not for a {spec.verb}")
+        raise WrongTiming(decision.rule_cited, "rules.decision_not_for_verb", decision=decision.phrase(), verb=Phrase(spec.verb))
     player = command.player
     if decision.player != player and not teams.teammates(state, decision.player, player):  # 805.5a
         raise NotYourPriority(
             "117.3d" if isinstance(command, PassPriority) else "117.1",
-            f"{player} cannot {spec.verb}: {decision.player} holds priority",
+            "rules.player_cannot_verb_other_holds_priority", player=player, verb=Phrase(spec.verb), other=decision.player,
         )
 
 
@@ -60,13 +60,14 @@ def _expect(state: GameState, decision: Decision, spec: CommandSpec[Command, Pla
     kind = spec.answers
     assert kind is not None
     rule = decision.rule_cited if decision.kind == kind else RULE_OF_DECISION[kind]
+    to_do = TO_DO[kind]
     if decision.kind != kind:
-        raise WrongTiming(rule, f"{decision.describe()}; it is not the time to {kind.replace('_', ' ')}")
+        raise WrongTiming(rule, "rules.decision_not_the_time_to", decision=decision.phrase(), to_do=to_do)
     if decision.player == player or (spec.team and teams.teammates(state, decision.player, player)):
         return
     if len(teams.team_of(state, decision.player)) > 1:
-        raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is for the team of {decision.player} to do")
-    raise WrongTiming(rule, f"{player} cannot {kind.replace('_', ' ')}: it is {decision.player}'s to do")
+        raise WrongTiming(rule, "rules.player_cannot_to_do_team_of_other", player=player, to_do=to_do, other=decision.player)
+    raise WrongTiming(rule, "rules.player_cannot_to_do_other_to_do", player=player, to_do=to_do, other=decision.player)
 
 
 def is_legal(state: GameState, command: Command) -> bool:

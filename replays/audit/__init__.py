@@ -16,7 +16,7 @@ from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
 from mtg_ledger.replays.messages import Phrase, say
-from mtg_ledger.replays.audit.french import french, french_allowed
+from mtg_ledger.replays.audit.french import french
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
 from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable
@@ -163,10 +163,8 @@ VERBS = {spec.kind: spec.verb for spec in COMMANDS.values()}
 def allowed_line(action: Map, lang: str) -> str:
     """One of what the rules allowed there: who, what (the verb of its kind in the command table), then
     the action itself in the scenario's form, as ``mtg-ledger decide`` and a scenario file take it."""
-    verb, text = VERBS[action["action"]], json.dumps(action, ensure_ascii=False)
-    if lang == "fr":
-        return french_allowed(action["player"], verb, text)
-    return f"{action['player']}: {verb} — {text}"
+    verb, text = say(VERBS[action["action"]], {}, lang), json.dumps(action, ensure_ascii=False)
+    return f"{action['player']}{' :' if lang == 'fr' else ':'} {verb} — {text}"
 
 
 def _plain(value: Any) -> Any:

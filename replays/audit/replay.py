@@ -194,10 +194,11 @@ def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, a
         command = decision_at(log, n, decision, table.state)
         if command is None:
             result.findings.append(
-                Finding(
+                Finding.of(
                     n + 1,
                     "divergence",
-                    f"the rules ask for a decision ({decision.describe()}), the log records {log[n]['type']}",
+                    "replay.decision_asked",
+                    {"decision": decision.phrase(), "type": log[n]["type"]},
                     rule=decision.rule_cited,
                     recorded=log[n],
                     allowed=_allowed(table.state),
