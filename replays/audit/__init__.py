@@ -94,7 +94,7 @@ class AuditReport:
     game: str | None  # None: a log file whose header cannot be read
     events: int
     findings: list[Finding] = field(default_factory=list)
-    notices: list[str] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
+    notices: list[Phrase] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
     snapshots: int = 0  # stored snapshots checked against the events (a stored game)
     verified: int = 0  # the first events, up to the first finding about them, whose chain holds and whose decisions are legal
 
@@ -114,7 +114,7 @@ class AuditReport:
             "first": None if self.first is None else self.first.version,
             "snapshots": self.snapshots,
             "verified": self.verified,
-            "notices": [said(n, lang) for n in self.notices],
+            "notices": [say(n.id, n.params, lang) for n in self.notices],
             "findings": [
                 {**asdict(f), "params": _plain(f.params), "message": finding_said(f, lang), "allowed": list(f.allowed), "title": rule_title(f.rule, lang)}
                 for f in sorted(self.findings, key=lambda f: f.version)
@@ -125,7 +125,7 @@ class AuditReport:
         w = WORDS[lang]
         lines = [w["game"].format(game=self.game)]
         first = self.first
-        notes = [f"{w['notice']} {said(n, lang)}" for n in self.notices]
+        notes = [f"{w['notice']} {say(n.id, n.params, lang)}" for n in self.notices]
         if first is None:
             clean = w["clean"].format(n=self.events)
             if self.snapshots:
@@ -274,11 +274,11 @@ def audit_game(ledger: Any, game_id: UUID, progress: Progress | None = None) -> 
     return report
 
 
-def unseeded_shuffles(events: Iterable[Map]) -> list[str]:
+def unseeded_shuffles(events: Iterable[Map]) -> list[Phrase]:
     """Shuffles whose recorded result is not what the game's seed gives with this engine's generator.
     Not a breach of the rules (results are recorded so that a replay survives a new generator), but
     if this engine recorded the game, the library was stacked."""
-    out: list[str] = []
+    out: list[Phrase] = []
     started: Map | None = None
     for e in events:
         if started is None:
@@ -292,5 +292,6 @@ def unseeded_shuffles(events: Iterable[Map]) -> list[str]:
             zone = "library" if e["type"] == "LibraryShuffled" else "schemes"
             expected = seeded_order(started["seed"], zone, e["player"], given[e["player"]][zone])
             if expected != e["order"]:
-                out.append(f"event {e['v']}: {e['player']}'s {zone} order is not what seed {started['seed']} gives with this engine")
+                params = {"v": e["v"], "player": e["player"], "zone": Phrase(f"word.{zone}"), "seed": started["seed"]}
+                out.append(Phrase("replay.unseeded_shuffle", params))
     return out

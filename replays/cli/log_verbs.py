@@ -12,7 +12,7 @@ from pathlib import Path
 from uuid import UUID
 
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.audit import AuditReport, audit, audit_game, said
+from mtg_ledger.replays.audit import AuditReport, audit, audit_game, finding_said
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.cli.progress import progress_bar
 from mtg_ledger.replays.audit.replay import replay
@@ -22,6 +22,13 @@ from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.replays.text import line
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.verbs import Map, emit
+
+
+def unread_finding(version: int, error: logfile.UnreadableLog) -> Finding:
+    """The finding of a log file that cannot be read (at ``version``; 0: the file as a whole), said by its id."""
+    if error.code is None:  # OLD PATH: a refusal written as a sentence (the ledger's, the service's)
+        return Finding(version, "integrity", str(error))
+    return Finding.of(version, "integrity", error.code, error.params)
 
 
 def load_log(
@@ -37,11 +44,11 @@ def load_log(
             header, events, unread = logfile.read_readable(source)
         else:
             (header, events), unread = logfile.read(source), None
-        damage = [] if unread is None else [Finding(unread.first, "integrity", str(unread))]
+        damage = [] if unread is None else [unread_finding(unread.first, unread)]
         return str(header.get("game")), events, header, logfile.recorded_versions(header), damage
     game = found
     events, unreadable, versions = store.ledger.recorded_rows(game)  # raises GameNotFound
-    damage = [Finding(e.version, "integrity", f"event {e.version}'s stored row cannot be read: {e.problem}") for e in unreadable[:1]]
+    damage = [Finding.of(e.version, "integrity", "log.stored_row", {"v": e.version, "problem": e.problem}) for e in unreadable[:1]]
     return str(game), events, None, versions, damage  # the rows up to the first that cannot be read, and that one
 
 
@@ -90,9 +97,10 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         try:
             game, events, header, versions, damage = load_log(store, args.source, partial=True)
         except logfile.UnreadableLog as e:  # nothing to audit: a bad file (exit 2), said in the report's language
+            finding = unread_finding(0, e)
             if not args.json:
-                raise logfile.UnreadableLog(said(str(e), args.lang)) from None
-            emit(AuditReport(game=None, events=0, findings=[Finding(0, "integrity", str(e))]).to_json(args.lang))
+                raise logfile.UnreadableLog(finding_said(finding, args.lang)) from None
+            emit(AuditReport(game=None, events=0, findings=[finding]).to_json(args.lang))
             return 2
         with progress_bar(len(events), "audit") as done:
             report = audit(game, events, header, done, versions, damage[0] if damage else None)

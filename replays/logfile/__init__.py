@@ -127,12 +127,12 @@ def open_log(path: str | Path) -> Iterator[LogReader]:
     try:
         stream = open(path, "rb")
     except OSError as e:
-        raise UnreadableLog(f"cannot open it ({e.strerror})", str(path)) from None
+        raise UnreadableLog(Phrase("read.cannot_open", {"error": e.strerror}), str(path)) from None
     with stream:
         try:
             yield LogReader(stream, name=str(path))
         except OSError as e:
-            raise UnreadableLog(f"cannot read it ({e.strerror})", str(path)) from None
+            raise UnreadableLog(Phrase("read.cannot_read", {"error": e.strerror}), str(path)) from None
 
 
 class LogEvents:
@@ -195,22 +195,22 @@ def read_bytes(data: bytes, limits: dict[str, Any] | None = None) -> tuple[Map, 
 
 def header_findings(header: Map) -> list[Finding]:
     """A header that does not describe a log as the format says (version 0: the file as a whole)."""
-    wrong = []
+    wrong: list[Phrase] = []
     game = header.get("game")
     if not _is_game_id(game):
-        wrong.append(f"its game {game!r:.60} is not a game id")
+        wrong.append(Phrase("log.header_game", {"value": game}))
     count = header.get("events")
     if type(count) is not int or count < 0:
-        wrong.append(f"its event count {count!r:.60} is not a number of events")
+        wrong.append(Phrase("log.header_count", {"value": count}))
     final = header.get("hash")
     if not isinstance(final, str) or len(final) != 64 or any(c not in "0123456789abcdef" for c in final):
-        wrong.append(f"its final hash {final!r:.80} is not a sha256 in hex")
+        wrong.append(Phrase("log.header_hash", {"value": final}))
     for key in ("rules", "engine"):
         if not isinstance(header.get(key), str):
-            wrong.append(f"its {key} {header.get(key)!r:.60} is not a string")
+            wrong.append(Phrase("log.header_string", {"key": key, "value": header.get(key)}))
     versions = header.get("event_versions", {})
     if not isinstance(versions, dict) or any(type(k) is not str or type(v) is not int for k, v in versions.items()):
-        wrong.append("its event_versions is not a map of event types to class versions")
+        wrong.append(Phrase("log.header_versions"))
     return [Finding.of(0, "integrity", "log.header_wrong", {"what": w}) for w in wrong]
 
 

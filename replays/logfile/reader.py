@@ -34,13 +34,15 @@ read): no compression; the header map, then each event's contract map, msgpack o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 import msgpack
 import zstandard
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.schema import SchemaError, check_schema
+from mtg_ledger.core.versions import SCHEMA_VERSION
 
 FORMAT = "mtg-ledger"
 MAGIC = b"\x28\xb5\x2f\xfd"  # every zstd frame starts with it; a msgpack header map never does
@@ -55,41 +57,58 @@ _WINDOW = 1 << 23  # zstd window a reader allows (level 9 writes 4 MiB): a file 
 _MSGPACK_ERRORS = (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, msgpack.BufferFull, ValueError, TypeError)
 
 
-class UnreadableLog(ValueError):
-    """Not a log file this engine can read (exit status 2): ``reason`` says why, ``file`` names it."""
+def _english(message_id: str, params: Mapping[str, Any]) -> str:
+    from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a file cannot be
 
-    def __init__(self, reason: str, file: str | None = None) -> None:
-        super().__init__(f"the log file {file} cannot be read: {reason}" if file else reason)
-        self.reason, self.file = reason, file
+    return say(message_id, params)
+
+
+class UnreadableLog(ValueError):
+    """Not a log file this engine can read (exit status 2): ``why`` says why (a message, ``reason`` its
+    English), ``file`` names it; ``code`` and ``params`` are the whole sentence's message id and holes.
+    OLD PATH: a ``why`` that is a sentence (the ledger's and the service's refusals) has no id (``code`` None)."""
+
+    def __init__(self, why: Phrase | str, file: str | None = None) -> None:
+        self.why, self.file = why, file
+        self.reason = why if isinstance(why, str) else _english(why.id, why.params)
+        if isinstance(why, str):
+            self.code: str | None = None
+            self.params: Map = {}
+            said = f"the log file {file} cannot be read: {why}" if file else why
+        else:
+            self.code, self.params = ("read.whole_file", {"file": file, "reason": why}) if file else (why.id, dict(why.params))
+            said = _english(self.code, self.params)
+        super().__init__(said)
 
     def named(self, file: str) -> UnreadableLog:
-        return UnreadableLog(self.reason, file)
+        return UnreadableLog(self.why, file)
 
 
 class UnreadableEvents(UnreadableLog):
     """A log file whose header reads, but not all of its events: every event before ``first`` was read
     whole; ``first`` to ``last`` (None: to the end of the file) cannot be."""
 
-    def __init__(self, reason: str, first: int, last: int | None, file: str | None = None) -> None:
-        of = f"of the log file {file}" if file else "of the log file"
-        if last is None:
-            said = f"the log file{f' {file}' if file else ''} cannot be read from event {first} on: {reason}"
-        elif last == first:
-            said = f"event {first} {of} cannot be read: {reason}"
-        else:
-            said = f"events {first} to {last} {of} cannot be read: {reason}"
-        ValueError.__init__(self, said)
-        self.reason, self.file, self.first, self.last = reason, file, first, last
+    def __init__(self, why: Phrase, first: int, last: int | None, file: str | None = None) -> None:
+        which = "read.from_event" if last is None else "read.event" if last == first else "read.events"
+        self.code, self.params = which + ("" if file else "_unnamed"), {"v": first, "w": last, "file": file, "reason": why}
+        ValueError.__init__(self, _english(self.code, self.params))
+        self.why, self.reason, self.file, self.first, self.last = why, _english(why.id, why.params), file, first, last
 
     def named(self, file: str) -> UnreadableEvents:
-        return UnreadableEvents(self.reason, self.first, self.last, file)
+        return UnreadableEvents(_why(self), self.first, self.last, file)
 
 
-def _damaged(e: zstandard.ZstdError) -> str:
+def _why(e: UnreadableLog) -> Phrase:
+    """Why the reader could not read on: every reason it raises is a message."""
+    assert isinstance(e.why, Phrase), e.why
+    return e.why
+
+
+def _damaged(e: zstandard.ZstdError) -> Phrase:
     said = str(e).removeprefix("zstd decompressor error: ")
     if "checksum" in said:
-        return "its checksum does not match its content"
-    return "its data is corrupt" if "corruption" in said else f"zstd: {said}"
+        return Phrase("read.checksum")
+    return Phrase("read.corrupt") if "corruption" in said else Phrase("read.zstd", {"error": said})
 
 
 def _lead(data: bytes) -> Map | None:
@@ -144,7 +163,7 @@ class LogReader:
         except UnreadableEvents as e:
             raise (e.named(self._name) if self._name else e) from None
         except UnreadableLog as e:  # the older forms: everything from the event it met on
-            raise UnreadableEvents(e.reason, read + 1, None, self._name) from None
+            raise UnreadableEvents(_why(e), read + 1, None, self._name) from None
 
     def _new_unpacker(self) -> msgpack.Unpacker:
         return msgpack.Unpacker(raw=False, strict_map_key=False, max_buffer_size=_ITEM + CHUNK, **self._limits)
@@ -152,21 +171,23 @@ class LogReader:
     def _count(self, size: int) -> None:
         self._fed += size
         if self._max is not None and self._fed > self._max:
-            raise UnreadableLog(f"the log holds more than {self._max:,} bytes once decompressed: refused, nothing read")
+            raise UnreadableLog(Phrase("read.too_large", {"n": self._max}))
 
     def _check_header(self, header: Any) -> Map:
         if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise UnreadableLog(f"not an {FORMAT} log file: the header is missing or of another format")
+            raise UnreadableLog(Phrase("read.not_log_file"))
+        schema = header.get("schema")
         try:
-            check_schema(header.get("schema"))
-        except SchemaError as e:
-            raise UnreadableLog(str(e)) from None
+            check_schema(schema)
+        except SchemaError:
+            newer = isinstance(schema, int) and schema >= 1
+            raise UnreadableLog(Phrase("read.schema_newer", {"n": schema, "count": SCHEMA_VERSION}) if newer else Phrase("read.not_schema_version", {"n": schema})) from None
         return header
 
     def _check_table(self, table: Any) -> list[tuple[Any, list[Any]]]:
         shapes: list[Any] = table if isinstance(table, list) else [None]
         if any(not (isinstance(s, list) and len(s) == 2 and isinstance(s[1], list)) for s in shapes):
-            raise UnreadableLog("the table of event shapes after the header is missing or not a list of [type, [key, ...]]")
+            raise UnreadableLog(Phrase("read.no_table"))
         return [(kind, keys) for kind, keys in shapes]
 
     # schema 4: the lead, the header frame, then a frame a block
@@ -174,31 +195,31 @@ class LogReader:
     def _frame(self, pending: bytes, length: int | None) -> tuple[bytes, bytes]:
         """One zstd frame, whole and checked: ``length`` compressed bytes (None: up to its end, then the
         bytes after it); what it decompresses to, and the compressed bytes read past it."""
-        part = "its header" if length is None else "their block"
+        part = Phrase("read.part_header" if length is None else "read.part_block")
         frame = zstandard.ZstdDecompressor(max_window_size=_WINDOW).decompressobj()
         out, left = bytearray(), length
         while not frame.eof:
             if left == 0:
-                raise UnreadableLog(f"{part} is damaged (its frame does not end where the block index says)")
+                raise UnreadableLog(Phrase("read.damaged", {"part": part, "damage": Phrase("read.frame_not_end")}))
             want = _COMPRESSED_CHUNK if left is None else min(_COMPRESSED_CHUNK, left)
             compressed, pending = (pending[:want], pending[want:]) if pending else (self._source.read(want), b"")
             if not compressed:
-                raise UnreadableLog(f"the file was cut: it ends before the end of {part}")
+                raise UnreadableLog(Phrase("read.cut_in_part", {"part": part}))
             left = None if left is None else left - len(compressed)
             try:
                 piece = frame.decompress(compressed)
             except zstandard.ZstdError as e:
-                raise UnreadableLog(f"{part} is damaged ({_damaged(e)})") from None
+                raise UnreadableLog(Phrase("read.damaged", {"part": part, "damage": _damaged(e)})) from None
             self._count(len(piece))
             out += piece
         if left:
-            raise UnreadableLog(f"{part} is damaged (its frame ends before where the block index says)")
+            raise UnreadableLog(Phrase("read.damaged", {"part": part, "damage": Phrase("read.frame_ends_before")}))
         return bytes(out), frame.unused_data + pending
 
     def _read_header_frame(self, start: bytes) -> tuple[Map, list[tuple[Any, list[Any]]], bytes]:
         lead = _lead(start[:_LEAD])
         if lead is None:
-            raise UnreadableLog("its header is damaged (its first bytes are not a log file's lead)")
+            raise UnreadableLog(Phrase("read.damaged", {"part": Phrase("read.part_header"), "damage": Phrase("read.not_lead")}))
         self._check_header(lead)  # a newer schema is refused before anything else is read
         data, pending = self._frame(start[_LEAD:], None)
         unpacker = self._new_unpacker()
@@ -206,16 +227,16 @@ class LogReader:
         try:
             items = list(unpacker)
         except _MSGPACK_ERRORS as e:
-            raise UnreadableLog(f"its header frame is not msgpack ({type(e).__name__})") from None
+            raise UnreadableLog(Phrase("read.header_not_msgpack", {"error": type(e).__name__})) from None
         if len(items) != 3 or unpacker.tell() != len(data):
-            raise UnreadableLog("its header frame does not hold a header, a block index and a table of shapes")
+            raise UnreadableLog(Phrase("read.header_frame"))
         header, index, table = items
         if self._check_header(header).get("schema") != lead["schema"]:
-            raise UnreadableLog("its header is damaged (its lead and its header name different schemas)")
+            raise UnreadableLog(Phrase("read.damaged", {"part": Phrase("read.part_header"), "damage": Phrase("read.schemas_differ")}))
         if not isinstance(index, list) or any(
             not (isinstance(b, list) and len(b) == 2 and all(type(n) is int and n > 0 for n in b)) for b in index
         ):
-            raise UnreadableLog("the block index after the header is not a list of [events, bytes]")
+            raise UnreadableLog(Phrase("read.block_index"))
         self._index = [(count, length) for count, length in index]
         return header, self._check_table(table), pending
 
@@ -229,16 +250,16 @@ class LogReader:
                 try:
                     items = list(unpacker)
                 except _MSGPACK_ERRORS as e:
-                    raise UnreadableLog(f"their block is not msgpack ({type(e).__name__})") from None
+                    raise UnreadableLog(Phrase("read.block_not_msgpack", {"error": type(e).__name__})) from None
                 if len(items) != count or unpacker.tell() != len(data):
-                    raise UnreadableLog(f"their block holds {len(items)} whole items, not the {count} events the index gives it")
+                    raise UnreadableLog(Phrase("read.block_items", {"n": len(items), "count": count}))
                 events = [decoder.decode(item, before + i) for i, item in enumerate(items, start=1)]
             except UnreadableLog as e:
-                raise UnreadableEvents(e.reason, before + 1, before + count) from None
+                raise UnreadableEvents(_why(e), before + 1, before + count) from None
             yield from events
             before += count
         if pending or self._source.read(1):
-            raise UnreadableEvents("the file goes on after its last block: bytes were appended to it", before + 1, None)
+            raise UnreadableEvents(Phrase("read.appended_after_block"), before + 1, None)
 
     # schema 3: one frame; schemas 1 and 2: plain msgpack
 
@@ -255,16 +276,16 @@ class LogReader:
             pending = b""
             if not compressed:
                 if not frame.eof:
-                    raise UnreadableLog("the file was cut: its compressed data ends before the end of its zstd frame")
+                    raise UnreadableLog(Phrase("read.zstd_cut"))
                 return
             if frame.eof:
-                raise UnreadableLog("the file goes on after the end of its zstd frame: bytes were appended to it")
+                raise UnreadableLog(Phrase("read.zstd_appended"))
             try:
                 out = frame.decompress(compressed)
             except zstandard.ZstdError as e:
-                raise UnreadableLog(f"its compressed data is damaged ({_damaged(e)})") from None
+                raise UnreadableLog(Phrase("read.compressed_damaged", {"damage": _damaged(e)})) from None
             if frame.eof and frame.unused_data:
-                raise UnreadableLog("the file goes on after the end of its zstd frame: bytes were appended to it")
+                raise UnreadableLog(Phrase("read.zstd_appended"))
             for i in range(0, len(out), CHUNK):
                 yield out[i : i + CHUNK]
 
@@ -282,9 +303,9 @@ class LogReader:
         except _MSGPACK_ERRORS as e:
             if isinstance(e, UnreadableLog):
                 raise
-            raise UnreadableLog(f"not a msgpack log file ({type(e).__name__}{': ' if str(e) else ''}{e})") from None
+            raise UnreadableLog(Phrase("read.not_msgpack", {"error": f"{type(e).__name__}{': ' if str(e) else ''}{e}"})) from None
         if unpacker.tell() != fed:
-            raise UnreadableLog(f"the file ends in the middle of item {count + 1}: it was cut ({fed - unpacker.tell()} stray bytes)")
+            raise UnreadableLog(Phrase("read.cut_in_item", {"n": count + 1, "count": fed - unpacker.tell()}))
 
     def _read_header(self) -> Map:
         return self._check_header(next(self._items, None))
@@ -295,7 +316,7 @@ class LogReader:
     def _plain_events(self) -> Iterator[Map]:
         for i, event in enumerate(self._items, start=1):
             if not isinstance(event, dict) or "type" not in event or "v" not in event or "hash" not in event:
-                raise UnreadableLog(f"item {i} after the header is not an event map (v, type, hash)")
+                raise UnreadableLog(Phrase("read.item_not_event", {"n": i}))
             yield event
 
     def _compact_events(self) -> Iterator[Map]:
@@ -315,10 +336,10 @@ class _Decoder:
     def decode(self, item: Any, i: int) -> Map:
         shapes = self._shapes
         if type(item) is not list or len(item) < 2 or type(item[0]) is not int or not 0 <= item[0] < len(shapes):
-            raise UnreadableLog(f"event {i} is not [shape, hash, value, ...] with a shape of the table")
+            raise UnreadableLog(Phrase("read.event_not_shape", {"n": i}))
         kind, keys, size, implied = shapes[item[0]]
         if len(item) != size:
-            raise UnreadableLog(f"event {i} holds {len(item) - 2} values, its shape {len(keys)}")
+            raise UnreadableLog(Phrase("read.event_values", {"n": i, "count": len(item) - 2, "other": len(keys)}))
         recorded_hash = item[1]
         if implied and type(recorded_hash) is bytes and len(recorded_hash) == 32 and type(self._next_v) is int:  # a sound log's every event
             event: Map = {"v": self._next_v, "type": kind}
@@ -327,9 +348,9 @@ class _Decoder:
             self._next_v += 1
             return event
         if isinstance(recorded_hash, bytes) and len(recorded_hash) != 32:
-            raise UnreadableLog(f"event {i}'s hash is {len(recorded_hash)} bytes long, not the 32 of a sha256")
+            raise UnreadableLog(Phrase("read.hash_length", {"n": i, "count": len(recorded_hash)}))
         if not isinstance(recorded_hash, bytes) and not (recorded_hash is None and keys and keys[-1] == "hash"):
-            raise UnreadableLog(f"event {i}'s hash is not 32 bytes")
+            raise UnreadableLog(Phrase("read.hash_not_32", {"n": i}))
         event = {"v": self._next_v, "type": kind}
         event.update(zip(keys, item[2:], strict=True))
         if recorded_hash is not None:

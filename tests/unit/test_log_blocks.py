@@ -20,7 +20,8 @@ from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.replays.logfile import reader as logcodec
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.logfile import writer as logwrite
-from mtg_ledger.replays.audit.french import french
+from mtg_ledger.core.errors import Phrase
+from mtg_ledger.replays.messages import catalogue, say
 from tests.log_tools import Event, demo_game, demo_log, header_of, run
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -252,28 +253,22 @@ def test_a_file_that_is_no_log_is_named_in_its_error(tmp_path: Path, capsys: pyt
 # --- every reason a reader gives has its French ---------------------------------------------------------------
 
 
-def _sample(part: ast.expr) -> str:
-    if isinstance(part, ast.Constant):
-        return str(part.value)
-    assert isinstance(part, ast.FormattedValue)
-    return logcodec.FORMAT if isinstance(part.value, ast.Name) and part.value.id == "FORMAT" else "its header"
-
-
 def _reasons() -> list[str]:
-    """Each reason ``replays.logcodec`` raises an ``UnreadableLog`` with, its holes filled with a sample."""
+    """The message id of each reason the reader raises an ``UnreadableLog`` with (replays/logfile/reader.py)."""
     found = []
     for node in ast.walk(ast.parse((ROOT / "replays" / "logfile" / "reader.py").read_text())):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("UnreadableLog", "UnreadableEvents") and node.args:
-            text: Any = node.args[0]
-            if isinstance(text, ast.Constant) and isinstance(text.value, str):
-                found.append(text.value)
-            elif isinstance(text, ast.JoinedStr):
-                found.append("".join(_sample(v) for v in text.values))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "Phrase" and node.args:
+            first: Any = node.args[0]
+            if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                found.append(first.value)
     return found
 
 
 def test_every_reason_a_log_file_cannot_be_read_for_has_its_french() -> None:
     reasons = _reasons()
     assert len(reasons) > 20
-    said = {r: [french(f"the log file a.mtgl cannot be read: {r}"), french(f"events 3 to 9 of the log file a.mtgl cannot be read: {r}")] for r in reasons}
-    assert [r for r, french_ones in said.items() if any(r in f or "(en anglais)" in f for f in french_ones)] == []
+    english, french = catalogue("en"), catalogue("fr")
+    assert [r for r in reasons if r not in english or r not in french] == []
+    why = Phrase("read.damaged", {"part": Phrase("read.part_block"), "damage": Phrase("read.checksum")})
+    said = say("read.events", {"v": 3, "w": 9, "file": "a.mtgl", "reason": why}, "fr")
+    assert said == "les événements 3 à 9 du fichier journal a.mtgl sont illisibles : leur bloc est endommagé (sa somme de contrôle ne correspond pas à son contenu)"

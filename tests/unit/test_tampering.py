@@ -16,6 +16,7 @@ from mtg_ledger.core.hashing import chain
 from mtg_ledger.core.state import GameState
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.audit import audit
+from mtg_ledger.replays.messages import say
 from tests.log_tools import Event, demo_game, demo_log, edited, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -294,5 +295,5 @@ def test_a_stacked_library_audits_clean_but_with_a_notice_for_the_judge() -> Non
         events.append(e)
     report = audit("g", events)
     assert report.clean
-    assert report.notices and "order is not what seed 3 gives" in report.notices[0]
+    assert report.notices and "order is not what seed 3 gives" in say(report.notices[0].id, report.notices[0].params)
     assert audit("g", honest.events).notices == []
