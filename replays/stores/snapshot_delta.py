@@ -39,6 +39,8 @@ from typing import Any, NamedTuple
 
 import msgpack
 
+from mtg_ledger.core.errors import Phrase
+
 Map = dict[str, Any]
 REPLACE, MAP, ARRAY = 0, 1, 2  # node kinds
 COPY, PATCH, NEW = 0, 1, 2  # array segments
@@ -223,9 +225,11 @@ def apply(old: Any, node: Any) -> Any:
 class BadKeyframe(BadSnapshot):
     """A delta whose keyframe is missing, damaged or not a keyframe: no delta on it can be used."""
 
-    def __init__(self, base: int, reason: str) -> None:
-        super().__init__(reason)
-        self.base = base
+    def __init__(self, base: int, why: Phrase) -> None:
+        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a snapshot is turned away
+
+        super().__init__(say(why.id, why.params))
+        self.base, self.why = base, why
 
 
 def is_stored_form(fields: Map) -> bool:
@@ -244,16 +248,16 @@ def plain_state(fields: Map, version: int, keyframe_row: Callable[[int], tuple[b
             raise BadSnapshot(f"its keyframe version {base!r} is not one before it")
         found = keyframe_row(base)
         if found is None:
-            raise BadKeyframe(base, f"its keyframe (the snapshot at version {base}) is missing")
+            raise BadKeyframe(base, Phrase("snapshot.keyframe_missing", {"v": base}))
         stored_bytes, keyframe = found
         if row_digest(stored_bytes) != fields.get("base_digest"):
-            raise BadKeyframe(base, f"its keyframe (the snapshot at version {base}) is not the one it was made from: damaged or replaced")
+            raise BadKeyframe(base, Phrase("snapshot.keyframe_replaced", {"v": base}))
         if "keyframe" not in keyframe:
-            raise BadKeyframe(base, f"the snapshot at version {base} it names is not a keyframe")
+            raise BadKeyframe(base, Phrase("snapshot.not_keyframe", {"v": base}))
         try:
             old = unpack(keyframe["keyframe"])
         except BadSnapshot as e:
-            raise BadKeyframe(base, f"its keyframe (the snapshot at version {base}) cannot be read: {e}") from None
+            raise BadKeyframe(base, Phrase("snapshot.keyframe_unreadable", {"v": base, "error": str(e)})) from None
         plain = apply(old, unpack(fields["delta"]))
     if not isinstance(plain, dict):
         raise BadSnapshot("it does not hold a game state")

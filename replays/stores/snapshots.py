@@ -21,6 +21,7 @@ from uuid import UUID
 import msgpack
 from eventsourcing.persistence import Mapper, StoredEvent
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
@@ -100,13 +101,13 @@ def check_all(ledger: Any, game_id: UUID, events: list[Map], stored_events: int)
         s = stored.originator_version
         if s > stored_events:
             findings.append(
-                _bad(s, f"it lies beyond the last stored event ({stored_events}): the log was cut after it, or the snapshot was forged")
+                _bad(s, Phrase("snapshot.beyond_last_event", {"count": stored_events}))
             )
             continue
         try:
             game, _ = snapshot_game(ledger.mapper, game_id, stored, ledger.snapshots.recorder)
         except SnapshotRejected as e:
-            findings.append(_bad(s, e.reason))
+            findings.append(_bad(s, e.why))
             continue
         if s > len(events) or folded < 0:
             continue  # the events before it fail their own checks (reported as such): nothing to compare with
@@ -115,28 +116,29 @@ def check_all(ledger: Any, game_id: UUID, events: list[Map], stored_events: int)
                 apply_event(state, events[folded])
                 folded += 1
         except Exception as e:
-            findings.append(_bad(s, f"the events before it cannot be rebuilt to compare ({brief(e)})"))
+            findings.append(_bad(s, Phrase("snapshot.cannot_rebuild", {"error": brief(e)})))
             folded = -1
             continue
         if game.state.state_hash() != state.state_hash():
-            findings.append(_bad(s, "it does not match the events: " + difference(game.state.to_dict(), state.to_dict())))
+            findings.append(_bad(s, Phrase("snapshot.does_not_match", {"difference": difference(game.state.to_dict(), state.to_dict())})))
     return len(rows), findings
 
 
-def _bad(version: int, reason: str) -> Finding:
-    return Finding(version, "snapshot", f"the stored snapshot at version {version} is not to be trusted: {reason}")
+def _bad(version: int, why: Phrase) -> Finding:
+    return Finding.of(version, "snapshot", "snapshot.untrusted", {"v": version, "reason": why})
 
 
-def difference(snapshot: Any, rebuilt: Any, path: str = "") -> str:
+def difference(snapshot: Any, rebuilt: Any, path: str = "") -> Phrase:
     """Where two states first differ, as a judge would say it."""
     if isinstance(snapshot, dict) and isinstance(rebuilt, dict):
         for key in sorted({*snapshot, *rebuilt}, key=str):
             if key not in snapshot or key not in rebuilt:
-                return f"{path}{key} is only in the {'snapshot' if key in snapshot else 'events'}"
+                return Phrase("snapshot.only_in_snapshot" if key in snapshot else "snapshot.only_in_events", {"path": f"{path}{key}"})
             if snapshot[key] != rebuilt[key] or type(snapshot[key]) is not type(rebuilt[key]):
                 return difference(snapshot[key], rebuilt[key], f"{path}{key}.")
     if isinstance(snapshot, list) and isinstance(rebuilt, list) and len(snapshot) == len(rebuilt):
         for i, (a, b) in enumerate(zip(snapshot, rebuilt, strict=True)):
             if a != b or type(a) is not type(b):
                 return difference(a, b, f"{path}{i}.")
-    return f"{path.rstrip('.') or 'the state'} is {snapshot!r:.60} in the snapshot, {rebuilt!r:.60} by the events"
+    values = {"snapshot": snapshot, "rebuilt": rebuilt}
+    return Phrase("snapshot.differs_at", {"path": path.rstrip("."), **values}) if path else Phrase("snapshot.state_differs", values)

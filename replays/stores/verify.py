@@ -25,6 +25,7 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core import events as ev
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.state import GameState
@@ -57,10 +58,12 @@ SNAPSHOT_TRIES = 3  # snapshots tried, newest first, before folding from the fir
 class SnapshotRejected(Exception):
     """A snapshot the chain does not vouch for; the read falls back to the events."""
 
-    def __init__(self, version: int, reason: str, keyframe: int | None = None) -> None:
-        super().__init__(f"snapshot at version {version}: {reason}")
-        self.version = version
-        self.reason = reason
+    def __init__(self, version: int, why: Phrase, keyframe: int | None = None) -> None:
+        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a snapshot is turned away
+
+        self.reason = say(why.id, why.params)  # ``why`` in English
+        super().__init__(f"snapshot at version {version}: {self.reason}")
+        self.version, self.why = version, why
         self.keyframe = keyframe  # a delta whose keyframe (at this version) is missing or damaged
 
 
@@ -74,9 +77,9 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent, reco
     try:
         snapshot = mapper.to_domain_event(stored)
     except Exception as e:
-        raise SnapshotRejected(s, f"it cannot be read ({brief(e)})") from None
+        raise SnapshotRejected(s, Phrase("snapshot.cannot_read", {"error": brief(e)})) from None
     if not isinstance(snapshot, GameSnapshot) or resolves(getattr(snapshot, "topic", "")) is not Game:
-        raise SnapshotRejected(s, "it is not a snapshot of a game")
+        raise SnapshotRejected(s, Phrase("snapshot.not_a_game"))
     fields = dict(snapshot.state) if isinstance(snapshot.state, dict) else {}
     recorded_hash = fields.pop("state_hash", None)
     state: Any
@@ -85,13 +88,13 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent, reco
     else:  # the whole state, as schemas 1 and 2 stored it
         state = fields.get("state")
     if not isinstance(state, GameState) or state.version != s:
-        raise SnapshotRejected(s, f"it does not hold the state after event {s}")
+        raise SnapshotRejected(s, Phrase("snapshot.not_state_after", {"v": s}))
     try:
         own_hash = state.state_hash()
     except Exception as e:
-        raise SnapshotRejected(s, f"its state cannot be hashed ({brief(e)})") from None
+        raise SnapshotRejected(s, Phrase("snapshot.cannot_hash", {"error": brief(e)})) from None
     if recorded_hash is not None and own_hash != recorded_hash:
-        raise SnapshotRejected(s, "its content does not match the state hash stored with it")
+        raise SnapshotRejected(s, Phrase("snapshot.hash_mismatch"))
     game = GameSnapshot(originator_id=game_id, originator_version=s, timestamp=snapshot.timestamp, topic=snapshot.topic, state=fields).mutate(None)
     assert isinstance(game, Game)
     return game, own_hash
@@ -115,9 +118,9 @@ def _stored_state(mapper: Mapper[UUID], game_id: UUID, s: int, fields: Map, reco
     try:
         state = GameState.from_dict(delta.plain_state(fields, s, keyframe_row))
     except delta.BadKeyframe as e:
-        raise SnapshotRejected(s, str(e), keyframe=e.base) from None
+        raise SnapshotRejected(s, e.why, keyframe=e.base) from None
     except Exception as e:
-        raise SnapshotRejected(s, f"it cannot be read ({brief(e)})") from None
+        raise SnapshotRejected(s, Phrase("snapshot.cannot_read", {"error": brief(e)})) from None
     for key in ("keyframe", "delta", "base", "base_digest"):
         fields.pop(key, None)
     fields["state"] = state
@@ -175,7 +178,7 @@ def fold(ledger: Any, game_id: UUID, game: Game | None, state_hash: str | None, 
                     game = apply(game_id, game, checked)
                 except StoreDamage as damage:
                     if unpinned is not None and (damage.version == start + 1 or isinstance(damage, UnreadableRow)):
-                        raise SnapshotRejected(start, f"the events after it do not follow from it ({damage.problem})") from None
+                        raise SnapshotRejected(start, Phrase("snapshot.events_do_not_follow", {"problem": damage.problem})) from None
                     raise
     if unpinned is not None:
         assert game is not None
@@ -189,7 +192,7 @@ def _vouch(state: GameState, turn_began: Row, start: int, known: str | None = No
     except Exception:
         same = False
     if not same:
-        raise SnapshotRejected(start, f"the state it leads to is not the one event {turn_began.version} (TurnBegan) records")
+        raise SnapshotRejected(start, Phrase("snapshot.state_not_recorded", {"v": turn_began.version}))
 
 
 def _vouch_beyond(ledger: Any, game_id: UUID, game: Game, checker: Chain, start: int, known: str | None) -> None:
@@ -207,8 +210,8 @@ def _vouch_beyond(ledger: Any, game_id: UUID, game: Game, checker: Chain, start:
     except SnapshotRejected:
         raise
     except Exception as e:
-        raise SnapshotRejected(start, f"the events after it cannot vouch for it ({brief(e)})") from None
-    raise SnapshotRejected(start, "no turn has begun after it yet, so the chain cannot vouch for it")
+        raise SnapshotRejected(start, Phrase("snapshot.cannot_vouch", {"error": brief(e)})) from None
+    raise SnapshotRejected(start, Phrase("snapshot.no_turn_yet"))
 
 
 def maps(ledger: Any, game_id: UUID, start: Game | None, last: int | None) -> Iterator[Map]:

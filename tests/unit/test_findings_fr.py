@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("cli_env")
 ROOT = Path(__file__).parents[2]
 ERRORS = {"RulesError", "IllegalAction", "NotYourPriority", "WrongTiming", "CannotPay", "IllegalTarget", "UnknownCard", "GameOver"}
 RULE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
-ID = re.compile(r"^(rules|log|read|replay|word|finding)\.\w+$")  # a message id
+ID = re.compile(r"^(rules|log|read|replay|snapshot|word|finding)\.\w+$")  # a message id
 ENGLISH = re.compile(r"\b(the|is|not|cannot|only|must|has|was|its|and|but|where|event)\b")
 
 
