@@ -161,12 +161,8 @@ class RulesError(ValueError):
     message id in ``ENGLISH`` and ``params`` its holes."""
 
     def __init__(self, rule: str, code: str, /, **params: Any) -> None:
-        if code in ENGLISH:
-            self.code: str | None = code
-            self.params: dict[str, Any] = params
-            self.message = render(ENGLISH, code, params)
-        else:  # OLD PATH, until every raise site passes an id: ``code`` is the English sentence itself
-            self.code, self.params, self.message = None, {}, code
+        self.code, self.params = code, params
+        self.message = render(ENGLISH, code, params)
         super().__init__(f"{self.message} (rule {rule})")
         self.rule = rule
 

@@ -16,7 +16,6 @@ from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
 from mtg_ledger.replays.messages import Phrase, say
-from mtg_ledger.replays.audit.french import french
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
 from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable
@@ -67,9 +66,9 @@ WORDS = {
 
 
 def said(message: str, lang: str) -> str:
-    """A notice's sentence, or a finding's without a message id, in ``lang``: OLD PATH, the English
-    sentence put into French by pattern (replays.audit.french) until it is written with an id."""
-    return french(message) if lang == "fr" else message
+    """A finding's sentence that has no message id (a schema check's, a refused upload's), in ``lang``:
+    in English, marked as such rather than passed off as another language."""
+    return message if lang == "en" else f"{message} (en anglais)"
 
 
 def finding_said(finding: Finding, lang: str) -> str:

@@ -219,8 +219,6 @@ def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, a
 
 def _refused(version: int, e: RulesError, whole: bool, **rest: Any) -> Finding:
     """A decision the rules refuse: the error's message (``whole``: with its rule, as ``str(e)`` says it)."""
-    if e.code is None:  # OLD PATH (a raise site not yet given an id): an English sentence, put into French by pattern
-        return Finding(version, "legality", str(e) if whole else e.message, rule=e.rule, **rest)
     if whole:
         return Finding.of(version, "legality", "finding.with_rule", {"message": Phrase(e.code, e.params), "rule": e.rule}, rule=e.rule, **rest)
     return Finding.of(version, "legality", e.code, e.params, rule=e.rule, **rest)

@@ -1,7 +1,7 @@
 """`audit --lang fr` writes the whole finding in French: the sentence saying what is wrong, what the
 rules allowed there and the rule's title, not only the title. Every message id has its English and its
-French, hole for hole, and every id the code says is in both catalogues; a sentence still written in
-English (the old path) has its French by pattern."""
+French, hole for hole, every id the code says is in both catalogues, and every rules error names its
+message id (its holes may be phrases, said in turn), never an English sentence."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.errors import ENGLISH as RULES_ENGLISH, Phrase
 from mtg_ledger.replays.messages import catalogue, holes, say
-from mtg_ledger.replays.audit.french import french, known
+from mtg_ledger.replays.audit import said
 from tests.log_tools import Event, demo_log, edited, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -28,53 +28,26 @@ ID = re.compile(r"^(rules|log|read|replay|snapshot|word|finding)\.\w+$")  # a me
 ENGLISH = re.compile(r"\b(the|is|not|cannot|only|must|has|was|its|and|but|where|event)\b")
 
 
-def _sample(node: ast.expr) -> str | None:
-    """An English message as the code would write it, each hole filled with a sample value."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value
-    if isinstance(node, ast.JoinedStr):
-        return "".join(str(v.value) if isinstance(v, ast.Constant) else "Grizzly Bears" for v in node.values)
-    return None
-
-
-def messages_in_the_code() -> list[tuple[str, str]]:
-    """(where, sample message) for every rules error raised in core/ and every finding written in replays/."""
-    found = []
-    sources = [*sorted((ROOT / "core").glob("*.py")), *(ROOT / "replays" / f for f in ("logfile/__init__.py", "audit/replay.py", "audit/__init__.py"))]
-    for path in sources:
-        for node in ast.walk(ast.parse(path.read_text())):
-            message: ast.expr | None = None
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) >= 2:
-                if node.func.id in ERRORS:
-                    message = node.args[1]
-                elif node.func.id == "Finding" and len(node.args) >= 3:
-                    message = node.args[2]
-            elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant):
-                if isinstance(node.elts[0].value, str) and RULE.match(node.elts[0].value):  # (rule, message), as block_restriction says
-                    message = node.elts[1]
-            elif isinstance(node, ast.IfExp):  # "the header" if ... else f"event {v}" (a finding's place)
-                for branch in (node.body, node.orelse):
-                    text = _sample(branch)
-                    if text and (text.startswith("the ") or "the rules derive" in text):
-                        found.append((f"{path.name}:{node.lineno}", text))
-            text = _sample(message) if message is not None else None
-            if text is not None and not ID.match(text):  # a message id is said from the catalogues
-                found.append((f"{path.name}:{getattr(node, 'lineno', 0)}", text))
-    return found
-
-
-def test_every_sentence_still_written_in_english_has_its_french_by_pattern() -> None:
-    messages = messages_in_the_code()
-    assert messages, "every message has an id: remove replays.audit.french's patterns and this test"
-    missing = [f"{where}: {text}" for where, text in messages if not known(text)]
-    assert missing == []
-
-
 def test_every_message_id_has_its_english_and_its_french_with_the_same_holes() -> None:
     english, french_ones = catalogue("en"), catalogue("fr")
     assert sorted(english) == sorted(french_ones)
     assert [i for i, template in english.items() if holes(template) != holes(french_ones[i])] == []
     assert not any(i.startswith("rules.") for i in catalogue("en").keys() - RULES_ENGLISH.keys()), "the rules' English is core's"
+
+
+def test_every_rules_error_raised_in_core_names_a_message_id_not_a_sentence() -> None:
+    raised = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ERRORS and len(node.args) >= 2:
+                code = node.args[1]
+                said_as = code.value if isinstance(code, ast.Constant) else ast.unparse(code)
+                raised.append((f"{path.name}:{node.lineno}", said_as, isinstance(code, ast.Constant) and isinstance(code.value, str) and bool(ID.match(code.value))))
+            elif isinstance(node, ast.Tuple) and len(node.elts) == 2 and isinstance(node.elts[0], ast.Constant):
+                if isinstance(node.elts[0].value, str) and RULE.match(node.elts[0].value) and isinstance(node.elts[1], ast.JoinedStr):
+                    raised.append((f"{path.name}:{node.lineno}", ast.unparse(node.elts[1]), False))  # (rule, sentence), as block_restriction said
+    assert len(raised) > 40
+    assert [f"{where}: {text}" for where, text, by_id in raised if not by_id and text != "phrase.id"] == []
 
 
 def ids_in_the_code() -> list[tuple[str, str]]:
@@ -103,8 +76,21 @@ def test_a_message_is_said_from_its_id_and_params_in_either_language() -> None:
 
 
 def test_a_message_without_a_translation_is_marked_rather_than_passed_off_as_french() -> None:
-    assert french("a brand new sentence") == "a brand new sentence (en anglais)"
-    assert french("alice has already played a land this turn (rule 305.2)") == "alice a déjà joué un terrain ce tour-ci (règle 305.2)"
+    assert said("a brand new sentence", "fr") == "a brand new sentence (en anglais)"
+    assert said("a brand new sentence", "en") == "a brand new sentence"
+
+
+def test_a_refused_decision_is_said_in_french_with_its_rule_and_its_phrases() -> None:
+    params = {"message": Phrase("rules.player_has_already_played_land_this_turn", {"player": "alice"}), "rule": "305.2"}
+    assert say("finding.with_rule", params, "fr") == "alice a déjà joué un terrain ce tour-ci (règle 305.2)"
+    what = Phrase("rules.what_card_kind_can_be_cast", {"card": "Divination", "kind": Phrase("rules.kind_sorcery")})
+    step = Phrase("rules.step_declare_attackers")
+    assert say("rules.what_only_in_main_phase", {"what": what, "step": step}) == (
+        "Divination (sorcery) can be cast only in a main phase, not in the declare attackers step"
+    )
+    assert say("rules.what_only_in_main_phase", {"what": what, "step": step}, "fr") == (
+        "Divination (rituel) peut être lancé seulement pendant une phase principale, pas pendant l'étape de déclaration des attaquants"
+    )
 
 
 def _report_lines(out: str) -> list[str]:
