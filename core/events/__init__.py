@@ -5,15 +5,16 @@ Events are frozen facts named in the past tense. Each carries ``hash``, the chai
 contract map (``core.hashing``). The function right below each event class, marked ``@applies``, is
 its applier: it only assigns what the event says (``base``).
 
-  base      GameEvent, the registries EVENT_TYPES, APPLIERS and UPCASTERS (filled by the declarations), apply_event
-  turn      the game's start; turns, steps and phases; untap, phasing, day and night, draws, schemes, lore
-  priority  priority; lands played, mana abilities, spells cast, abilities activated
-  stack     triggered abilities waiting and stacked; resolution and its pauses
-  effects   damage, life, counters, tokens, untapping, continuous effects, extra and skipped phases, graveyards
-  combat    defending player, attackers, blockers, combat damage, removal from combat
-  cleanup   discards, the cleanup step's damage removal, mana pools emptying
-  outcome   players leaving the game, the game's end
-  changes   the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
+  base          GameEvent, the registries EVENT_TYPES, APPLIERS and UPCASTERS (filled by the declarations), apply_event
+  turn          the game's start; turns, steps and phases; untap, draws
+  turn_actions  phasing, day and night, transforming, schemes, lore
+  priority      priority; lands played, mana abilities, spells cast, abilities activated
+  stack         triggered abilities waiting and stacked; resolution and its pauses
+  effects       damage, life, counters, tokens, untapping, continuous effects, extra and skipped phases, graveyards
+  combat        defending player, attackers, blockers, combat damage, removal from combat
+  cleanup       discards, the cleanup step's damage removal, mana pools emptying
+  outcome       players leaving the game, the game's end
+  changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
 is the order log headers list event types in, part of a log file's bytes.
@@ -33,6 +34,8 @@ from mtg_ledger.core.events.turn import (
     CardDrawn,
     EmptyLibraryDrawAttempted,
     DrawSkipped,
+)
+from mtg_ledger.core.events.turn_actions import (
     PermanentsPhased,
     DayNightChanged,
     PermanentsTransformed,

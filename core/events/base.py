@@ -5,7 +5,11 @@ applier (``@applies(Event)``) is the function right below it. The applier only a
 says: every decision (which card, which object id, how much damage) was taken before the event was
 triggered and travels in it, so applying the same events always rebuilds the same state. Appliers
 take the contract map of an event, so the aggregate, the fast projector and the replay checker share
-them. An applier reads the event's fields alone (``v``, ``type`` and ``hash`` are the dispatcher's:
+them. Each event's fields are also a ``TypedDict`` declared right above the event (``<Event>Fields``, the
+event's ``fields_type``, from ``typing_extensions`` so pydantic can check logs against it on Python 3.11):
+its applier's map is typed with it, so mypy checks every key an applier reads, and a test
+(tests/unit/test_event_fields.py) keeps it equal to the event's own fields. At run time it is a plain dict.
+An applier reads the event's fields alone (``v``, ``type`` and ``hash`` are the dispatcher's:
 the hot path of a rebuild, ``replays.checked``, hands it the fields without them), and it neither
 changes the map nor keeps it (that path hands the rows of a body seen before one map).
 
@@ -17,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from eventsourcing.domain import Aggregate
 
@@ -27,7 +31,8 @@ from mtg_ledger.core.topics import stored_as
 _LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
 Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}; an applier reads its fields
-Applier = Callable[[GameState, Event], None]
+Applier = Callable[[GameState, Any], None]  # (state, the event's map, typed in each applier by its <Event>Fields)
+A = TypeVar("A", bound=Applier)
 Upcaster = Callable[[Event], Event]  # an older form of an event's map -> the next class version's (core.schema)
 
 
@@ -35,6 +40,7 @@ class GameEvent(Aggregate.Event):
     hash: str
 
     field_names: ClassVar[tuple[str, ...]] = ()
+    fields_type: ClassVar[type[Any]]  # the event's fields as a TypedDict, which its applier's map is typed with
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -67,10 +73,10 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def applies(event_class: type[GameEvent]) -> Callable[[Applier], Applier]:
+def applies(event_class: type[GameEvent]) -> Callable[[A], A]:
     """Declare the function below an event class as its applier."""
 
-    def register(fn: Applier) -> Applier:
+    def register(fn: A) -> A:
         if event_class.__name__ in APPLIERS:
             raise ValueError(f"{event_class.__name__} already has an applier")
         APPLIERS[event_class.__name__] = fn

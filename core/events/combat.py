@@ -5,27 +5,47 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_ledger.core.events.base import Event, GameEvent, applies
+from typing_extensions import TypedDict
+
+from mtg_ledger.core.events.base import GameEvent, applies
 from mtg_ledger.core.events.changes import deal, spend
 from mtg_ledger.core.state import GameState
 
 
+class DefendingPlayerChosenFields(TypedDict):
+    player: str
+    chooser: str
+
+
 class DefendingPlayerChosen(GameEvent):
     """507.1: in the single-defender format, the active player chooses the defending player."""
+
+    fields_type = DefendingPlayerChosenFields
 
     player: str
     chooser: str
 
 
 @applies(DefendingPlayerChosen)
-def _defender_chosen(s: GameState, e: Event) -> None:
+def _defender_chosen(s: GameState, e: DefendingPlayerChosenFields) -> None:
     s.defender_chosen = e["player"]
+
+
+class AttackersDeclaredFields(TypedDict):
+    player: str
+    attackers: list[dict[str, Any]]
+    tapped: list[int]
+    costs_paid: list[dict[str, Any]]
+    mana_spent: dict[str, int]
+    paid_with: list[int]
 
 
 class AttackersDeclared(GameEvent):
     """508.1: ``attackers`` maps each creature to the player it attacks; attackers without
     vigilance are ``tapped`` (508.1f); ``costs_paid`` lists the attack costs (508.1g-h), paid with
     ``mana_spent`` from the active player's pool."""
+
+    fields_type = AttackersDeclaredFields
 
     player: str
     attackers: list[dict[str, Any]]
@@ -36,7 +56,7 @@ class AttackersDeclared(GameEvent):
 
 
 @applies(AttackersDeclared)
-def _attackers(s: GameState, e: Event) -> None:
+def _attackers(s: GameState, e: AttackersDeclaredFields) -> None:
     s.attackers_declared = True
     s.declared_attackers = [a["object"] for a in e["attackers"]]
     s.attacked_this_turn.extend(a["object"] for a in e["attackers"])
@@ -50,15 +70,22 @@ def _attackers(s: GameState, e: Event) -> None:
     spend(s.players[e["player"]].mana_pool, e["mana_spent"])
 
 
+class BlockersDeclaredFields(TypedDict):
+    player: str
+    blockers: list[dict[str, Any]]
+
+
 class BlockersDeclared(GameEvent):
     """509.1: ``blockers`` maps each blocking creature to the attacker it blocks."""
+
+    fields_type = BlockersDeclaredFields
 
     player: str
     blockers: list[dict[str, Any]]
 
 
 @applies(BlockersDeclared)
-def _blockers(s: GameState, e: Event) -> None:
+def _blockers(s: GameState, e: BlockersDeclaredFields) -> None:
     s.blockers_declared_by.append(e["player"])
     for b in e["blockers"]:
         blocker = s.permanent(b["object"])
@@ -69,10 +96,18 @@ def _blockers(s: GameState, e: Event) -> None:
             attacker.blocked_by.append(blocker.object)
 
 
+class CombatDamageDealtFields(TypedDict):
+    assignments: list[dict[str, Any]]
+    first_strike: bool
+    first_strikers: list[int]
+
+
 class CombatDamageDealt(GameEvent):
     """510.1-510.2: every assignment, dealt simultaneously. In the first of two combat damage
     steps (``first_strike``), ``first_strikers`` are the attacking and blocking creatures that had
     first strike or double strike as the step began (510.4)."""
+
+    fields_type = CombatDamageDealtFields
 
     assignments: list[dict[str, Any]]
     first_strike: bool
@@ -80,7 +115,7 @@ class CombatDamageDealt(GameEvent):
 
 
 @applies(CombatDamageDealt)
-def _combat_damage(s: GameState, e: Event) -> None:
+def _combat_damage(s: GameState, e: CombatDamageDealtFields) -> None:
     for a in e["assignments"]:
         deal(s, a["target"], a["amount"])
     s.combat_damage_dealt = True
@@ -88,14 +123,20 @@ def _combat_damage(s: GameState, e: Event) -> None:
         s.first_strikers = list(e["first_strikers"])
 
 
+class RemovedFromCombatFields(TypedDict):
+    permanents: list[int]
+
+
 class RemovedFromCombat(GameEvent):
     """511.3."""
+
+    fields_type = RemovedFromCombatFields
 
     permanents: list[int]
 
 
 @applies(RemovedFromCombat)
-def _removed_from_combat(s: GameState, e: Event) -> None:
+def _removed_from_combat(s: GameState, e: RemovedFromCombatFields) -> None:
     for perm in s.each(e["permanents"]):
         perm.attacking = None
         perm.blocking = []

@@ -4,14 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
 from mtg_ledger.core.events.changes import leave_battlefield
 from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.state import GameState
 
 
+class PlayerLostFields(TypedDict):
+    player: str
+    reason: str
+    rule: str
+
+
 class PlayerLost(GameEvent):
     """104.3, 704.5."""
+
+    fields_type = PlayerLostFields
 
     player: str
     reason: str
@@ -19,7 +29,7 @@ class PlayerLost(GameEvent):
 
 
 @applies(PlayerLost)
-def _player_lost(s: GameState, e: Event) -> None:
+def _player_lost(s: GameState, e: PlayerLostFields) -> None:
     name = e["player"]
     player = s.players[name]
     player.lost = True
@@ -72,10 +82,18 @@ def _game_ended_v1_v2(event: Event) -> Event:
 UPCASTERS[("GameEnded", 1)] = _game_ended_v1_v2
 
 
+class GameEndedFields(TypedDict):
+    winner: str | None
+    winners: list[str]
+    reason: str
+
+
 class GameEnded(GameEvent):
     """104.2, 104.4: the game's outcome (core.outcome.Outcome). ``winner`` is null for a draw;
     ``winners`` names every winning player, a whole team with shared team turns (805); ``reason`` is
     an ``outcome.Reason`` code. Class version 2 (schema 2): version 1's ``reason`` was free text."""
+
+    fields_type = GameEndedFields
 
     class_version = 2
     upcast_v1_v2 = stored_upcaster("GameEnded", 1)
@@ -86,7 +104,7 @@ class GameEnded(GameEvent):
 
 
 @applies(GameEnded)
-def _game_ended(s: GameState, e: Event) -> None:
+def _game_ended(s: GameState, e: GameEndedFields) -> None:
     s.ended = True
     s.winner = e["winner"]
     s.winners = list(e["winners"])

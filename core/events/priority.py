@@ -5,13 +5,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_ledger.core.events.base import Event, GameEvent, applies
+from typing_extensions import TypedDict
+
+from mtg_ledger.core.events.base import GameEvent, applies
 from mtg_ledger.core.events.changes import spend
 from mtg_ledger.core.state import GameState, Permanent, StackObject
 
 
+class LandPlayedFields(TypedDict):
+    player: str
+    card: str
+    object: int
+
+
 class LandPlayed(GameEvent):
     """505.6b, 305.1: a special action; the land is a new object on the battlefield."""
+
+    fields_type = LandPlayedFields
 
     player: str
     card: str
@@ -19,7 +29,7 @@ class LandPlayed(GameEvent):
 
 
 @applies(LandPlayed)
-def _land_played(s: GameState, e: Event) -> None:
+def _land_played(s: GameState, e: LandPlayedFields) -> None:
     player = s.players[e["player"]]
     player.hand.remove(e["card"])
     player.lands_played += 1
@@ -28,33 +38,54 @@ def _land_played(s: GameState, e: Event) -> None:
     s.passes = []
 
 
+class PriorityGivenFields(TypedDict):
+    player: str
+
+
 class PriorityGiven(GameEvent):
     """117.3."""
+
+    fields_type = PriorityGivenFields
 
     player: str
 
 
 @applies(PriorityGiven)
-def _priority_given(s: GameState, e: Event) -> None:
+def _priority_given(s: GameState, e: PriorityGivenFields) -> None:
     s.priority = e["player"]
     s.priority_given_this_step = True
     s.ordering = None
 
 
+class PriorityPassedFields(TypedDict):
+    player: str
+
+
 class PriorityPassed(GameEvent):
     """117.3d."""
+
+    fields_type = PriorityPassedFields
 
     player: str
 
 
 @applies(PriorityPassed)
-def _priority_passed(s: GameState, e: Event) -> None:
+def _priority_passed(s: GameState, e: PriorityPassedFields) -> None:
     s.priority = None
     s.passes.append(e["player"])
 
 
+class ManaAbilityActivatedFields(TypedDict):
+    player: str
+    source: int
+    card: str
+    mana: str
+
+
 class ManaAbilityActivated(GameEvent):
     """605: a mana ability taps its source and adds mana without using the stack."""
+
+    fields_type = ManaAbilityActivatedFields
 
     player: str
     source: int
@@ -63,7 +94,7 @@ class ManaAbilityActivated(GameEvent):
 
 
 @applies(ManaAbilityActivated)
-def _mana_ability(s: GameState, e: Event) -> None:
+def _mana_ability(s: GameState, e: ManaAbilityActivatedFields) -> None:
     perm = s.permanent(e["source"])
     if perm is not None:
         perm.tapped = True
@@ -72,8 +103,19 @@ def _mana_ability(s: GameState, e: Event) -> None:
     s.passes = []  # 117.4: an action breaks a succession of passes
 
 
+class SpellCastFields(TypedDict):
+    player: str
+    card: str
+    object: int
+    targets: list[Any]
+    mana_spent: dict[str, int]
+    paid_with: list[int]
+
+
 class SpellCast(GameEvent):
     """601.2: the card moves from hand to the stack as a new object; its cost is paid from the pool."""
+
+    fields_type = SpellCastFields
 
     player: str
     card: str
@@ -84,7 +126,7 @@ class SpellCast(GameEvent):
 
 
 @applies(SpellCast)
-def _spell_cast(s: GameState, e: Event) -> None:
+def _spell_cast(s: GameState, e: SpellCastFields) -> None:
     player = s.players[e["player"]]
     player.hand.remove(e["card"])
     spend(player.mana_pool, e["mana_spent"])
@@ -94,8 +136,21 @@ def _spell_cast(s: GameState, e: Event) -> None:
     s.passes = []
 
 
+class AbilityActivatedFields(TypedDict):
+    player: str
+    source: int
+    card: str
+    ability: int
+    object: int
+    targets: list[Any]
+    mana_spent: dict[str, int]
+    paid_with: list[int]
+
+
 class AbilityActivated(GameEvent):
     """602.2: an activated ability goes on the stack as ``object``; its cost is paid from the pool."""
+
+    fields_type = AbilityActivatedFields
 
     player: str
     source: int
@@ -108,7 +163,7 @@ class AbilityActivated(GameEvent):
 
 
 @applies(AbilityActivated)
-def _ability_activated(s: GameState, e: Event) -> None:
+def _ability_activated(s: GameState, e: AbilityActivatedFields) -> None:
     spend(s.players[e["player"]].mana_pool, e["mana_spent"])
     s.stack.append(
         StackObject(

@@ -5,13 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from mtg_ledger.core.events.base import Event, GameEvent, applies
+from typing_extensions import TypedDict
+
+from mtg_ledger.core.events.base import GameEvent, applies
 from mtg_ledger.core.state import GameState, Permanent, StackObject, Trigger
+
+
+class AbilityTriggeredFields(TypedDict):
+    player: str
+    source: int | None
+    card: str
+    ability: int
+    object: int
+    context: dict[str, Any]
 
 
 class AbilityTriggered(GameEvent):
     """603.2: an ability triggers; it waits, as ``object``, to be put on the stack the next time a
     player would receive priority (603.3). ``context`` is what it saw (a player, a chapter)."""
+
+    fields_type = AbilityTriggeredFields
 
     player: str
     source: int | None
@@ -22,29 +35,45 @@ class AbilityTriggered(GameEvent):
 
 
 @applies(AbilityTriggered)
-def _ability_triggered(s: GameState, e: Event) -> None:
+def _ability_triggered(s: GameState, e: AbilityTriggeredFields) -> None:
     s.pending_triggers.append(
         Trigger(object=e["object"], player=e["player"], card=e["card"], source=e["source"], ability=e["ability"], context=dict(e["context"]))
     )
     s.next_object = e["object"] + 1
 
 
+class TriggerOrderAskedFields(TypedDict):
+    player: str
+    priority_to: str
+
+
 class TriggerOrderAsked(GameEvent):
     """603.3b-d: ``player`` must put their waiting triggered abilities on the stack in an order of
     their choice (and choose targets); ``priority_to`` receives priority afterwards."""
+
+    fields_type = TriggerOrderAskedFields
 
     player: str
     priority_to: str
 
 
 @applies(TriggerOrderAsked)
-def _order_asked(s: GameState, e: Event) -> None:
+def _order_asked(s: GameState, e: TriggerOrderAskedFields) -> None:
     s.ordering = {"player": e["player"], "priority_to": e["priority_to"]}
+
+
+class TriggeredAbilitiesStackedFields(TypedDict):
+    player: str
+    objects: list[int]
+    targets: dict[str, list[Any]]
+    removed: list[int]
 
 
 class TriggeredAbilitiesStacked(GameEvent):
     """603.3b: ``player``'s triggered abilities go on the stack, ``objects`` bottom first, with their
     ``targets``; those in ``removed`` had no legal target and are removed (603.3d)."""
+
+    fields_type = TriggeredAbilitiesStackedFields
 
     player: str
     objects: list[int]
@@ -53,7 +82,7 @@ class TriggeredAbilitiesStacked(GameEvent):
 
 
 @applies(TriggeredAbilitiesStacked)
-def _stacked(s: GameState, e: Event) -> None:
+def _stacked(s: GameState, e: TriggeredAbilitiesStackedFields) -> None:
     pending = {t.object: t for t in s.pending_triggers}
     for obj in e["objects"]:
         t = pending[obj]
@@ -68,8 +97,18 @@ def _stacked(s: GameState, e: Event) -> None:
     s.ordering = None
 
 
+class ResolutionPausedFields(TypedDict):
+    object: int
+    player: str
+    choice: str
+    count: int
+    effect: int
+
+
 class ResolutionPaused(GameEvent):
     """608.2d: a resolving object waits for its controller's choice (``choice``: discard ``count``)."""
+
+    fields_type = ResolutionPausedFields
 
     object: int
     player: str
@@ -79,8 +118,16 @@ class ResolutionPaused(GameEvent):
 
 
 @applies(ResolutionPaused)
-def _paused(s: GameState, e: Event) -> None:
+def _paused(s: GameState, e: ResolutionPausedFields) -> None:
     s.paused = {"object": e["object"], "player": e["player"], "choice": e["choice"], "count": e["count"], "effect": e["effect"]}
+
+
+class ObjectResolvedFields(TypedDict):
+    object: int
+    card: str
+    controller: str
+    outcome: str
+    permanent: int | None
 
 
 class ObjectResolved(GameEvent):
@@ -88,6 +135,8 @@ class ObjectResolved(GameEvent):
 
     A permanent spell becomes the permanent ``permanent`` (608.3); others go to the graveyard (608.2n).
     """
+
+    fields_type = ObjectResolvedFields
 
     object: int
     card: str
@@ -97,7 +146,7 @@ class ObjectResolved(GameEvent):
 
 
 @applies(ObjectResolved)
-def _object_resolved(s: GameState, e: Event) -> None:
+def _object_resolved(s: GameState, e: ObjectResolvedFields) -> None:
     top = s.stack.pop()
     s.paused = None
     s.passes = []

@@ -1,21 +1,36 @@
 """The game's start and the turn's own events: turns, steps and phases beginning and ending (500-514),
-and the turn-based actions of the beginning and main phases: untapping, phasing, day and night, draws,
-schemes set in motion and lore counters (502-505, 726, 904)."""
+and the beginning phase's untapping and draws (502.3, 504); the phase's other turn-based actions are in
+``turn_actions``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from typing_extensions import TypedDict
+
 from eventsourcing.domain import Aggregate
 
 from mtg_ledger.core import teams
 from mtg_ledger.core import turn as turn_plan
-from mtg_ledger.core.events.base import Event, GameEvent, applies
+from mtg_ledger.core.events.base import GameEvent, applies
 from mtg_ledger.core.state import GameState, Permanent, Player
+
+
+class GameStartedFields(TypedDict):
+    players: list[dict[str, Any]]
+    format: str
+    seed: int
+    starting_player: str
+    rules: str
+    shuffle: bool
+    teams: list[list[str]]
+    archenemy: str | None
 
 
 class GameStarted(GameEvent, Aggregate.Created):
     """103: the game starts; players, their zones as given, format, seed and rules edition."""
+
+    fields_type = GameStartedFields
 
     players: list[dict[str, Any]]
     format: str
@@ -28,7 +43,7 @@ class GameStarted(GameEvent, Aggregate.Created):
 
 
 @applies(GameStarted)
-def _game_started(s: GameState, e: Event) -> None:
+def _game_started(s: GameState, e: GameStartedFields) -> None:
     s.game_format = e["format"]
     s.seed = e["seed"]
     s.rules = e["rules"]
@@ -52,33 +67,55 @@ def _game_started(s: GameState, e: Event) -> None:
     s.next_object = top + 1
 
 
+class LibraryShuffledFields(TypedDict):
+    player: str
+    order: list[str]
+
+
 class LibraryShuffled(GameEvent):
     """701.20: the resulting order travels in the event."""
+
+    fields_type = LibraryShuffledFields
 
     player: str
     order: list[str]
 
 
 @applies(LibraryShuffled)
-def _library_shuffled(s: GameState, e: Event) -> None:
+def _library_shuffled(s: GameState, e: LibraryShuffledFields) -> None:
     s.players[e["player"]].library = list(e["order"])
+
+
+class SchemeDeckShuffledFields(TypedDict):
+    player: str
+    order: list[str]
 
 
 class SchemeDeckShuffled(GameEvent):
     """904.4: the archenemy's scheme deck, shuffled; the resulting order travels in the event."""
+
+    fields_type = SchemeDeckShuffledFields
 
     player: str
     order: list[str]
 
 
 @applies(SchemeDeckShuffled)
-def _schemes_shuffled(s: GameState, e: Event) -> None:
+def _schemes_shuffled(s: GameState, e: SchemeDeckShuffledFields) -> None:
     s.schemes = list(e["order"])
+
+
+class TurnBeganFields(TypedDict):
+    turn: int
+    active_player: str
+    state_hash: str
 
 
 class TurnBegan(GameEvent):
     """500.1. ``state_hash`` is the canonical hash of the whole state as the turn begins (before this
     event), so a replay can prove it rebuilt the same game turn by turn."""
+
+    fields_type = TurnBeganFields
 
     turn: int
     active_player: str
@@ -96,7 +133,7 @@ _settled: tuple[list[Permanent], int, Permanent | None] = ([], 0, None)
 
 
 @applies(TurnBegan)
-def _turn_began(s: GameState, e: Event) -> None:
+def _turn_began(s: GameState, e: TurnBeganFields) -> None:
     """500.1. With shared team turns the team's turn is each of its players' turn (805.4): "the
     previous turn's active player" (726.3) is every player of the previous active team, so their
     spells count together, and every player of the new active team starts their turn (302.6)."""
@@ -127,8 +164,17 @@ def _turn_began(s: GameState, e: Event) -> None:
     _settled = (battlefield, settled, battlefield[settled - 1] if settled else None)
 
 
+class StepBeganFields(TypedDict):
+    turn: int
+    phase: str
+    step: str
+    first_strike: bool
+
+
 class StepBegan(GameEvent):
     """500-514. A main phase is a step of its own name; ``first_strike`` marks 510.4's first step."""
+
+    fields_type = StepBeganFields
 
     turn: int
     phase: str
@@ -137,7 +183,7 @@ class StepBegan(GameEvent):
 
 
 @applies(StepBegan)
-def _step_began(s: GameState, e: Event) -> None:
+def _step_began(s: GameState, e: StepBeganFields) -> None:
     phase, step, plan = e["phase"], e["step"], s.phase_plan
     if plan and plan[0] == phase and step == turn_plan.first_step(phase).step:
         plan.pop(0)  # a new phase begins
@@ -161,153 +207,98 @@ def _step_began(s: GameState, e: Event) -> None:
         s.combat_damage_dealt = False
 
 
+class StepEndedFields(TypedDict):
+    turn: int
+    step: str
+
+
 class StepEnded(GameEvent):
     """500.2."""
+
+    fields_type = StepEndedFields
 
     turn: int
     step: str
 
 
 @applies(StepEnded)
-def _step_ended(s: GameState, e: Event) -> None:
+def _step_ended(s: GameState, e: StepEndedFields) -> None:
     s.priority = None
     s.passes = []
 
 
+class PermanentsUntappedFields(TypedDict):
+    player: str
+    permanents: list[int]
+
+
 class PermanentsUntapped(GameEvent):
     """502.3."""
+
+    fields_type = PermanentsUntappedFields
 
     player: str
     permanents: list[int]
 
 
 @applies(PermanentsUntapped)
-def _untapped(s: GameState, e: Event) -> None:
+def _untapped(s: GameState, e: PermanentsUntappedFields) -> None:
     for perm in s.each(e["permanents"]):
         perm.tapped = False
 
 
+class CardDrawnFields(TypedDict):
+    player: str
+    card: str
+
+
 class CardDrawn(GameEvent):
     """504.1, 121.2; also the opening hand (103.5)."""
+
+    fields_type = CardDrawnFields
 
     player: str
     card: str
 
 
 @applies(CardDrawn)
-def _card_drawn(s: GameState, e: Event) -> None:
+def _card_drawn(s: GameState, e: CardDrawnFields) -> None:
     player = s.players[e["player"]]
     player.library.pop(0)
     player.hand.append(e["card"])
 
 
+class EmptyLibraryDrawAttemptedFields(TypedDict):
+    player: str
+
+
 class EmptyLibraryDrawAttempted(GameEvent):
     """121.4: a draw from an empty library; the player loses at the next check (704.5b)."""
+
+    fields_type = EmptyLibraryDrawAttemptedFields
 
     player: str
 
 
 @applies(EmptyLibraryDrawAttempted)
-def _empty_draw(s: GameState, e: Event) -> None:
+def _empty_draw(s: GameState, e: EmptyLibraryDrawAttemptedFields) -> None:
     s.players[e["player"]].drew_from_empty_library = True
+
+
+class DrawSkippedFields(TypedDict):
+    player: str
+    rule: str
 
 
 class DrawSkipped(GameEvent):
     """103.8a."""
+
+    fields_type = DrawSkippedFields
 
     player: str
     rule: str
 
 
 @applies(DrawSkipped)
-def _draw_skipped(s: GameState, e: Event) -> None:
+def _draw_skipped(s: GameState, e: DrawSkippedFields) -> None:
     return None
-
-
-class PermanentsPhased(GameEvent):
-    """502.1, 702.26: the active player's phasing permanents phase out, and those that phased out
-    under their control phase in, simultaneously."""
-
-    phased_in: list[int]
-    phased_out: list[int]
-
-
-@applies(PermanentsPhased)
-def _phased(s: GameState, e: Event) -> None:
-    for perm in s.each(e["phased_out"]):
-        perm.phased_out = True
-    for perm in s.each(e["phased_in"]):
-        perm.phased_out = False
-
-
-class DayNightChanged(GameEvent):
-    """502.2, 726.3 (and 726.2 as it first becomes day): ``transformed`` are the daybound and
-    nightbound permanents that transform as it changes (702.145)."""
-
-    to: str
-    rule: str
-    transformed: list[int]
-
-
-@applies(DayNightChanged)
-def _day_night(s: GameState, e: Event) -> None:
-    s.day_night = e["to"]
-    _transform(s, e["transformed"])
-
-
-class PermanentsTransformed(GameEvent):
-    """712, 702.145: permanents turned to their other face (a daybound permanent entering at night)."""
-
-    permanents: list[int]
-    rule: str
-
-
-@applies(PermanentsTransformed)
-def _transformed(s: GameState, e: Event) -> None:
-    _transform(s, e["permanents"])
-
-
-def _transform(s: GameState, objects: list[int]) -> None:
-    for perm in s.each(objects):
-        perm.transformed = not perm.transformed
-
-
-class SchemeSetInMotion(GameEvent):
-    """505.3, 904.9: the top scheme of the archenemy's scheme deck is set in motion."""
-
-    player: str
-    scheme: str
-
-
-@applies(SchemeSetInMotion)
-def _scheme(s: GameState, e: Event) -> None:
-    s.schemes.pop(0)
-    s.scheme_in_motion = e["scheme"]
-
-
-class SchemePutOnBottom(GameEvent):
-    """904: a scheme that isn't ongoing is put on the bottom of its owner's scheme deck."""
-
-    player: str
-    scheme: str
-
-
-@applies(SchemePutOnBottom)
-def _scheme_bottom(s: GameState, e: Event) -> None:
-    s.schemes.append(e["scheme"])
-    s.scheme_in_motion = None
-
-
-class LoreCounterAdded(GameEvent):
-    """714.3a (as a Saga enters) and 505.4 (the precombat main phase): ``total`` counters after ``count`` added."""
-
-    saga: int
-    count: int
-    total: int
-
-
-@applies(LoreCounterAdded)
-def _lore(s: GameState, e: Event) -> None:
-    perm = s.permanent(e["saga"])
-    if perm is not None:
-        perm.counters["lore"] = e["total"]

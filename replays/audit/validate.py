@@ -3,6 +3,10 @@ known type, exactly its fields (none missing, none unknown), each of the declare
 an int, a float is not an int), ``v`` a version and ``hash`` a sha256 in hex. ``GameStarted``, the one
 event a replay takes as given rather than derives, is checked down to every player's entry.
 
+The types are checked by pydantic in strict mode against each event's ``<Event>Fields`` TypedDict (the one
+its applier is typed with, core/events/base.py), one ``TypeAdapter`` per event type built at import; the
+keys (missing, unknown) are compared here first, so a finding names them as it always has.
+
 ``first_problem`` returns the first event that fails, as a ``Finding``; the audit and ``import`` both
 run it, then re-adjudicate the log by replay.
 """
@@ -10,9 +14,12 @@ run it, then re-adjudicate the log by replay.
 from __future__ import annotations
 
 import re
-import types
 import typing
-from typing import Any, Union
+from typing import Any
+
+from typing_extensions import TypedDict
+
+from pydantic import TypeAdapter, ValidationError
 
 from mtg_ledger.core.events import EVENT_TYPES
 from mtg_ledger.replays.logfile import Finding
@@ -21,45 +28,47 @@ Map = dict[str, Any]
 HEX64 = re.compile(r"[0-9a-f]{64}")
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 SEED_RANGE = range(0, 2**64)
-PLAYER_FIELDS: dict[str, Any] = {
-    "name": str,
-    "life": int,
-    "schemes": list[str],
-    "library": list[str],
-    "hand": list[str],
-    "opening_hand": bool,
-    "battlefield": list[dict[str, Any]],
-}
-PERMANENT_FIELDS: dict[str, Any] = {"object": int, "card": str}
 
 
-def _field_types() -> dict[str, dict[str, Any]]:
-    out = {}
-    for name, cls in EVENT_TYPES.items():
-        hints = typing.get_type_hints(cls)
-        out[name] = {f: hints[f] for f in cls.field_names}
-    return out
+class PlayerEntry(TypedDict):
+    """One player's entry of ``GameStarted.players``."""
+
+    name: str
+    life: int
+    schemes: list[str]
+    library: list[str]
+    hand: list[str]
+    opening_hand: bool
+    battlefield: list[dict[str, Any]]
 
 
-FIELDS = _field_types()
+class PermanentEntry(TypedDict):
+    """One permanent of a player's starting ``battlefield``."""
+
+    object: int
+    card: str
 
 
-def conforms(value: Any, tp: Any) -> bool:
-    """``value`` is of the declared type ``tp`` (the few forms the schema uses), recursively."""
-    if tp is Any:
-        return True
-    if tp is type(None) or tp is None:
-        return value is None
-    origin = typing.get_origin(tp)
-    if origin in (Union, types.UnionType):
-        return any(conforms(value, option) for option in typing.get_args(tp))
-    if origin is list:
-        (item,) = typing.get_args(tp)
-        return type(value) is list and all(conforms(v, item) for v in value)
-    if origin is dict:
-        key, item = typing.get_args(tp)
-        return type(value) is dict and all(conforms(k, key) and conforms(v, item) for k, v in value.items())
-    return type(value) is tp  # exact: True is not an int, 3.0 is not an int, a str subclass is not a str
+class Shape:
+    """A map's declared keys and their types (a TypedDict's), and pydantic's strict check of them."""
+
+    def __init__(self, typed: Any) -> None:
+        self.types: dict[str, Any] = typing.get_type_hints(typed)
+        self.adapter: TypeAdapter[Any] = TypeAdapter(typed)
+
+    def wrong_key(self, value: dict[str, Any]) -> str | None:
+        """The first declared key (in declaration order) whose value is not of its type, or None."""
+        try:
+            self.adapter.validate_python(value, strict=True)  # strict: True is not an int, 3.0 is not an int
+        except ValidationError as error:
+            wrong = {str(e["loc"][0]) for e in error.errors() if e["loc"]}
+            return next((k for k in self.types if k in wrong), next(iter(self.types)))
+        return None
+
+
+FIELDS = {name: Shape(cls.fields_type) for name, cls in EVENT_TYPES.items()}
+PLAYER_FIELDS = Shape(PlayerEntry)
+PERMANENT_FIELDS = Shape(PermanentEntry)
 
 
 def _name(tp: Any) -> str:
@@ -68,18 +77,18 @@ def _name(tp: Any) -> str:
     return str(tp).replace("typing.", "")
 
 
-def _fields_problem(where: str, value: Any, expected: dict[str, Any]) -> str | None:
+def _fields_problem(where: str, value: Any, expected: Shape) -> str | None:
     if type(value) is not dict:
         return f"{where} must be a map, not {type(value).__name__}"
-    missing = [k for k in expected if k not in value]
-    unknown = [k for k in value if k not in expected]
+    missing = [k for k in expected.types if k not in value]
+    unknown = [k for k in value if k not in expected.types]
     if missing:
         return f"{where} lacks {', '.join(missing)}"
     if unknown:
         return f"{where} has unknown key(s) {', '.join(repr(k) for k in unknown)}"
-    for key, tp in expected.items():
-        if not conforms(value[key], tp):
-            return f"{where}.{key} must be {_name(tp)}, not {value[key]!r:.60}"
+    key = expected.wrong_key(value)
+    if key is not None:
+        return f"{where}.{key} must be {_name(expected.types[key])}, not {value[key]!r:.60}"
     return None
 
 

@@ -1,0 +1,32 @@
+"""Each event's ``<Event>Fields`` TypedDict, the type its applier's map is checked against by mypy, says
+exactly what the event class declares: the same fields, in the same order, of the same types; and each
+applier takes its own event's TypedDict (core/events/base.py)."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+
+import pytest
+from typing_extensions import is_typeddict
+
+from mtg_ledger.core.events import APPLIERS, EVENT_TYPES
+
+
+@pytest.mark.parametrize("name", list(EVENT_TYPES))
+def test_event_fields_typeddict_declares_the_events_fields_in_order_and_type(name: str) -> None:
+    cls = EVENT_TYPES[name]
+    fields_type = cls.__dict__["fields_type"]  # its own, not one inherited
+    assert fields_type.__name__ == f"{name}Fields"
+    assert is_typeddict(fields_type)
+    event_hints = typing.get_type_hints(cls)
+    assert typing.get_type_hints(fields_type) == {f: event_hints[f] for f in cls.field_names}
+    assert tuple(fields_type.__annotations__) == cls.field_names
+    assert fields_type.__required_keys__ == frozenset(cls.field_names)
+
+
+@pytest.mark.parametrize("name", list(EVENT_TYPES))
+def test_event_applier_takes_its_events_fields_typeddict(name: str) -> None:
+    applier = APPLIERS[name]
+    _state, fields = inspect.signature(applier).parameters
+    assert typing.get_type_hints(applier)[fields] is EVENT_TYPES[name].fields_type
