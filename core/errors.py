@@ -3,7 +3,7 @@
 An error carries a message id (``code``) and its ``params``: the sentence is data, rendered in
 English here (``message``, and ``str(error)`` with its rule) from ``ENGLISH``, the rules' own
 templates. They live in core as a mapping, not in a file, so that core reads nothing from disk; the
-audit's catalogues (replays/audit/messages/) add the log checks' English and give the French of every
+catalogues (replays/messages/) add the log checks' English and give the French of every
 id, rendered by the same ``render``.
 """
 

@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from mtg_ledger.core.choices import choices
-from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.errors import Phrase, RulesError
 from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
 from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
@@ -73,7 +73,7 @@ class Games:
             raise
         except Exception as e:  # noqa: BLE001 - a file from someone else whose fields the checks cannot even read
             get_logger().warning("uploaded log refused: its checks failed", error=f"{type(e).__name__}: {e}")
-            raise logfile.UnreadableLog(f"refused, nothing imported: the log's events cannot be read ({type(e).__name__})") from None
+            raise logfile.UnreadableLog(Phrase("read.refused_unreadable", {"error": type(e).__name__})) from None
         return {"game": str(game_id), "tokens": tokens}
 
     def branch(self, game_id: UUID, at: int) -> Map:
