@@ -30,7 +30,7 @@ _LEVELS: Final[dict[str, int]] = {
     "critical": 50,
 }
 LEVELS: Final = tuple(_LEVELS)
-_pending: tuple[TextIO, int] | None = None  # the configuration asked for, until structlog is loaded
+_pending: tuple[TextIO, int, bool] | None = None  # the configuration asked for (stream, threshold, a TTY?), until structlog is loaded
 
 
 class LogLevelError(ValueError):
@@ -61,7 +61,7 @@ def configure_logging(stream: TextIO | None = None, level: str | None = None, de
     if level_name not in _LEVELS:
         msg = f"{source}: not a log level; use one of {', '.join(_LEVELS)}"
         raise LogLevelError(msg)
-    _pending = (out, _LEVELS[level_name])
+    _pending = (out, _LEVELS[level_name], out.isatty())  # asked now: the stream may be closed by the time a line is logged
     if "structlog" in sys.modules:
         _configure()
 
@@ -71,7 +71,7 @@ def _configure() -> None:
     global _pending
     if _pending is None:
         return
-    out, threshold = _pending
+    out, threshold, tty = _pending
     _pending = None
     import structlog
 
@@ -81,7 +81,7 @@ def _configure() -> None:
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
     renderer: list[Processor]
-    if out.isatty():
+    if tty:
         renderer = [structlog.dev.ConsoleRenderer(colors=not no_color())]
     else:
         renderer = [
