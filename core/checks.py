@@ -129,7 +129,7 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
         return ManaAbilityPlan(command.player, perm.object, perm.card, definition.mana_abilities[command.ability].produces)
     activated = definition.activated[command.ability - mana_count]
-    if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != "upkeep"):
+    if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != Step.UPKEEP):
         raise WrongTiming("602.5b", "rules.card_ability_can_be_activated_only_during", card=label)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")

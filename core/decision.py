@@ -9,6 +9,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, teams
 from mtg_ledger.core.errors import ENGLISH, Phrase, render
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.turn import Step
 
 
 class DecisionKind(StrEnum):
@@ -84,18 +85,18 @@ def pending_decision(state: GameState) -> Decision | None:
     active = teams.acting(state)  # 805.2: a team's choices are made by its primary player
     if active is None:  # 800.4: the turn goes on without its player
         return None
-    if state.step == "beginning_of_combat" and combat.must_choose_defender(state):
+    if state.step == Step.BEGINNING_OF_COMBAT and combat.must_choose_defender(state):
         return Decision(DecisionKind.CHOOSE_DEFENDER, active)
-    if state.step == "declare_attackers" and not state.attackers_declared:
+    if state.step == Step.DECLARE_ATTACKERS and not state.attackers_declared:
         return Decision(DecisionKind.DECLARE_ATTACKERS, active)
-    if state.step == "declare_blockers" and state.attackers_declared:
+    if state.step == Step.DECLARE_BLOCKERS and state.attackers_declared:
         waiting = combat.defenders_to_declare(state)
         if waiting:
             return Decision(DecisionKind.DECLARE_BLOCKERS, waiting[0])
-    if state.step == "combat_damage" and not state.combat_damage_dealt:
+    if state.step == Step.COMBAT_DAMAGE and not state.combat_damage_dealt:
         if any(combat.needs_assignment(state, p) for p in ch.on_battlefield(state)):
             return Decision(DecisionKind.ASSIGN_DAMAGE, active)
-    if state.step == "cleanup":  # 514.1, 805.6: each player of the active team, in order
+    if state.step == Step.CLEANUP:  # 514.1, 805.6: each player of the active team, in order
         for member in teams.live_members(state, teams.active_team(state)):
             n = ch.cards_to_discard(state, member)
             if n:

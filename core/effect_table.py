@@ -15,6 +15,7 @@ from typing import Any
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import effects as fx
+from mtg_ledger.core.turn import Phase
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
 from mtg_ledger.core.record import Table, draw, emit
@@ -117,8 +118,8 @@ def untap_attackers(table: Table, top: StackObject, effect: fx.UntapAttackers, t
 
 def additional_combat_and_main(table: Table, top: StackObject, effect: fx.AdditionalCombatAndMain, targets: list[Any]) -> None:
     """500.8: right after this main phase."""
-    emit(table, ev.ExtraPhaseAdded, phase="combat", source=top.object, position=0)
-    emit(table, ev.ExtraPhaseAdded, phase="postcombat_main", source=top.object, position=1)
+    emit(table, ev.ExtraPhaseAdded, phase=Phase.COMBAT, source=top.object, position=0)
+    emit(table, ev.ExtraPhaseAdded, phase=Phase.POSTCOMBAT_MAIN, source=top.object, position=1)
 
 
 def skip_next_combat(table: Table, top: StackObject, effect: fx.SkipNextCombat, targets: list[Any]) -> None:

@@ -29,6 +29,16 @@ from enum import StrEnum
 from mtg_ledger.core.state import EffectKind
 
 
+class Phase(StrEnum):
+    """The phases of a turn (500.1). The value is the name events and scenario files give the phase."""
+
+    BEGINNING = "beginning"
+    PRECOMBAT_MAIN = "precombat_main"
+    COMBAT = "combat"
+    POSTCOMBAT_MAIN = "postcombat_main"
+    ENDING = "ending"
+
+
 class Step(StrEnum):
     """The steps of a turn (500.1); a main phase is a step of its own name. The value is the name
     events and scenario files give the step."""
@@ -82,7 +92,7 @@ class Goto:
 
 @dataclass(frozen=True)
 class StepSpec:
-    phase: str
+    phase: Phase
     step: Step
     priority: bool  # 502.4 and 514.3: no priority in untap and (normally) cleanup
     rule: str
@@ -95,27 +105,27 @@ class StepSpec:
 
 
 TURN_PLAN: tuple[StepSpec, ...] = (
-    StepSpec("beginning", Step.UNTAP, False, "502", actions=Action.UNTAP),
-    StepSpec("beginning", Step.UPKEEP, True, "503"),
-    StepSpec("beginning", Step.DRAW, True, "504", actions=Action.DRAW),
-    StepSpec("precombat_main", Step.PRECOMBAT_MAIN, True, "505", actions=Action.PRECOMBAT_MAIN),
+    StepSpec(Phase.BEGINNING, Step.UNTAP, False, "502", actions=Action.UNTAP),
+    StepSpec(Phase.BEGINNING, Step.UPKEEP, True, "503"),
+    StepSpec(Phase.BEGINNING, Step.DRAW, True, "504", actions=Action.DRAW),
+    StepSpec(Phase.PRECOMBAT_MAIN, Step.PRECOMBAT_MAIN, True, "505", actions=Action.PRECOMBAT_MAIN),
     StepSpec(
-        "combat", Step.BEGINNING_OF_COMBAT, True, "507", actions=Action.CHOOSE_DEFENDER, skipped_by=EffectKind.SKIP_COMBAT,
+        Phase.COMBAT, Step.BEGINNING_OF_COMBAT, True, "507", actions=Action.CHOOSE_DEFENDER, skipped_by=EffectKind.SKIP_COMBAT,
     ),
     StepSpec(
-        "combat", Step.DECLARE_ATTACKERS, True, "508", actions=Action.DECLARE_ATTACKERS,
+        Phase.COMBAT, Step.DECLARE_ATTACKERS, True, "508", actions=Action.DECLARE_ATTACKERS,
         then=(Goto("508.8", Condition.NO_ATTACKERS_DECLARED, Step.END_OF_COMBAT),),
     ),
-    StepSpec("combat", Step.DECLARE_BLOCKERS, True, "509", actions=Action.DECLARE_BLOCKERS),
+    StepSpec(Phase.COMBAT, Step.DECLARE_BLOCKERS, True, "509", actions=Action.DECLARE_BLOCKERS),
     StepSpec(
-        "combat", Step.COMBAT_DAMAGE, True, "510", actions=Action.COMBAT_DAMAGE, first_strike=Condition.FIRST_STRIKE_STEP_BEGINS,
+        Phase.COMBAT, Step.COMBAT_DAMAGE, True, "510", actions=Action.COMBAT_DAMAGE, first_strike=Condition.FIRST_STRIKE_STEP_BEGINS,
         then=(Goto("510.4", Condition.IN_FIRST_STRIKE_STEP, Step.COMBAT_DAMAGE),),
     ),
-    StepSpec("combat", Step.END_OF_COMBAT, True, "511", at_end=Action.REMOVE_FROM_COMBAT),
-    StepSpec("postcombat_main", Step.POSTCOMBAT_MAIN, True, "505"),
-    StepSpec("ending", Step.END, True, "513"),
+    StepSpec(Phase.COMBAT, Step.END_OF_COMBAT, True, "511", at_end=Action.REMOVE_FROM_COMBAT),
+    StepSpec(Phase.POSTCOMBAT_MAIN, Step.POSTCOMBAT_MAIN, True, "505"),
+    StepSpec(Phase.ENDING, Step.END, True, "513"),
     StepSpec(
-        "ending", Step.CLEANUP, False, "514", actions=Action.CLEANUP, priority_if=Condition.ACTIONS_OR_TRIGGERS_WAITING,
+        Phase.ENDING, Step.CLEANUP, False, "514", actions=Action.CLEANUP, priority_if=Condition.ACTIONS_OR_TRIGGERS_WAITING,
         then=(Goto("514.3a", Condition.PRIORITY_WAS_GIVEN, Step.CLEANUP),),
     ),
 )
@@ -123,7 +133,7 @@ TURN_PLAN: tuple[StepSpec, ...] = (
 # --- reading the plan ---------------------------------------------------------------------------
 
 _ROWS: dict[str, StepSpec] = {row.step: row for row in TURN_PLAN}
-_PHASES: tuple[str, ...] = tuple(dict.fromkeys(row.phase for row in TURN_PLAN))
+_PHASES: tuple[Phase, ...] = tuple(dict.fromkeys(row.phase for row in TURN_PLAN))
 _FIRST_STEPS: dict[str, StepSpec] = {phase: next(r for r in TURN_PLAN if r.phase == phase) for phase in _PHASES}
 
 
@@ -132,7 +142,7 @@ def spec(step: str) -> StepSpec:
     return _ROWS[step]
 
 
-def phases() -> tuple[str, ...]:
+def phases() -> tuple[Phase, ...]:
     """The phases of a turn, in order (500.1)."""
     return _PHASES
 

@@ -22,6 +22,7 @@ from mtg_ledger.core.cards import card
 from mtg_ledger.core.characteristics import cards_over_maximum as cards_to_discard
 from mtg_ledger.core.characteristics import maximum_hand_size
 from mtg_ledger.core.errors import UnknownCard
+from mtg_ledger.core.turn import Step
 
 Event = Mapping[str, Any]
 Row = dict[str, Any]
@@ -195,7 +196,7 @@ def _step_began(v: GameView, e: Event) -> None:
     v.phase = e["phase"]
     v.step = e["step"]
     v.priority = None
-    if e["step"] == "cleanup" and v.active_player is not None:  # 514.1; 805.4: each player of the active team
+    if e["step"] == Step.CLEANUP and v.active_player is not None:  # 514.1; 805.4: each player of the active team
         team = next((t for t in v.teams if v.active_player in t), [v.active_player])
         v.cleanups = tuple(
             Cleanup(
@@ -259,7 +260,7 @@ def _to_graveyard(v: GameView, e: Event) -> None:
 @folder("CardsDiscarded")
 def _discarded(v: GameView, e: Event) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - len(e["cards"])
-    if e.get("rule", "514.1") == "514.1" and v.step == "cleanup":  # 514.1: the discarding player's row
+    if e.get("rule", "514.1") == "514.1" and v.step == Step.CLEANUP:  # 514.1: the discarding player's row
         v.cleanups = tuple(
             dataclasses.replace(c, discarded=c.discarded + tuple(e["cards"])) if c.turn == v.turn and c.player == e["player"] else c
             for c in v.cleanups

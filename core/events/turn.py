@@ -193,17 +193,17 @@ def _step_began(s: GameState, e: StepBeganFields) -> None:
     s.priority = None
     s.priority_given_this_step = False
     s.passes = []
-    if step == "beginning_of_combat":  # a new combat: nothing carries over from an earlier one
+    if step == turn_plan.Step.BEGINNING_OF_COMBAT:  # a new combat: nothing carries over from an earlier one
         s.defender_chosen = None
         s.defending_players = []
         s.declared_attackers = []
         s.first_strikers = []
-    elif step == "declare_attackers":
+    elif step == turn_plan.Step.DECLARE_ATTACKERS:
         s.attackers_declared = False
         s.declared_attackers = []
-    elif step == "declare_blockers":
+    elif step == turn_plan.Step.DECLARE_BLOCKERS:
         s.blockers_declared_by = []
-    elif step == "combat_damage":
+    elif step == turn_plan.Step.COMBAT_DAMAGE:
         s.combat_damage_dealt = False
 
 
