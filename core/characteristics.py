@@ -130,8 +130,8 @@ def resolve_target(state: GameState, target: Target, what: Phrase = TARGET) -> A
     return find_permanent(state, CardRef(target) if isinstance(target, str) else target, what=what).object
 
 
-def _label(ref: CardRef) -> str:
-    return f"{ref.card!r}" if ref.index == 0 else f"{ref.card!r} (index {ref.index})"
+def _label(ref: CardRef) -> Phrase:
+    return Phrase("rules.card_ref", {"card": ref.card}) if ref.index == 0 else Phrase("rules.card_ref_index", {"card": ref.card, "index": ref.index})
 
 
 def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:

@@ -11,7 +11,7 @@ from typing import Any
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams
 from mtg_ledger.core.commands import AssignDamage, ChooseDefender, DeclareAttackers, DeclareBlockers
-from mtg_ledger.core.errors import IllegalAction, Phrase
+from mtg_ledger.core.errors import IllegalAction, Phrase, either
 from mtg_ledger.core.mana import ManaCost, Source
 from mtg_ledger.core.payment import and_all, plan_payment
 from mtg_ledger.core.state import GameState, Permanent
@@ -54,7 +54,7 @@ def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent)
     if not teams.teammates(state, blocker.controller, attacker.attacking or ""):
         defending = teams.team_of(state, blocker.controller)
         rule = "802.4" if len(defending) == 1 else "805.9"  # 805.9: a creature of the defending team blocks creatures attacking any player of that team
-        return (rule, Phrase("rules.card_can_block_only_creatures_attacking", {"card": blocker.card, "player": " or ".join(defending), "other": attacker.card}))
+        return (rule, Phrase("rules.card_can_block_only_creatures_attacking", {"card": blocker.card, "player": either(defending), "other": attacker.card}))
     if ch.has_keyword(state, attacker, "flying") and not (
         ch.has_keyword(state, blocker, "flying") or ch.has_keyword(state, blocker, "reach")
     ):

@@ -139,6 +139,16 @@ ENGLISH: dict[str, str] = {
     "rules.verb_assign_damage": "combat damage assignment",
     "rules.verb_discard": "discard",
     "rules.verb_concede": "concede",
+    "rules.no_mana": "nothing",
+    "rules.card_ref": "{card!r}",
+    "rules.card_ref_index": "{card!r} (index {index})",
+    "rules.one_or_other": "{first} or {rest}",
+    # a log this engine cannot read or bring to its current form (core.schema.SchemaError)
+    "schema.unknown_type_at": "event {v}: unknown event type {kind!r}",
+    "schema.class_newer": "event {v}: {kind} version {version} is newer than this engine's {current}",
+    "schema.no_upcaster": "event {v}: no upcaster for {kind} from version {version}",
+    "schema.not_a_version": "schema {schema!r} is not a schema version",
+    "schema.newer": "schema {schema} is newer than this engine's schema {current}: upgrade mtg-ledger",
 }
 
 
@@ -148,6 +158,12 @@ class Phrase:
 
     id: str
     params: Mapping[str, Any] = field(default_factory=dict)
+
+
+def either(names: list[str]) -> str | Phrase:
+    """One of several names, as a phrase: "A or B or C" in each language."""
+    first, *rest = names
+    return Phrase("rules.one_or_other", {"first": first, "rest": either(rest)}) if rest else first
 
 
 def render(templates: Mapping[str, str], code: str, params: Mapping[str, Any]) -> str:

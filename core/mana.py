@@ -91,6 +91,6 @@ def plan_sources(cost: ManaCost, pool: dict[str, int], sources: list[Source]) ->
     return chosen
 
 
-def format_pool(pool: dict[str, int], empty: str = "nothing") -> str:
+def format_pool(pool: dict[str, int], empty: str = "") -> str:
     """Mana in its symbols, colours in a fixed order (``{G}{G}{R}``); ``empty`` when there is none."""
     return "".join(f"{{{c}}}" * n for c, n in sorted(pool.items())) or empty

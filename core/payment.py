@@ -35,7 +35,7 @@ def plan_payment(
     if pay is None:
         taps = plan_sources(cost, pool, available)
         if taps is None:
-            raise CannotPay(rule, "rules.player_cannot_pay_what", player=player, what=what, pool=format_pool(pool), n=len(available))
+            raise CannotPay(rule, "rules.player_cannot_pay_what", player=player, what=what, pool=_pool_said(pool), n=len(available))
     else:
         taps = []
         for ref in pay:
@@ -49,5 +49,10 @@ def plan_payment(
         after[color] = after.get(color, 0) + 1
     spent = pay_from_pool(cost, after)
     if spent is None:
-        raise CannotPay(rule, "rules.pool_cannot_pay_what", pool=format_pool(after), what=what)
+        raise CannotPay(rule, "rules.pool_cannot_pay_what", pool=_pool_said(after), what=what)
     return taps, spent
+
+
+def _pool_said(pool: dict[str, int]) -> str | Phrase:
+    """A mana pool in an error: its symbols, or the word for none (a message, said in each language)."""
+    return format_pool(pool) or Phrase("rules.no_mana")

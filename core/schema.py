@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from mtg_ledger.core.errors import ENGLISH, render
 from mtg_ledger.core.events import EVENT_TYPES, UPCASTERS
 from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.outcome import Reason
@@ -32,22 +33,26 @@ def class_versions() -> dict[str, int]:
 
 
 class SchemaError(ValueError):
-    """A log this engine cannot read or upgrade."""
+    """A log this engine cannot read or upgrade: a message id of ``ENGLISH`` ("schema.*") and its params."""
+
+    def __init__(self, code: str, /, **params: Any) -> None:
+        self.code, self.params = code, params
+        super().__init__(render(ENGLISH, code, params))
 
 
 def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     """The current form of an event map recorded with the class versions ``recorded``."""
     kind = event.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
-        raise SchemaError(f"event {event.get('v')}: unknown event type {kind!r}")
+        raise SchemaError("schema.unknown_type_at", v=event.get("v"), kind=kind)
     current = class_versions()[kind]
     version = recorded.get(kind, 1)
     if version > current:
-        raise SchemaError(f"event {event.get('v')}: {kind} version {version} is newer than this engine's {current}")
+        raise SchemaError("schema.class_newer", v=event.get("v"), kind=kind, version=version, current=current)
     while version < current:
         step = UPCASTERS.get((kind, version))
         if step is None:
-            raise SchemaError(f"event {event.get('v')}: no upcaster for {kind} from version {version}")
+            raise SchemaError("schema.no_upcaster", v=event.get("v"), kind=kind, version=version)
         event = step(dict(event))
         version += 1
     return event
@@ -82,6 +87,6 @@ SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types w
 def check_schema(schema: Any) -> None:
     current = SCHEMA_VERSION
     if not isinstance(schema, int) or schema < 1:
-        raise SchemaError(f"schema {schema!r} is not a schema version")
+        raise SchemaError("schema.not_a_version", schema=schema)
     if schema > current:
-        raise SchemaError(f"schema {schema} is newer than this engine's schema {current}: upgrade mtg-ledger")
+        raise SchemaError("schema.newer", schema=schema, current=current)

@@ -15,7 +15,7 @@ from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
 from mtg_ledger.replays.stores import snapshots
-from mtg_ledger.replays.messages import Phrase, say
+from mtg_ledger.replays.messages import Phrase, catalogue, say
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
 from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable
@@ -23,58 +23,17 @@ from mtg_ledger.replays.audit.validate import problem_at
 
 Map = dict[str, Any]
 
-WORDS = {
-    "en": {
-        "clean": "clean: {n} events, the hash chain holds and every decision is legal",
-        "verified": "events 1 to {n} verified: the hash chain holds and every decision is legal",
-        "snapshots_ok": "{n} stored snapshot(s) match the events",
-        "first": "first bad event: {v}",
-        "header": "the log file's header",
-        "bad_snapshot": "bad stored snapshot: {v}",
-        "integrity": "integrity",
-        "snapshot": "stored snapshot",
-        "legality": "illegal decision",
-        "divergence": "not what the rules derive",
-        "rule": "rule {rule}",
-        "allowed": "what the rules allowed there:",
-        "recorded": "recorded:",
-        "derived": "derived: ",
-        "more": "{n} more finding(s)",
-        "game": "game {game}",
-        "notice": "notice:",
-    },
-    "fr": {
-        "clean": "conforme : {n} événements, la chaîne de hachage tient et chaque décision est légale",
-        "verified": "événements 1 à {n} vérifiés : la chaîne de hachage tient et chaque décision est légale",
-        "snapshots_ok": "{n} instantané(s) stocké(s) conforme(s) aux événements",
-        "first": "premier événement fautif : {v}",
-        "header": "l'en-tête du fichier",
-        "bad_snapshot": "instantané stocké fautif : {v}",
-        "integrity": "intégrité",
-        "snapshot": "instantané stocké",
-        "legality": "décision illégale",
-        "divergence": "différent de ce que les règles produisent",
-        "rule": "règle {rule}",
-        "allowed": "ce que les règles permettaient à ce moment :",
-        "recorded": "enregistré :",
-        "derived": "produit :    ",
-        "more": "{n} autre(s) constat(s)",
-        "game": "partie {game}",
-        "notice": "remarque :",
-    },
-}
 
 
-def said(message: str, lang: str) -> str:
-    """A finding's sentence that has no message id (a schema check's, a refused upload's), in ``lang``:
-    in English, marked as such rather than passed off as another language."""
-    return message if lang == "en" else f"{message} (en anglais)"
+def _words(lang: str) -> dict[str, str]:
+    """The report's own words in ``lang``: the catalogue's [report] section."""
+    return {key.removeprefix("report."): template for key, template in catalogue(lang).items() if key.startswith("report.")}
 
 
 def finding_said(finding: Finding, lang: str) -> str:
     """A finding's sentence in ``lang``: its message id said from the catalogues."""
-    if finding.message_id is None or lang == "en":
-        return said(finding.message, lang)
+    if finding.message_id is None:  # a finding made by hand (a test's): its sentence as it was given
+        return finding.message
     return say(finding.message_id, finding.params, lang)
 
 
@@ -121,7 +80,7 @@ class AuditReport:
         }
 
     def to_text(self, lang: str = "en") -> list[str]:
-        w = WORDS[lang]
+        w = _words(lang)
         lines = [w["game"].format(game=self.game)]
         first = self.first
         notes = [f"{w['notice']} {say(n.id, n.params, lang)}" for n in self.notices]
@@ -228,7 +187,7 @@ def _schema(events: Rereadable, versions: dict[str, int] | None) -> tuple[Findin
         try:
             current = event if versions is None else upgrade(event, versions)
         except SchemaError as e:
-            return Finding(0, "integrity", str(e)), 0
+            return Finding.of(0, "integrity", e.code, e.params), 0
         if bad is None:
             bad = problem_at(i, current)
     return bad, len(events) if bad is None else bad.version - 1

@@ -21,6 +21,7 @@ from typing_extensions import TypedDict
 
 from pydantic import TypeAdapter, ValidationError
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import EVENT_TYPES
 from mtg_ledger.replays.logfile import Finding
 
@@ -71,38 +72,47 @@ PLAYER_FIELDS = Shape(PlayerEntry)
 PERMANENT_FIELDS = Shape(PermanentEntry)
 
 
-def _name(tp: Any) -> str:
-    if typing.get_origin(tp) is None and isinstance(tp, type):
-        return {"str": "a string", "int": "a whole number", "bool": "true or false"}.get(tp.__name__, tp.__name__)
-    return str(tp).replace("typing.", "")
+_TYPE_WORDS = {"str": "schema.a_string", "int": "schema.a_whole_number", "bool": "schema.true_or_false", "dict": "schema.a_map", "list": "schema.a_list"}
 
 
-def _fields_problem(where: str, value: Any, expected: Shape) -> str | None:
+def _kind(value: Any) -> Phrase | str:
+    """What a value is, said: a word of the catalogues for JSON's kinds, else the type as it is named."""
+    name = type(value).__name__
+    return Phrase(_TYPE_WORDS[name]) if name in _TYPE_WORDS else name
+
+
+def _expected(tp: Any) -> Phrase | str:
+    if typing.get_origin(tp) is None and isinstance(tp, type) and tp.__name__ in _TYPE_WORDS:
+        return Phrase(_TYPE_WORDS[tp.__name__])
+    return str(tp).replace("typing.", "") if not isinstance(tp, type) else tp.__name__
+
+
+def _fields_problem(where: str, value: Any, expected: Shape) -> Phrase | None:
     if type(value) is not dict:
-        return f"{where} must be a map, not {type(value).__name__}"
+        return Phrase("schema.not_a_map", {"where": where, "kind": _kind(value)})
     missing = [k for k in expected.types if k not in value]
     unknown = [k for k in value if k not in expected.types]
     if missing:
-        return f"{where} lacks {', '.join(missing)}"
+        return Phrase("schema.lacks", {"where": where, "keys": ", ".join(missing)})
     if unknown:
-        return f"{where} has unknown key(s) {', '.join(repr(k) for k in unknown)}"
+        return Phrase("schema.unknown_keys", {"where": where, "keys": ", ".join(repr(k) for k in unknown)})
     key = expected.wrong_key(value)
     if key is not None:
-        return f"{where}.{key} must be {_name(expected.types[key])}, not {value[key]!r:.60}"
+        return Phrase("schema.wrong_type", {"where": f"{where}.{key}", "expected": _expected(expected.types[key]), "value": value[key]})
     return None
 
 
-def event_problem(event: Any) -> str | None:
-    """What is wrong with one event map, or None."""
+def event_problem(event: Any) -> Phrase | None:
+    """What is wrong with one event map (a message of the catalogues), or None."""
     if type(event) is not dict:
-        return "it is not a map"
+        return Phrase("schema.event_not_a_map")
     kind = event.get("type")
     if type(kind) is not str or kind not in EVENT_TYPES:
-        return f"unknown event type {kind!r:.60}"
+        return Phrase("schema.unknown_type", {"kind": kind})
     if type(event.get("v")) is not int:
-        return f"its version must be a whole number, not {event.get('v')!r:.60}"
+        return Phrase("schema.version_form", {"value": event.get("v")})
     if type(event.get("hash")) is not str or not HEX64.fullmatch(event["hash"]):
-        return f"its hash must be 64 lowercase hex digits, not {event.get('hash')!r:.80}"
+        return Phrase("schema.hash_form", {"value": event.get("hash")})
     fields = {k: v for k, v in event.items() if k not in ("v", "type", "hash")}
     problem = _fields_problem(kind, fields, FIELDS[kind])
     if problem is None and kind == "GameStarted":
@@ -110,10 +120,10 @@ def event_problem(event: Any) -> str | None:
     return problem
 
 
-def _game_started_problem(e: Map) -> str | None:
+def _game_started_problem(e: Map) -> Phrase | None:
     players = e["players"]
     if len(players) < 2:
-        return f"GameStarted.players must seat at least two players, not {len(players)}"
+        return Phrase("schema.too_few_players", {"n": len(players)})
     names: list[str] = []
     for i, p in enumerate(players):
         where = f"GameStarted.players[{i}]"
@@ -125,18 +135,18 @@ def _game_started_problem(e: Map) -> str | None:
             if problem:
                 return problem
         if not p["name"] or p["name"] in names:
-            return f"{where}.name {p['name']!r} is empty or used twice"
+            return Phrase("schema.name_twice", {"where": where, "name": p["name"]})
         names.append(p["name"])
     if e["format"] not in FORMATS:
-        return f"GameStarted.format {e['format']!r:.40} is not one of {', '.join(FORMATS)}"
+        return Phrase("schema.format", {"value": e["format"], "formats": ", ".join(FORMATS)})
     if e["seed"] not in SEED_RANGE:
-        return f"GameStarted.seed {e['seed']} is outside 0 to 2**64 - 1"
+        return Phrase("schema.seed", {"seed": e["seed"]})
     if e["starting_player"] not in names:
-        return f"GameStarted.starting_player {e['starting_player']!r:.40} is not one of the players"
+        return Phrase("schema.starting_player", {"value": e["starting_player"]})
     if e["archenemy"] is not None and e["archenemy"] not in names:
-        return f"GameStarted.archenemy {e['archenemy']!r:.40} is not one of the players"
+        return Phrase("schema.archenemy", {"value": e["archenemy"]})
     if any(member not in names for team in e["teams"] for member in team):
-        return "GameStarted.teams names someone who is not a player"
+        return Phrase("schema.teams")
     return None
 
 
@@ -154,4 +164,4 @@ def problem_at(i: int, event: Any) -> Finding | None:
     problem = event_problem(event)
     if problem is None:
         return None
-    return Finding(i, "integrity", f"event {i} does not conform to the schema: {problem}", recorded=event if type(event) is dict else None)
+    return Finding.of(i, "integrity", "schema.nonconforming", {"v": i, "problem": problem}, recorded=event if type(event) is dict else None)

@@ -31,6 +31,7 @@ GAME: Final = "1b4e28ba-2fa1-4d2e-883f-0016d3cca427"  # an example game id for t
 VERBS_MODULE: Final = "mtg_ledger.replays.cli.verbs"
 LOG_VERBS_MODULE: Final = "mtg_ledger.replays.cli.log_verbs"
 SERVE_VERBS_MODULE: Final = "mtg_ledger.replays.cli.serve_verbs"
+TRANSFER_MODULE: Final = "mtg_ledger.replays.cli.transfer_verbs"
 
 Run = Callable[["Store", argparse.Namespace], int]
 
@@ -93,14 +94,14 @@ VERBS: Final = (
          )),
     Verb("views", f"{VERBS_MODULE}:cmd_views", "catch the read models up and print them (phase/step, stack, hand sizes, cleanups)",
          f"mtg-ledger views {GAME}", "read", (GAME_ARG,)),
-    Verb("export", f"{VERBS_MODULE}:cmd_export", "write a game's self-describing log file",
+    Verb("export", f"{TRANSFER_MODULE}:cmd_export", "write a game's self-describing log file",
          f"mtg-ledger export {GAME} -o game.mtgl", "read", (
              GAME_ARG,
              arg("-o", "--output", required=True, metavar="FILE", help="the log file to write"),
              arg("--forensic", action="store_true",
                  help="write every stored row that reads, as recorded, even when the chain is broken (exit 1 then)"),
          )),
-    Verb("import", f"{VERBS_MODULE}:cmd_import", "store a log file as a game, after checking its header and hash chain",
+    Verb("import", f"{TRANSFER_MODULE}:cmd_import", "store a log file as a game, after checking its header and hash chain",
          "mtg-ledger import game.mtgl --new-id", "write", (
              arg("file", metavar="FILE", help="a log file written by `mtg-ledger export`"),
              arg("--new-id", action="store_true", help="store it under a new game id"),

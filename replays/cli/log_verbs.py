@@ -21,13 +21,11 @@ from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.core.schema import upgrade_log
 from mtg_ledger.replays.text import line
 from mtg_ledger.replays.cli import names
-from mtg_ledger.replays.cli.verbs import Map, emit
+from mtg_ledger.replays.cli.verbs import Map, UserError, emit
 
 
 def unread_finding(version: int, error: logfile.UnreadableLog) -> Finding:
     """The finding of a log file that cannot be read (at ``version``; 0: the file as a whole), said by its id."""
-    if error.code is None:  # OLD PATH: a refusal written as a sentence (the ledger's, the service's)
-        return Finding(version, "integrity", str(error))
     return Finding.of(version, "integrity", error.code, error.params)
 
 
@@ -99,7 +97,7 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         except logfile.UnreadableLog as e:  # nothing to audit: a bad file (exit 2), said in the report's language
             finding = unread_finding(0, e)
             if not args.json:
-                raise logfile.UnreadableLog(finding_said(finding, args.lang)) from None
+                raise UserError(finding_said(finding, args.lang)) from None
             emit(AuditReport(game=None, events=0, findings=[finding]).to_json(args.lang))
             return 2
         with progress_bar(len(events), "audit") as done:

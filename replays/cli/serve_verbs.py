@@ -13,7 +13,8 @@ from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, issue
 from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.cli.store import SQLITE_MODULES, Store, store_env
 from mtg_ledger.replays.cli import names
-from mtg_ledger.replays.cli.verbs import UserError, import_file
+from mtg_ledger.replays.cli.transfer_verbs import import_file
+from mtg_ledger.replays.cli.verbs import UserError
 
 
 def _quiet_server() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.replays.logfile import Finding, UnreadableLog
 
 
@@ -24,8 +25,8 @@ class LogRefused(UnreadableLog):
 
     def __init__(self, findings: list[Finding]) -> None:
         first = min(findings, key=lambda f: f.version)
-        rule = f" (rule {first.rule})" if first.rule else ""
-        super().__init__(f"refused, nothing imported: {first.place}: {first.message}{rule}")
+        said = Phrase("finding.with_rule", {"message": first.said, "rule": first.rule}) if first.rule else first.said
+        super().__init__(Phrase("read.refused", {"where": first.where, "finding": said}))
         self.findings = findings
 
 

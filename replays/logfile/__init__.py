@@ -54,8 +54,20 @@ class Finding:
         return cls(version, kind, say(message_id, params), message_id=message_id, params=params, **rest)
 
     @property
+    def where(self) -> Phrase:
+        """Where the finding is, as a message: the header, or an event."""
+        return Phrase("finding.at_header") if self.version == 0 else Phrase("finding.at_event", {"v": self.version})
+
+    @property
+    def said(self) -> Phrase | str:
+        """The finding's sentence as a message (one without an id: its English sentence)."""
+        return self.message if self.message_id is None else Phrase(self.message_id, self.params)
+
+    @property
     def place(self) -> str:
-        return "the header" if self.version == 0 else f"event {self.version}"
+        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a finding is said
+
+        return say(self.where.id, self.where.params)
 
 
 def _header(game_id: str, count: int, final: Any, first: Map | None, versions: dict[str, int] | None) -> Map:

@@ -65,20 +65,14 @@ def _english(message_id: str, params: Mapping[str, Any]) -> str:
 
 class UnreadableLog(ValueError):
     """Not a log file this engine can read (exit status 2): ``why`` says why (a message, ``reason`` its
-    English), ``file`` names it; ``code`` and ``params`` are the whole sentence's message id and holes.
-    OLD PATH: a ``why`` that is a sentence (the ledger's and the service's refusals) has no id (``code`` None)."""
+    English), ``file`` names it; ``code`` and ``params`` are the whole sentence's message id and holes."""
 
-    def __init__(self, why: Phrase | str, file: str | None = None) -> None:
+    def __init__(self, why: Phrase, file: str | None = None) -> None:
         self.why, self.file = why, file
-        self.reason = why if isinstance(why, str) else _english(why.id, why.params)
-        if isinstance(why, str):
-            self.code: str | None = None
-            self.params: Map = {}
-            said = f"the log file {file} cannot be read: {why}" if file else why
-        else:
-            self.code, self.params = ("read.whole_file", {"file": file, "reason": why}) if file else (why.id, dict(why.params))
-            said = _english(self.code, self.params)
-        super().__init__(said)
+        self.reason = _english(why.id, why.params)
+        self.code: str = "read.whole_file" if file else why.id
+        self.params: Map = {"file": file, "reason": why} if file else dict(why.params)
+        super().__init__(_english(self.code, self.params))
 
     def named(self, file: str) -> UnreadableLog:
         return UnreadableLog(self.why, file)
@@ -99,8 +93,7 @@ class UnreadableEvents(UnreadableLog):
 
 
 def _why(e: UnreadableLog) -> Phrase:
-    """Why the reader could not read on: every reason it raises is a message."""
-    assert isinstance(e.why, Phrase), e.why
+    """Why the reader could not read on."""
     return e.why
 
 

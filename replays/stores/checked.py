@@ -29,6 +29,7 @@ from uuid import UUID
 from eventsourcing.persistence import Mapper, StoredEvent
 
 from mtg_ledger.core import events as ev
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events.base import Applier
 from mtg_ledger.core.hashing import chain
@@ -49,8 +50,10 @@ _pack = msgpack.Packer(use_bin_type=True).pack
 class StoreDamage(Exception):
     """Stored rows of a game that fail the ledger's checks; the message names the game and the version."""
 
-    def __init__(self, game_id: object, version: int, problem: str) -> None:
-        super().__init__(f"game {game_id}, event {version}: {problem}")
+    def __init__(self, game_id: object, version: int, problem: Phrase) -> None:
+        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when damage is found
+
+        super().__init__(say("store.damage", {"game": game_id, "v": version, "problem": problem}))
         self.game_id = game_id
         self.version = version
         self.problem = problem
@@ -91,7 +94,7 @@ class Row:
         if self.cls is ev.GameStarted:
             topic = state.get("originator_topic")
             if not isinstance(topic, str) or resolves(topic) is not Game:
-                raise UnreadableRow(game_id, self.version, f"GameStarted names {topic!r} as what it starts, not a game")
+                raise UnreadableRow(game_id, self.version, Phrase("store.starts_no_game", {"topic": topic}))
             state["originator_topic"] = canonical(topic)
         event = object.__new__(self.cls)
         object.__setattr__(event, "__dict__", state)
@@ -119,9 +122,9 @@ def _event_class(game_id: UUID, v: int, topic: str) -> type[ev.GameEvent]:
     if cls is None:
         found = resolves(topic)
         if found is None:
-            raise UnreadableRow(game_id, v, f"the row names an unknown stored type {topic!r}")
+            raise UnreadableRow(game_id, v, Phrase("store.unknown_type", {"topic": topic}))
         if not (isinstance(found, type) and issubclass(found, ev.GameEvent)):
-            raise UnreadableRow(game_id, v, f"the row is a {canonical(topic)}, not an event of a game's log")
+            raise UnreadableRow(game_id, v, Phrase("store.not_game_event", {"kind": canonical(topic)}))
         cls = _CLASSES[topic] = found
     return cls
 
@@ -139,13 +142,13 @@ def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
         else:
             fields = mapper.transcoder.decode(data)
     except Exception as e:  # whatever garbage bytes make the decoder raise
-        raise UnreadableRow(game_id, v, f"its stored bytes do not decode ({brief(e)})") from None
+        raise UnreadableRow(game_id, v, Phrase("store.undecodable", {"error": brief(e)})) from None
     if not isinstance(fields, dict) or "v" in fields or "type" in fields or (digest is None and not isinstance(fields.get("hash"), str)):
-        raise UnreadableRow(game_id, v, f"its stored bytes decode to something that is not a stored {cls.__name__}")
+        raise UnreadableRow(game_id, v, Phrase("store.not_stored_kind", {"kind": cls.__name__}))
     canonical_bytes = None
     if digest is not None:
         if "hash" in fields:
-            raise UnreadableRow(game_id, v, f"its stored bytes decode to something that is not a stored {cls.__name__}")
+            raise UnreadableRow(game_id, v, Phrase("store.not_stored_kind", {"kind": cls.__name__}))
         canonical_bytes = row_form.canonical_bytes(cls.__name__, v, fields, data[row_form.BODY :])
         fields["hash"] = digest.hex()
     recorded: Map = {"v": v, "type": cls.__name__}
@@ -173,7 +176,7 @@ def note_class_version(versions: dict[str, int], game_id: UUID, row: Row) -> Non
     type); a game whose events of one type are recorded in two raises ``UnreadableRow``."""
     kind, version = row.cls.__name__, row.fields.get("class_version", 1)
     if versions.setdefault(kind, version) != version:
-        raise UnreadableRow(game_id, row.version, f"{kind} events are recorded in two class versions, {versions[kind]} and {version}")
+        raise UnreadableRow(game_id, row.version, Phrase("store.two_versions", {"kind": kind, "one": versions[kind], "other": version}))
 
 
 def missing_table(error: BaseException) -> bool:
@@ -265,10 +268,10 @@ class Chain:
         expected = self.version + 1
         v = stored.originator_version
         if v != expected:
-            raise BrokenChain(self.game_id, expected, f"the row of event {expected} is missing (the next stored row is event {v})")
+            raise BrokenChain(self.game_id, expected, Phrase("store.row_missing", {"v": expected, "w": v}))
         row = decode_row(self.mapper, self.game_id, stored)
         if not chained(self.previous, row):
-            raise BrokenChain(self.game_id, v, "its hash does not match its content and the event before it: the row was altered")
+            raise BrokenChain(self.game_id, v, Phrase("store.row_altered"))
         self.version = v
         self.previous = row.digest if row.digest is not None else bytes.fromhex(row.recorded["hash"])
         return row
@@ -316,7 +319,7 @@ class Chain:
                 try:
                     applier(state, fields)  # core.events.apply_event, spelled out: the appliers read the fields
                 except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
-                    raise UnreadableRow(self.game_id, v, f"the rules cannot apply it ({brief(e)})") from None
+                    raise UnreadableRow(self.game_id, v, Phrase("store.cannot_apply", {"error": brief(e)})) from None
                 version, previous = v, digest
             else:
                 return len(rows)
@@ -376,6 +379,6 @@ def apply(game_id: UUID, game: Game | None, row: Row) -> Game:
     except StoreDamage:
         raise
     except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
-        raise UnreadableRow(game_id, row.version, f"the rules cannot apply it ({brief(e)})") from None
+        raise UnreadableRow(game_id, row.version, Phrase("store.cannot_apply", {"error": brief(e)})) from None
     assert isinstance(mutated, Game)
     return mutated

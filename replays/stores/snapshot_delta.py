@@ -49,7 +49,14 @@ _IDENTITY = ("object", "id")  # what names a map in an array: permanents, stack 
 
 
 class BadSnapshot(ValueError):
-    """A stored snapshot payload that does not read as its form says."""
+    """A stored snapshot payload that does not read as its form says; ``why`` is a message of the
+    catalogues (replays/messages), said in English as the exception's text."""
+
+    def __init__(self, why: Phrase) -> None:
+        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a snapshot is turned away
+
+        super().__init__(say(why.id, why.params))
+        self.why = why
 
 
 class Keyframe(NamedTuple):
@@ -73,11 +80,11 @@ def pack(value: Any) -> bytes:
 
 def unpack(payload: Any) -> Any:
     if not isinstance(payload, bytes):
-        raise BadSnapshot("its payload is not bytes")
+        raise BadSnapshot(Phrase("snapshot.payload_not_bytes"))
     try:
         return msgpack.unpackb(zlib.decompress(payload), raw=False, strict_map_key=False, use_list=True)
     except Exception as e:
-        raise BadSnapshot(f"its payload does not decode ({type(e).__name__})") from None
+        raise BadSnapshot(Phrase("snapshot.payload_undecodable", {"error": type(e).__name__})) from None
 
 
 # --- making a delta ------------------------------------------------------------------------------
@@ -188,7 +195,7 @@ def apply(old: Any, node: Any) -> Any:
             return node[1]
         if kind == MAP:
             if not isinstance(old, dict):
-                raise BadSnapshot("a map change for something that is not a map")
+                raise BadSnapshot(Phrase("snapshot.delta_not_map"))
             new = dict(old)
             for key, inner in node[1].items():
                 new[key] = apply(old[key], inner) if key in old and inner[0] != REPLACE else inner[1]
@@ -197,26 +204,26 @@ def apply(old: Any, node: Any) -> Any:
             return new
         if kind == ARRAY:
             if not isinstance(old, list):
-                raise BadSnapshot("an array change for something that is not an array")
+                raise BadSnapshot(Phrase("snapshot.delta_not_array"))
             out: list[Any] = []
             for segment in node[1]:
                 if segment[0] == COPY:
                     start, stop = segment[1], segment[2]
                     if not 0 <= start <= stop <= len(old):
-                        raise BadSnapshot("an array segment beyond the keyframe's array")
+                        raise BadSnapshot(Phrase("snapshot.segment_beyond"))
                     out.extend(old[start:stop])
                 elif segment[0] == PATCH:
                     out.append(apply(old[segment[1]], segment[2]))
                 elif segment[0] == NEW:
                     out.extend(segment[1])
                 else:
-                    raise BadSnapshot(f"an array segment of unknown kind {segment[0]!r}")
+                    raise BadSnapshot(Phrase("snapshot.segment_unknown", {"kind": segment[0]}))
             return out
     except BadSnapshot:
         raise
     except Exception as e:
-        raise BadSnapshot(f"its delta does not apply ({type(e).__name__})") from None
-    raise BadSnapshot(f"a delta node of unknown kind {kind!r}")
+        raise BadSnapshot(Phrase("snapshot.delta_does_not_apply", {"error": type(e).__name__})) from None
+    raise BadSnapshot(Phrase("snapshot.node_unknown", {"kind": kind}))
 
 
 # --- reading a stored snapshot's state ---------------------------------------------------------------
@@ -226,10 +233,8 @@ class BadKeyframe(BadSnapshot):
     """A delta whose keyframe is missing, damaged or not a keyframe: no delta on it can be used."""
 
     def __init__(self, base: int, why: Phrase) -> None:
-        from mtg_ledger.replays.messages import say  # the catalogues (TOML), read when a snapshot is turned away
-
-        super().__init__(say(why.id, why.params))
-        self.base, self.why = base, why
+        super().__init__(why)
+        self.base = base
 
 
 def is_stored_form(fields: Map) -> bool:
@@ -245,7 +250,7 @@ def plain_state(fields: Map, version: int, keyframe_row: Callable[[int], tuple[b
     else:
         base = fields.get("base")
         if not isinstance(base, int) or isinstance(base, bool) or not 0 < base < version:
-            raise BadSnapshot(f"its keyframe version {base!r} is not one before it")
+            raise BadSnapshot(Phrase("snapshot.keyframe_version", {"v": base}))
         found = keyframe_row(base)
         if found is None:
             raise BadKeyframe(base, Phrase("snapshot.keyframe_missing", {"v": base}))
@@ -257,8 +262,8 @@ def plain_state(fields: Map, version: int, keyframe_row: Callable[[int], tuple[b
         try:
             old = unpack(keyframe["keyframe"])
         except BadSnapshot as e:
-            raise BadKeyframe(base, Phrase("snapshot.keyframe_unreadable", {"v": base, "error": str(e)})) from None
+            raise BadKeyframe(base, Phrase("snapshot.keyframe_unreadable", {"v": base, "error": e.why})) from None
         plain = apply(old, unpack(fields["delta"]))
     if not isinstance(plain, dict):
-        raise BadSnapshot("it does not hold a game state")
+        raise BadSnapshot(Phrase("snapshot.not_game_state"))
     return plain

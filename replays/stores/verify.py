@@ -119,6 +119,8 @@ def _stored_state(mapper: Mapper[UUID], game_id: UUID, s: int, fields: Map, reco
         state = GameState.from_dict(delta.plain_state(fields, s, keyframe_row))
     except delta.BadKeyframe as e:
         raise SnapshotRejected(s, e.why, keyframe=e.base) from None
+    except delta.BadSnapshot as e:
+        raise SnapshotRejected(s, Phrase("snapshot.cannot_read", {"error": e.why})) from None
     except Exception as e:
         raise SnapshotRejected(s, Phrase("snapshot.cannot_read", {"error": brief(e)})) from None
     for key in ("keyframe", "delta", "base", "base_digest"):

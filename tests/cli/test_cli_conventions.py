@@ -19,7 +19,7 @@ from psycopg import sql
 
 from mtg_ledger.core.rules import is_legal
 from mtg_ledger.replays.scenario import examples
-from mtg_ledger.replays.cli import verbs
+from mtg_ledger.replays.cli import transfer_verbs, verbs
 from mtg_ledger.replays.cli import main, parser
 from mtg_ledger.replays.ledger.logs import configure_logging, get_logger
 from mtg_ledger.replays.cli.progress import progress_bar
@@ -333,7 +333,7 @@ def test_an_ambiguous_game_id_prefix_names_its_candidates_and_one_that_matches_n
     log = str(tmp_path / "game.mtgl")
     assert run(capsys, "export", game, "-o", log, "--db", db)[0] == 0
     ids = iter([UUID("abcd0000-0000-4000-8000-000000000001"), UUID("abcd0000-0000-4000-8000-000000000002")])
-    monkeypatch.setattr(verbs, "uuid4", lambda: next(ids))
+    monkeypatch.setattr(transfer_verbs, "uuid4", lambda: next(ids))
     for _ in range(2):
         assert run(capsys, "import", log, "--new-id", "--db", db)[0] == 0
     code, out, err = run(capsys, "state", "abcd", "--db", db)

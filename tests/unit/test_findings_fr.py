@@ -16,7 +16,6 @@ from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.errors import ENGLISH as RULES_ENGLISH, Phrase
 from mtg_ledger.replays.messages import catalogue, holes, say
-from mtg_ledger.replays.audit import said
 from tests.log_tools import Event, demo_log, edited, first, header_of, rehash, run, write_raw
 
 pytestmark = pytest.mark.usefixtures("cli_env")
@@ -24,7 +23,7 @@ pytestmark = pytest.mark.usefixtures("cli_env")
 ROOT = Path(__file__).parents[2]
 ERRORS = {"RulesError", "IllegalAction", "NotYourPriority", "WrongTiming", "CannotPay", "IllegalTarget", "UnknownCard", "GameOver"}
 RULE = re.compile(r"^\d{3}(\.\d+[a-z]?)?$")
-ID = re.compile(r"^(rules|log|read|replay|snapshot|word|finding)\.\w+$")  # a message id
+ID = re.compile(r"^(rules|log|read|replay|snapshot|word|finding|schema|store|report)\.\w+$")  # a message id
 ENGLISH = re.compile(r"\b(the|is|not|cannot|only|must|has|was|its|and|but|where|event)\b")
 
 
@@ -75,9 +74,19 @@ def test_a_message_is_said_from_its_id_and_params_in_either_language() -> None:
         say("log.event_again", params, "de")
 
 
-def test_a_message_without_a_translation_is_marked_rather_than_passed_off_as_french() -> None:
-    assert said("a brand new sentence", "fr") == "a brand new sentence (en anglais)"
-    assert said("a brand new sentence", "en") == "a brand new sentence"
+def test_every_finding_and_refusal_is_made_from_a_message_id_not_a_sentence() -> None:
+    """A finding is ``Finding.of(version, kind, message_id, params)``; the errors a finding or a refusal is
+    made from (a log that cannot be read, damaged rows, a snapshot turned away, a schema the engine cannot
+    read) carry a message too: none of them is handed an English sentence built in code."""
+    made = []
+    carriers = {"Finding", "UnreadableLog", "UnreadableRow", "BrokenChain", "StoreDamage", "BadSnapshot", "SchemaError"}
+    for path in sorted((ROOT / "replays").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if name in carriers and any(isinstance(a, (ast.JoinedStr, ast.Constant)) and isinstance(getattr(a, "value", ""), str) for a in node.args):
+                    made.append(f"{path.name}:{node.lineno}: {ast.unparse(node)}")
+    assert made == []
 
 
 def test_a_refused_decision_is_said_in_french_with_its_rule_and_its_phrases() -> None:
@@ -110,15 +119,17 @@ def _forged_divination(log: list[Event]) -> list[Event]:
     raise AssertionError("nobody holds Divination in a declare attackers step")
 
 
-@pytest.mark.parametrize("case", ["altered", "illegal", "divergent"])
+@pytest.mark.parametrize("case", ["altered", "illegal", "divergent", "nonconforming"])
 def test_the_french_report_writes_the_whole_finding_in_french(case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = demo_log()
     if case == "altered":
         events = edited(log, first(log, "CardDrawn", after=100)["v"], card="Serra Angel")
     elif case == "illegal":
         events = _forged_divination(log)
-    else:
+    elif case == "divergent":
         events = rehash(edited(log, first(log, "DamageDealt", card="Lightning Bolt")["v"], amount=5))
+    else:  # a field of the wrong type (the schema's check), the chain re-hashed
+        events = rehash(edited(log, first(log, "DamageDealt", card="Lightning Bolt")["v"], amount="five"))
     path = write_raw(tmp_path / "log.mtgl", header_of(events), events)
     code, out, _ = run(capsys, "audit", str(path), "--lang", "fr")
     assert code == 1 and "premier événement fautif" in out
