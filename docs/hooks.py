@@ -15,11 +15,14 @@ A marker with an unknown name fails the build, as does any error while generatin
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import re
+import types
+import typing
 from collections import Counter
 from typing import Any
+
+import typing_extensions
 
 MARKER = re.compile(r"^<!-- generated: ([a-z]+) -->$", re.M)
 
@@ -151,7 +154,22 @@ def _properties(schema: dict[str, Any]) -> list[str]:
 # ---- events -------------------------------------------------------------------------------------------------
 
 
-LIBRARY_FIELDS = {"originator_id", "originator_version", "timestamp", "originator_topic", "hash"}
+def _type_name(tp: Any, nested: dict[str, Any]) -> str:
+    """A field's type as the reference writes it (``list[PlayerEntry]``, ``str | None``); each TypedDict met
+    on the way is noted in ``nested``, to be described in turn."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is None:
+        if typing_extensions.is_typeddict(tp):
+            nested[tp.__name__] = tp
+        return "None" if tp is type(None) else getattr(tp, "__name__", str(tp))
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_type_name(a, nested) for a in args)
+    return f"{getattr(origin, '__name__', str(origin))}[{', '.join(_type_name(a, nested) for a in args)}]"
+
+
+def _field_rows(typed: Any, nested: dict[str, Any]) -> list[str]:
+    hints = typing.get_type_hints(typed)
+    return ["| field | type |", "| --- | --- |", *(f"| `{name}` | `{_type_name(tp, nested)}` |" for name, tp in hints.items())]
 
 
 def events() -> str:
@@ -161,21 +179,26 @@ def events() -> str:
 
     versions = class_versions()
     out = [f"The engine writes event schema {SCHEMA_VERSION} and {len(EVENT_TYPES)} event types, listed here in the order "
-           "they are declared (the order a log file's header lists them in).", "",
+           "they are declared (the order a log file's header lists them in). Each event's fields are its "
+           "`<Event>Fields` type in `core/events/`, which its applier is typed with and imports are checked against.", "",
            "| event | class version | what it records |", "| --- | --- | --- |"]
     out += [f"| [`{name}`](#{name.lower()}) | {versions[name]} | {_plain((cls.__doc__ or '').split(chr(10) + chr(10))[0])} |"
             for name, cls in EVENT_TYPES.items()]
     out.append("")
+    nested: dict[str, Any] = {}
     for name, cls in EVENT_TYPES.items():
-        fields = [f for f in dataclasses.fields(cls) if f.name not in LIBRARY_FIELDS]
         out += [f"### {name}", "", _plain(cls.__doc__), "", f"Class version {versions[name]}.", ""]
-        if fields:
-            out += ["| field | type |", "| --- | --- |"]
-            out += [f"| `{f.name}` | `{f.type if isinstance(f.type, str) else getattr(f.type, '__name__', f.type)}` |"
-                    for f in fields]
+        if typing.get_type_hints(cls.fields_type):
+            out += _field_rows(cls.fields_type, nested)
         else:
             out.append("No fields besides `v`, `type` and `hash`.")
         out.append("")
+    out += ["## Entries", "", "The maps the events above hold in their lists.", ""]
+    done: set[str] = set()
+    while nested.keys() - done:
+        name = next(n for n in nested if n not in done)
+        done.add(name)
+        out += [f"### {name}", "", _plain(nested[name].__doc__), "", *_field_rows(nested[name], nested), ""]
     return "\n".join(out)
 
 

@@ -16,12 +16,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from mtg_ledger.core.cards import card
 from mtg_ledger.core.characteristics import cards_over_maximum as cards_to_discard
 from mtg_ledger.core.characteristics import maximum_hand_size
+from mtg_ledger.core import events as ev
 from mtg_ledger.core.errors import UnknownCard
+from mtg_ledger.core.events.cleanup import CardsDiscardedFields, CleanupPerformedFields
+from mtg_ledger.core.events.effects import EffectCreatedFields, EffectsEndedFields, PermanentsPutIntoGraveyardFields, TokenCreatedFields
+from mtg_ledger.core.events.outcome import GameEndedFields, PlayerLostFields
+from mtg_ledger.core.events.priority import AbilityActivatedFields, LandPlayedFields, PriorityGivenFields, PriorityPassedFields, SpellCastFields
+from mtg_ledger.core.events.stack import AbilityTriggeredFields, ObjectResolvedFields, TriggeredAbilitiesStackedFields
+from mtg_ledger.core.events.turn import CardDrawnFields, GameStartedFields, StepBeganFields, StepEndedFields, TurnBeganFields
+from mtg_ledger.core.events.turn_actions import PermanentsPhasedFields
 from mtg_ledger.core.turn import Step
 
 Event = Mapping[str, Any]
@@ -116,12 +124,17 @@ def max_hand_size(view: GameView, player: str) -> int | None:
 
 # --- the fold ----------------------------------------------------------------------------
 
-FOLDERS: dict[str, Callable[[GameView, Event], None]] = {}
+Folder = Callable[[GameView, Any], None]  # (view, the event's map, typed in each folder by its <Event>Fields)
+F = TypeVar("F", bound=Folder)
+FOLDERS: dict[str, Folder] = {}
 
 
-def folder(name: str) -> Callable[[Callable[[GameView, Event], None]], Callable[[GameView, Event], None]]:
-    def register(fn: Callable[[GameView, Event], None]) -> Callable[[GameView, Event], None]:
-        FOLDERS[name] = fn
+def folder(event_class: type[ev.GameEvent]) -> Callable[[F], F]:
+    """Declare the function below as the fold of ``event_class``: its map is typed by the event's
+    ``<Event>Fields``, as core's appliers are, so mypy checks every key a fold reads."""
+
+    def register(fn: F) -> F:
+        FOLDERS[event_class.__name__] = fn
         return fn
 
     return register
@@ -133,10 +146,10 @@ def new_view(game_id: str) -> GameView:
 
 def fold(view: GameView, event: Event) -> None:
     """Advance ``view`` by one event map; event types that no read model uses only move the version."""
+    view.version = event["v"]  # first: a fold reads the version of the event it folds here
     handler = FOLDERS.get(event["type"])
     if handler is not None:
         handler(view, event)
-    view.version = event["v"]
 
 
 def fold_many(
@@ -171,8 +184,8 @@ def project(game_id: str, events: Iterable[Event]) -> Projected:
     return Projected(view, [latest[v] for v in sorted(latest)])
 
 
-@folder("GameStarted")
-def _game_started(v: GameView, e: Event) -> None:
+@folder(ev.GameStarted)
+def _game_started(v: GameView, e: GameStartedFields) -> None:
     v.players = [p["name"] for p in e["players"]]
     v.teams = [list(t) for t in e.get("teams", [])]
     v.hands = {p["name"]: len(p.get("hand", [])) for p in e["players"]}
@@ -183,15 +196,15 @@ def _game_started(v: GameView, e: Event) -> None:
     ]
 
 
-@folder("TurnBegan")
-def _turn_began(v: GameView, e: Event) -> None:
+@folder(ev.TurnBegan)
+def _turn_began(v: GameView, e: TurnBeganFields) -> None:
     v.turn = e["turn"]
     v.active_player = e["active_player"]
     v.phase = v.step = None
 
 
-@folder("StepBegan")
-def _step_began(v: GameView, e: Event) -> None:
+@folder(ev.StepBegan)
+def _step_began(v: GameView, e: StepBeganFields) -> None:
     v.turn = e["turn"]
     v.phase = e["phase"]
     v.step = e["step"]
@@ -200,7 +213,7 @@ def _step_began(v: GameView, e: Event) -> None:
         team = next((t for t in v.teams if v.active_player in t), [v.active_player])
         v.cleanups = tuple(
             Cleanup(
-                version=e["v"],
+                version=v.version,
                 turn=e["turn"],
                 player=player,
                 hand_size=v.hands.get(player, 0),
@@ -212,53 +225,53 @@ def _step_began(v: GameView, e: Event) -> None:
         )
 
 
-@folder("StepEnded")
-def _step_ended(v: GameView, e: Event) -> None:
+@folder(ev.StepEnded)
+def _step_ended(v: GameView, e: StepEndedFields) -> None:
     v.priority = None
 
 
-@folder("PriorityGiven")
-def _priority_given(v: GameView, e: Event) -> None:
+@folder(ev.PriorityGiven)
+def _priority_given(v: GameView, e: PriorityGivenFields) -> None:
     v.priority = e["player"]
 
 
-@folder("PriorityPassed")
-def _priority_passed(v: GameView, e: Event) -> None:
+@folder(ev.PriorityPassed)
+def _priority_passed(v: GameView, e: PriorityPassedFields) -> None:
     v.priority = None  # 117.3d: priority moves on with the next PriorityGiven
 
 
-@folder("CardDrawn")
-def _card_drawn(v: GameView, e: Event) -> None:
+@folder(ev.CardDrawn)
+def _card_drawn(v: GameView, e: CardDrawnFields) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) + 1
 
 
-@folder("LandPlayed")
-def _land_played(v: GameView, e: Event) -> None:
+@folder(ev.LandPlayed)
+def _land_played(v: GameView, e: LandPlayedFields) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - 1
     v.permanents.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
 
 
-@folder("SpellCast")
-def _spell_cast(v: GameView, e: Event) -> None:
+@folder(ev.SpellCast)
+def _spell_cast(v: GameView, e: SpellCastFields) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - 1
     v.stack.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
 
 
-@folder("ObjectResolved")
-def _object_resolved(v: GameView, e: Event) -> None:
+@folder(ev.ObjectResolved)
+def _object_resolved(v: GameView, e: ObjectResolvedFields) -> None:
     v.stack = [s for s in v.stack if s["object"] != e["object"]]
     if e.get("permanent") is not None:  # 608.3: a permanent spell becomes a permanent
         v.permanents.append({"object": e["permanent"], "card": e["card"], "controller": e["controller"]})
 
 
-@folder("PermanentsPutIntoGraveyard")
-def _to_graveyard(v: GameView, e: Event) -> None:
+@folder(ev.PermanentsPutIntoGraveyard)
+def _to_graveyard(v: GameView, e: PermanentsPutIntoGraveyardFields) -> None:
     gone = [p["object"] for p in e["permanents"]]
     v.permanents = [p for p in v.permanents if p["object"] not in gone]
 
 
-@folder("CardsDiscarded")
-def _discarded(v: GameView, e: Event) -> None:
+@folder(ev.CardsDiscarded)
+def _discarded(v: GameView, e: CardsDiscardedFields) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - len(e["cards"])
     if e.get("rule", "514.1") == "514.1" and v.step == Step.CLEANUP:  # 514.1: the discarding player's row
         v.cleanups = tuple(
@@ -267,36 +280,36 @@ def _discarded(v: GameView, e: Event) -> None:
         )
 
 
-@folder("AbilityActivated")
-def _ability_activated(v: GameView, e: Event) -> None:
+@folder(ev.AbilityActivated)
+def _ability_activated(v: GameView, e: AbilityActivatedFields) -> None:
     v.stack.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
 
 
-@folder("AbilityTriggered")
-def _ability_triggered(v: GameView, e: Event) -> None:
+@folder(ev.AbilityTriggered)
+def _ability_triggered(v: GameView, e: AbilityTriggeredFields) -> None:
     v.waiting.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
 
 
-@folder("TriggeredAbilitiesStacked")
-def _stacked(v: GameView, e: Event) -> None:
+@folder(ev.TriggeredAbilitiesStacked)
+def _stacked(v: GameView, e: TriggeredAbilitiesStackedFields) -> None:
     waiting = {w["object"]: w for w in v.waiting}
     v.stack.extend(waiting[obj] for obj in e["objects"])
     gone = set(e["objects"]) | set(e["removed"])
     v.waiting = [w for w in v.waiting if w["object"] not in gone]
 
 
-@folder("TokenCreated")
-def _token_created(v: GameView, e: Event) -> None:
+@folder(ev.TokenCreated)
+def _token_created(v: GameView, e: TokenCreatedFields) -> None:
     v.permanents.append({"object": e["object"], "card": e["token"], "controller": e["player"]})
 
 
-@folder("PermanentsPhased")
-def _phased(v: GameView, e: Event) -> None:
+@folder(ev.PermanentsPhased)
+def _phased(v: GameView, e: PermanentsPhasedFields) -> None:
     v.phased_out = [o for o in v.phased_out if o not in e["phased_in"]] + list(e["phased_out"])
 
 
-@folder("EffectCreated")
-def _effect_created(v: GameView, e: Event) -> None:
+@folder(ev.EffectCreated)
+def _effect_created(v: GameView, e: EffectCreatedFields) -> None:
     effect = e["effect"]
     if effect.get("kind") == "no_max_hand_size":
         v.no_maximum.setdefault(effect["player"], []).append(effect["id"])
@@ -307,18 +320,18 @@ def _end_effects(v: GameView, ended: Iterable[int]) -> None:
     v.no_maximum = {p: [i for i in ids if i not in gone] for p, ids in v.no_maximum.items()}
 
 
-@folder("EffectsEnded")
-def _effects_ended(v: GameView, e: Event) -> None:
+@folder(ev.EffectsEnded)
+def _effects_ended(v: GameView, e: EffectsEndedFields) -> None:
     _end_effects(v, e["effects"])
 
 
-@folder("CleanupPerformed")
-def _cleanup_performed(v: GameView, e: Event) -> None:
+@folder(ev.CleanupPerformed)
+def _cleanup_performed(v: GameView, e: CleanupPerformedFields) -> None:
     _end_effects(v, e["effects_ended"])
 
 
-@folder("PlayerLost")
-def _player_lost(v: GameView, e: Event) -> None:
+@folder(ev.PlayerLost)
+def _player_lost(v: GameView, e: PlayerLostFields) -> None:
     player = e["player"]
     v.lost.append(player)
     if v.priority == player:
@@ -329,8 +342,8 @@ def _player_lost(v: GameView, e: Event) -> None:
     v.waiting = [w for w in v.waiting if w["controller"] != player]
 
 
-@folder("GameEnded")
-def _game_ended(v: GameView, e: Event) -> None:
+@folder(ev.GameEnded)
+def _game_ended(v: GameView, e: GameEndedFields) -> None:
     v.priority = None
 
 

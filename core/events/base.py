@@ -5,10 +5,10 @@ applier (``@applies(Event)``) is the function right below it. The applier only a
 says: every decision (which card, which object id, how much damage) was taken before the event was
 triggered and travels in it, so applying the same events always rebuilds the same state. Appliers
 take the contract map of an event, so the aggregate, the fast projector and the replay checker share
-them. Each event's fields are also a ``TypedDict`` declared right above the event (``<Event>Fields``, the
-event's ``fields_type``, from ``typing_extensions`` so pydantic can check logs against it on Python 3.11):
-its applier's map is typed with it, so mypy checks every key an applier reads, and a test
-(tests/unit/test_event_fields.py) keeps it equal to the event's own fields. At run time it is a plain dict.
+them. Each event's fields are declared once, as a ``TypedDict`` right above the event (``<Event>Fields``,
+the event's ``fields_type``, from ``typing_extensions`` so pydantic can check logs against it on Python
+3.11): they become the event class's fields as it is declared, and its applier's map is typed with it, so
+mypy checks every key an applier reads. At run time the map is a plain dict.
 An applier reads the event's fields alone (``v``, ``type`` and ``hash`` are the dispatcher's:
 the hot path of a rebuild, ``replays.checked``, hands it the fields without them), and it neither
 changes the map nor keeps it (that path hands the rows of a body seen before one map).
@@ -44,6 +44,10 @@ class GameEvent(Aggregate.Event):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        # The event's fields are declared once, in its ``<Event>Fields``: they become the event class's own
+        # annotations here, before the library's metaclass makes the class a frozen dataclass of them.
+        if "fields_type" in cls.__dict__:
+            cls.__annotations__ = {**cls.fields_type.__annotations__, **cls.__dict__.get("__annotations__", {})}
         # The stored topic is the event's contract type name; ``core.events:<type>`` is how the
         # stores written before the mtg_ledger namespace named it.
         stored_as(cls.__name__, f"core.events:{cls.__name__}")(cls)

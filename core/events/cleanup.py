@@ -22,11 +22,6 @@ class CardsDiscarded(GameEvent):
 
     fields_type = CardsDiscardedFields
 
-    player: str
-    cards: list[str]
-    max_hand_size: int | None
-    rule: str
-
 
 @applies(CardsDiscarded)
 def _discarded(s: GameState, e: CardsDiscardedFields) -> None:
@@ -48,9 +43,6 @@ class CleanupPerformed(GameEvent):
 
     fields_type = CleanupPerformedFields
 
-    damage_removed: list[int]
-    effects_ended: list[int]
-
 
 @applies(CleanupPerformed)
 def _cleanup(s: GameState, e: CleanupPerformedFields) -> None:
@@ -69,9 +61,6 @@ class ManaPoolEmptied(GameEvent):
     """500.4."""
 
     fields_type = ManaPoolEmptiedFields
-
-    player: str
-    mana: dict[str, int]
 
 
 @applies(ManaPoolEmptied)

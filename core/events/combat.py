@@ -22,9 +22,6 @@ class DefendingPlayerChosen(GameEvent):
 
     fields_type = DefendingPlayerChosenFields
 
-    player: str
-    chooser: str
-
 
 @applies(DefendingPlayerChosen)
 def _defender_chosen(s: GameState, e: DefendingPlayerChosenFields) -> None:
@@ -46,13 +43,6 @@ class AttackersDeclared(GameEvent):
     ``mana_spent`` from the active player's pool."""
 
     fields_type = AttackersDeclaredFields
-
-    player: str
-    attackers: list[dict[str, Any]]
-    tapped: list[int]
-    costs_paid: list[dict[str, Any]]
-    mana_spent: dict[str, int]
-    paid_with: list[int]
 
 
 @applies(AttackersDeclared)
@@ -80,9 +70,6 @@ class BlockersDeclared(GameEvent):
 
     fields_type = BlockersDeclaredFields
 
-    player: str
-    blockers: list[dict[str, Any]]
-
 
 @applies(BlockersDeclared)
 def _blockers(s: GameState, e: BlockersDeclaredFields) -> None:
@@ -109,10 +96,6 @@ class CombatDamageDealt(GameEvent):
 
     fields_type = CombatDamageDealtFields
 
-    assignments: list[dict[str, Any]]
-    first_strike: bool
-    first_strikers: list[int]
-
 
 @applies(CombatDamageDealt)
 def _combat_damage(s: GameState, e: CombatDamageDealtFields) -> None:
@@ -131,8 +114,6 @@ class RemovedFromCombat(GameEvent):
     """511.3."""
 
     fields_type = RemovedFromCombatFields
-
-    permanents: list[int]
 
 
 @applies(RemovedFromCombat)

@@ -25,11 +25,6 @@ class DamageDealt(GameEvent):
 
     fields_type = DamageDealtFields
 
-    source: int
-    card: str
-    target: Any
-    amount: int
-
 
 @applies(DamageDealt)
 def _damage_dealt(s: GameState, e: DamageDealtFields) -> None:
@@ -46,10 +41,6 @@ class LifeLost(GameEvent):
     """119.3: life loss that isn't damage."""
 
     fields_type = LifeLostFields
-
-    player: str
-    amount: int
-    source: int | None
 
 
 @applies(LifeLost)
@@ -68,10 +59,6 @@ class LifeGained(GameEvent):
 
     fields_type = LifeGainedFields
 
-    player: str
-    amount: int
-    source: int | None
-
 
 @applies(LifeGained)
 def _life_gained(s: GameState, e: LifeGainedFields) -> None:
@@ -88,10 +75,6 @@ class CountersAdded(GameEvent):
     """122.1."""
 
     fields_type = CountersAddedFields
-
-    object: int
-    kind: str
-    count: int
 
 
 @applies(CountersAdded)
@@ -112,10 +95,6 @@ class TokenCreated(GameEvent):
 
     fields_type = TokenCreatedFields
 
-    player: str
-    token: str
-    object: int
-
 
 @applies(TokenCreated)
 def _token(s: GameState, e: TokenCreatedFields) -> None:
@@ -132,9 +111,6 @@ class PermanentsUntappedByEffect(GameEvent):
     """701.21: permanents untapped by a resolving spell or ability."""
 
     fields_type = PermanentsUntappedByEffectFields
-
-    permanents: list[int]
-    source: int
 
 
 @applies(PermanentsUntappedByEffect)
@@ -154,10 +130,6 @@ class ExtraPhaseAdded(GameEvent):
 
     fields_type = ExtraPhaseAddedFields
 
-    phase: str
-    source: int
-    position: int
-
 
 @applies(ExtraPhaseAdded)
 def _extra_phase(s: GameState, e: ExtraPhaseAddedFields) -> None:
@@ -175,11 +147,6 @@ class PhaseSkipped(GameEvent):
     """500.10: ``player`` skips ``phase``; the effect that said so (``effect``) is used up."""
 
     fields_type = PhaseSkippedFields
-
-    phase: str
-    source: int
-    player: str
-    effect: int
 
 
 @applies(PhaseSkipped)
@@ -199,9 +166,6 @@ class EffectsEnded(GameEvent):
 
     fields_type = EffectsEndedFields
 
-    effects: list[int]
-    rule: str
-
 
 @applies(EffectsEnded)
 def _effects_ended(s: GameState, e: EffectsEndedFields) -> None:
@@ -217,8 +181,6 @@ class EffectCreated(GameEvent):
     """611.2: a continuous effect from a resolved spell (for example +3/+3 until end of turn)."""
 
     fields_type = EffectCreatedFields
-
-    effect: dict[str, Any]
 
 
 @applies(EffectCreated)
@@ -236,9 +198,6 @@ class PermanentsPutIntoGraveyard(GameEvent):
     """704.5f, 704.5g and destruction: permanents move to their owners' graveyards."""
 
     fields_type = PermanentsPutIntoGraveyardFields
-
-    permanents: list[dict[str, Any]]
-    rule: str
 
 
 @applies(PermanentsPutIntoGraveyard)

@@ -23,10 +23,6 @@ class PlayerLost(GameEvent):
 
     fields_type = PlayerLostFields
 
-    player: str
-    reason: str
-    rule: str
-
 
 @applies(PlayerLost)
 def _player_lost(s: GameState, e: PlayerLostFields) -> None:
@@ -98,9 +94,6 @@ class GameEnded(GameEvent):
     class_version = 2
     upcast_v1_v2 = stored_upcaster("GameEnded", 1)
 
-    winner: str | None
-    winners: list[str]
-    reason: str
 
 
 @applies(GameEnded)

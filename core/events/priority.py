@@ -23,10 +23,6 @@ class LandPlayed(GameEvent):
 
     fields_type = LandPlayedFields
 
-    player: str
-    card: str
-    object: int
-
 
 @applies(LandPlayed)
 def _land_played(s: GameState, e: LandPlayedFields) -> None:
@@ -47,8 +43,6 @@ class PriorityGiven(GameEvent):
 
     fields_type = PriorityGivenFields
 
-    player: str
-
 
 @applies(PriorityGiven)
 def _priority_given(s: GameState, e: PriorityGivenFields) -> None:
@@ -65,8 +59,6 @@ class PriorityPassed(GameEvent):
     """117.3d."""
 
     fields_type = PriorityPassedFields
-
-    player: str
 
 
 @applies(PriorityPassed)
@@ -87,11 +79,6 @@ class ManaAbilityActivated(GameEvent):
 
     fields_type = ManaAbilityActivatedFields
 
-    player: str
-    source: int
-    card: str
-    mana: str
-
 
 @applies(ManaAbilityActivated)
 def _mana_ability(s: GameState, e: ManaAbilityActivatedFields) -> None:
@@ -109,20 +96,13 @@ class SpellCastFields(TypedDict):
     object: int
     targets: list[Any]
     mana_spent: dict[str, int]
-    paid_with: list[int]
+    paid_with: list[int]  # the mana sources tapped while casting (the ManaAbilityActivated just before)
 
 
 class SpellCast(GameEvent):
     """601.2: the card moves from hand to the stack as a new object; its cost is paid from the pool."""
 
     fields_type = SpellCastFields
-
-    player: str
-    card: str
-    object: int
-    targets: list[Any]
-    mana_spent: dict[str, int]
-    paid_with: list[int]  # the mana sources tapped while casting (the ManaAbilityActivated just before)
 
 
 @applies(SpellCast)
@@ -151,15 +131,6 @@ class AbilityActivated(GameEvent):
     """602.2: an activated ability goes on the stack as ``object``; its cost is paid from the pool."""
 
     fields_type = AbilityActivatedFields
-
-    player: str
-    source: int
-    card: str
-    ability: int
-    object: int
-    targets: list[Any]
-    mana_spent: dict[str, int]
-    paid_with: list[int]
 
 
 @applies(AbilityActivated)

@@ -26,13 +26,6 @@ class AbilityTriggered(GameEvent):
 
     fields_type = AbilityTriggeredFields
 
-    player: str
-    source: int | None
-    card: str
-    ability: int
-    object: int
-    context: dict[str, Any]
-
 
 @applies(AbilityTriggered)
 def _ability_triggered(s: GameState, e: AbilityTriggeredFields) -> None:
@@ -53,9 +46,6 @@ class TriggerOrderAsked(GameEvent):
 
     fields_type = TriggerOrderAskedFields
 
-    player: str
-    priority_to: str
-
 
 @applies(TriggerOrderAsked)
 def _order_asked(s: GameState, e: TriggerOrderAskedFields) -> None:
@@ -74,11 +64,6 @@ class TriggeredAbilitiesStacked(GameEvent):
     ``targets``; those in ``removed`` had no legal target and are removed (603.3d)."""
 
     fields_type = TriggeredAbilitiesStackedFields
-
-    player: str
-    objects: list[int]
-    targets: dict[str, list[Any]]
-    removed: list[int]
 
 
 @applies(TriggeredAbilitiesStacked)
@@ -110,12 +95,6 @@ class ResolutionPaused(GameEvent):
 
     fields_type = ResolutionPausedFields
 
-    object: int
-    player: str
-    choice: str
-    count: int
-    effect: int
-
 
 @applies(ResolutionPaused)
 def _paused(s: GameState, e: ResolutionPausedFields) -> None:
@@ -137,12 +116,6 @@ class ObjectResolved(GameEvent):
     """
 
     fields_type = ObjectResolvedFields
-
-    object: int
-    card: str
-    controller: str
-    outcome: str
-    permanent: int | None
 
 
 @applies(ObjectResolved)

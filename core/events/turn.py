@@ -4,7 +4,6 @@ and the beginning phase's untapping and draws (502.3, 504); the phase's other tu
 
 from __future__ import annotations
 
-from typing import Any
 
 from typing_extensions import TypedDict
 
@@ -16,23 +15,27 @@ from mtg_ledger.core.events.base import GameEvent, applies
 from mtg_ledger.core.state import GameState, Permanent, Player
 
 
+class PermanentEntry(TypedDict):
+    """One permanent of a player's starting ``battlefield``."""
+
+    object: int
+    card: str
+
+
+class PlayerEntry(TypedDict):
+    """One player's entry of ``GameStarted.players``: their zones as the game starts with them."""
+
+    name: str
+    life: int
+    schemes: list[str]
+    library: list[str]
+    hand: list[str]
+    opening_hand: bool
+    battlefield: list[PermanentEntry]
+
+
 class GameStartedFields(TypedDict):
-    players: list[dict[str, Any]]
-    format: str
-    seed: int
-    starting_player: str
-    rules: str
-    shuffle: bool
-    teams: list[list[str]]
-    archenemy: str | None
-
-
-class GameStarted(GameEvent, Aggregate.Created):
-    """103: the game starts; players, their zones as given, format, seed and rules edition."""
-
-    fields_type = GameStartedFields
-
-    players: list[dict[str, Any]]
+    players: list[PlayerEntry]
     format: str
     seed: int
     starting_player: str
@@ -40,6 +43,12 @@ class GameStarted(GameEvent, Aggregate.Created):
     shuffle: bool
     teams: list[list[str]]  # 904.2, 805: teams sharing turns, in turn order; empty when every player is alone
     archenemy: str | None  # 904.2a
+
+
+class GameStarted(GameEvent, Aggregate.Created):
+    """103: the game starts; players, their zones as given, format, seed and rules edition."""
+
+    fields_type = GameStartedFields
 
 
 @applies(GameStarted)
@@ -77,9 +86,6 @@ class LibraryShuffled(GameEvent):
 
     fields_type = LibraryShuffledFields
 
-    player: str
-    order: list[str]
-
 
 @applies(LibraryShuffled)
 def _library_shuffled(s: GameState, e: LibraryShuffledFields) -> None:
@@ -95,9 +101,6 @@ class SchemeDeckShuffled(GameEvent):
     """904.4: the archenemy's scheme deck, shuffled; the resulting order travels in the event."""
 
     fields_type = SchemeDeckShuffledFields
-
-    player: str
-    order: list[str]
 
 
 @applies(SchemeDeckShuffled)
@@ -116,10 +119,6 @@ class TurnBegan(GameEvent):
     event), so a replay can prove it rebuilt the same game turn by turn."""
 
     fields_type = TurnBeganFields
-
-    turn: int
-    active_player: str
-    state_hash: str
 
 
 # 302.6's walk of the battlefield at each turn's start, remembered: the last battlefield list walked, how
@@ -176,11 +175,6 @@ class StepBegan(GameEvent):
 
     fields_type = StepBeganFields
 
-    turn: int
-    phase: str
-    step: str
-    first_strike: bool
-
 
 @applies(StepBegan)
 def _step_began(s: GameState, e: StepBeganFields) -> None:
@@ -217,9 +211,6 @@ class StepEnded(GameEvent):
 
     fields_type = StepEndedFields
 
-    turn: int
-    step: str
-
 
 @applies(StepEnded)
 def _step_ended(s: GameState, e: StepEndedFields) -> None:
@@ -236,9 +227,6 @@ class PermanentsUntapped(GameEvent):
     """502.3."""
 
     fields_type = PermanentsUntappedFields
-
-    player: str
-    permanents: list[int]
 
 
 @applies(PermanentsUntapped)
@@ -257,9 +245,6 @@ class CardDrawn(GameEvent):
 
     fields_type = CardDrawnFields
 
-    player: str
-    card: str
-
 
 @applies(CardDrawn)
 def _card_drawn(s: GameState, e: CardDrawnFields) -> None:
@@ -277,8 +262,6 @@ class EmptyLibraryDrawAttempted(GameEvent):
 
     fields_type = EmptyLibraryDrawAttemptedFields
 
-    player: str
-
 
 @applies(EmptyLibraryDrawAttempted)
 def _empty_draw(s: GameState, e: EmptyLibraryDrawAttemptedFields) -> None:
@@ -294,9 +277,6 @@ class DrawSkipped(GameEvent):
     """103.8a."""
 
     fields_type = DrawSkippedFields
-
-    player: str
-    rule: str
 
 
 @applies(DrawSkipped)

@@ -20,9 +20,6 @@ class PermanentsPhased(GameEvent):
 
     fields_type = PermanentsPhasedFields
 
-    phased_in: list[int]
-    phased_out: list[int]
-
 
 @applies(PermanentsPhased)
 def _phased(s: GameState, e: PermanentsPhasedFields) -> None:
@@ -44,10 +41,6 @@ class DayNightChanged(GameEvent):
 
     fields_type = DayNightChangedFields
 
-    to: str
-    rule: str
-    transformed: list[int]
-
 
 @applies(DayNightChanged)
 def _day_night(s: GameState, e: DayNightChangedFields) -> None:
@@ -64,9 +57,6 @@ class PermanentsTransformed(GameEvent):
     """712, 702.145: permanents turned to their other face (a daybound permanent entering at night)."""
 
     fields_type = PermanentsTransformedFields
-
-    permanents: list[int]
-    rule: str
 
 
 @applies(PermanentsTransformed)
@@ -89,9 +79,6 @@ class SchemeSetInMotion(GameEvent):
 
     fields_type = SchemeSetInMotionFields
 
-    player: str
-    scheme: str
-
 
 @applies(SchemeSetInMotion)
 def _scheme(s: GameState, e: SchemeSetInMotionFields) -> None:
@@ -108,9 +95,6 @@ class SchemePutOnBottom(GameEvent):
     """904: a scheme that isn't ongoing is put on the bottom of its owner's scheme deck."""
 
     fields_type = SchemePutOnBottomFields
-
-    player: str
-    scheme: str
 
 
 @applies(SchemePutOnBottom)
@@ -129,10 +113,6 @@ class LoreCounterAdded(GameEvent):
     """714.3a (as a Saga enters) and 505.4 (the precombat main phase): ``total`` counters after ``count`` added."""
 
     fields_type = LoreCounterAddedFields
-
-    saga: int
-    count: int
-    total: int
 
 
 @applies(LoreCounterAdded)

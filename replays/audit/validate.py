@@ -17,37 +17,17 @@ import re
 import typing
 from typing import Any
 
-from typing_extensions import TypedDict
-
 from pydantic import TypeAdapter, ValidationError
 
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import EVENT_TYPES
+from mtg_ledger.core.events.turn import PermanentEntry, PlayerEntry
 from mtg_ledger.replays.logfile import Finding
 
 Map = dict[str, Any]
 HEX64 = re.compile(r"[0-9a-f]{64}")
 FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 SEED_RANGE = range(0, 2**64)
-
-
-class PlayerEntry(TypedDict):
-    """One player's entry of ``GameStarted.players``."""
-
-    name: str
-    life: int
-    schemes: list[str]
-    library: list[str]
-    hand: list[str]
-    opening_hand: bool
-    battlefield: list[dict[str, Any]]
-
-
-class PermanentEntry(TypedDict):
-    """One permanent of a player's starting ``battlefield``."""
-
-    object: int
-    card: str
 
 
 class Shape:
@@ -114,17 +94,18 @@ def event_problem(event: Any) -> Phrase | None:
     if type(event.get("hash")) is not str or not HEX64.fullmatch(event["hash"]):
         return Phrase("schema.hash_form", {"value": event.get("hash")})
     fields = {k: v for k, v in event.items() if k not in ("v", "type", "hash")}
-    problem = _fields_problem(kind, fields, FIELDS[kind])
+    problem = _entries_problem(fields.get("players")) if kind == "GameStarted" else None  # each entry first, by name
+    problem = problem or _fields_problem(kind, fields, FIELDS[kind])
     if problem is None and kind == "GameStarted":
         problem = _game_started_problem(fields)
     return problem
 
 
-def _game_started_problem(e: Map) -> Phrase | None:
-    players = e["players"]
-    if len(players) < 2:
-        return Phrase("schema.too_few_players", {"n": len(players)})
-    names: list[str] = []
+def _entries_problem(players: Any) -> Phrase | None:
+    """The first player entry (or permanent of one) of ``GameStarted.players`` that is not of its shape,
+    named by its place, before the event's own shape check would name ``players`` as a whole."""
+    if not isinstance(players, list):
+        return None
     for i, p in enumerate(players):
         where = f"GameStarted.players[{i}]"
         problem = _fields_problem(where, p, PLAYER_FIELDS)
@@ -134,6 +115,16 @@ def _game_started_problem(e: Map) -> Phrase | None:
             problem = _fields_problem(f"{where}.battlefield[{j}]", permanent, PERMANENT_FIELDS)
             if problem:
                 return problem
+    return None
+
+
+def _game_started_problem(e: Map) -> Phrase | None:
+    players = e["players"]
+    if len(players) < 2:
+        return Phrase("schema.too_few_players", {"n": len(players)})
+    names: list[str] = []
+    for i, p in enumerate(players):
+        where = f"GameStarted.players[{i}]"
         if not p["name"] or p["name"] in names:
             return Phrase("schema.name_twice", {"where": where, "name": p["name"]})
         names.append(p["name"])

@@ -179,7 +179,7 @@ class Ledger(Application[UUID]):
     def _save(self, game: Game, *also: Aggregate) -> None:
         """Save the new events (and ``also``'s, in the same transaction); then snapshot the state right
         before each turn they begin, when due."""
-        turns = {e.originator_version: e.state_hash for e in game.pending_events if isinstance(e, ev.TurnBegan)}
+        turns = {e.originator_version: e.to_map()["state_hash"] for e in game.pending_events if isinstance(e, ev.TurnBegan)}
         self.save(game, *also)
         if self.snapshots is None or not turns:
             return

@@ -15,6 +15,7 @@ and applied to a game by the appliers (``core.events``). ``replays.verify`` buil
 from __future__ import annotations
 
 import gc
+import typing
 import hashlib
 from itertools import islice
 
@@ -342,7 +343,7 @@ def _fast_kinds() -> dict[str, Entry]:
     decoded once into a map that no applier changes or keeps (``core.events.base``); every other type's
     rows are decoded as they come."""
     return {
-        name: (row_form.tail(name), ev.APPLIERS[name], {} if all(cls.__annotations__.get(f) == "str" for f in cls.field_names) else None)
+        name: (row_form.tail(name), ev.APPLIERS[name], {} if all(hint is str for hint in typing.get_type_hints(cls.fields_type).values()) else None)
         for name, cls in ev.EVENT_TYPES.items()
         if cls is not ev.GameStarted and getattr(cls, "class_version", 1) == 1 and cls.field_names and all(f < "type" for f in cls.field_names)
     }
