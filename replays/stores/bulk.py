@@ -25,6 +25,11 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 from eventsourcing.utils import Environment
 
 BATCH = 1000  # rows per INSERT statement of an import
+# An import's transaction waits on its reader between statements (each batch is read, checked and encoded
+# as it is stored): on a busy machine that takes longer than the library's idle-in-transaction limit (5 s),
+# which ended long imports half way. The limit is raised for the import's own transaction only; a client
+# that dies still closes its connection, which ends the transaction at once.
+IMPORT_IDLE = "SET LOCAL idle_in_transaction_session_timeout = '120s'"
 CREATE_TABLE = "CREATE_TABLE"
 
 
@@ -133,6 +138,7 @@ def insert_game(
         _insert_postgres(recorder, snapshot_recorder, events, snapshots)
     elif hasattr(recorder, "insert_events_in_transaction"):  # the streams recorder: any number, ids in order
         with recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
+            curs.execute(IMPORT_IDLE)
             recorder.insert_events_in_transaction(curs, events)
             _insert_library_rows(curs, snapshot_recorder, snapshots)
     elif isinstance(recorder, SQLiteAggregateRecorder):  # the compact recorders and the library's
@@ -157,6 +163,7 @@ def _insert_library_rows(curs: Any, owner: Any, stored: Iterable[StoredEvent]) -
 
 def _insert_postgres(recorder: Any, snapshot_recorder: Any, events: Iterable[StoredEvent], snapshots: Iterable[StoredEvent]) -> None:
     with recorder.datastore.transaction(commit=True) as curs:
+        curs.execute(IMPORT_IDLE)
         recorder._lock_table(curs)  # as the library's own insert: notification ids in commit order
         recorder._notify_channel(curs)
         _insert_library_rows(curs, recorder, events)
