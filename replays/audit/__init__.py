@@ -35,6 +35,7 @@ WORDS = {
         "snapshot": "stored snapshot",
         "legality": "illegal decision",
         "divergence": "not what the rules derive",
+        "receipt": "receipt",
         "rule": "rule {rule}",
         "allowed": "what the rules allowed there:",
         "recorded": "recorded:",
@@ -54,6 +55,7 @@ WORDS = {
         "snapshot": "instantané stocké",
         "legality": "décision illégale",
         "divergence": "différent de ce que les règles produisent",
+        "receipt": "reçu",
         "rule": "règle {rule}",
         "allowed": "ce que les règles permettaient à ce moment :",
         "recorded": "enregistré :",
@@ -151,6 +153,7 @@ class AuditReport:
             lines.extend(f"    {allowed_line(a, lang)}" for a in first.allowed)
         others = [f for f in self.findings if f is not first]
         lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {finding_said(f, lang)}" for f in others if f.kind == "snapshot")
+        lines.extend(f"  {w['receipt']} ({w['first'].format(v=f.version)}): {finding_said(f, lang)}" for f in others if f.kind == "receipt")
         if others:
             lines.append(w["more"].format(n=len(others)))
         return lines

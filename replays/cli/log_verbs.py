@@ -93,6 +93,12 @@ def cmd_replay(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_audit(store: Store, args: argparse.Namespace) -> int:
     found = names.file_or_game(store, args.source)
+    receipts = None
+    if args.receipts:
+        from mtg_ledger.replays.cli import receipt_verbs
+
+        receipts = receipt_verbs.read_receipts(args.receipts)
+        keys = receipt_verbs.read_keys(store, args.keys)
     if isinstance(found, Path):
         try:
             game, events, header, versions, damage = load_log(store, args.source, partial=True)
@@ -104,10 +110,18 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
             return 2
         with progress_bar(len(events), "audit") as done:
             report = audit(game, events, header, done, versions, damage[0] if damage else None)
+        secret = logfile.header_secret(header) if header is not None else None
     else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
         stored = found
         with progress_bar(store.ledger.last_version(stored), "audit") as done:
             report = audit_game(store.ledger, stored, done)
+        if receipts is not None:
+            events, _, versions = store.ledger.recorded_rows(stored)
+            secret = receipt_verbs.game_secret_of(store, stored)
+    if receipts is not None:
+        from mtg_ledger.replays.receipts.audit import add_receipt_findings
+
+        add_receipt_findings(report, events, versions, secret, receipts, keys)
     if args.json:
         emit(report.to_json(args.lang))
     else:

@@ -58,7 +58,8 @@ class Finding:
         return "the header" if self.version == 0 else f"event {self.version}"
 
 
-def _header(game_id: str, count: int, final: Any, first: Map | None, versions: dict[str, int] | None) -> Map:
+def _header(game_id: str, count: int, final: Any, first: Map | None, versions: dict[str, int] | None, secret: bytes | None = None) -> Map:
+    receipts = {} if secret is None else {"receipts": {"secret": secret.hex()}}  # schema 5: the public chain's secret
     return {
         "format": FORMAT,
         "schema": SCHEMA_VERSION,  # the form of the file; the events' own forms are in event_versions
@@ -68,6 +69,7 @@ def _header(game_id: str, count: int, final: Any, first: Map | None, versions: d
         "events": count,
         "hash": final if count else GENESIS_HASH,
         "event_versions": {**class_versions(), **(versions or {})},
+        **receipts,
     }
 
 
@@ -82,20 +84,20 @@ def recorded_versions(header: Map) -> dict[str, int]:
     return dict(versions) if isinstance(versions, dict) else {}
 
 
-def write(path: str | Path, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
+def write(path: str | Path, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None, secret: bytes | None = None) -> Map:
     """Write the log file, the events as recorded in the class ``versions``; returns its header.
     ``events`` are read once, one at a time; ``versions`` is read after the last of them (a source
     that learns the class versions as it reads may fill it meanwhile). Nothing is left at ``path``
-    when reading the events fails."""
+    when reading the events fails. ``secret``: the game's commitment secret (receipts), kept in the header."""
     with _replacing(path) as out:
-        return write_to(out, game_id, events, versions)
+        return write_to(out, game_id, events, versions, secret)
 
 
-def write_to(out: BinaryIO, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
+def write_to(out: BinaryIO, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None, secret: bytes | None = None) -> Map:
     """``write`` to a binary stream."""
 
     def header(seen: Encoder) -> Map:
-        return _header(game_id, seen.count, seen.last_hash, seen.first, versions)
+        return _header(game_id, seen.count, seen.last_hash, seen.first, versions, secret)
 
     return write_blocks(out, events, header)
 
@@ -211,7 +213,18 @@ def header_findings(header: Map) -> list[Finding]:
     versions = header.get("event_versions", {})
     if not isinstance(versions, dict) or any(type(k) is not str or type(v) is not int for k, v in versions.items()):
         wrong.append(Phrase("log.header_versions"))
+    if "receipts" in header and header_secret(header) is None:
+        wrong.append(Phrase("log.header_receipts"))
     return [Finding.of(0, "integrity", "log.header_wrong", {"what": w}) for w in wrong]
+
+
+def header_secret(header: Map) -> bytes | None:
+    """The game's commitment secret a header keeps (schema 5, ``receipts.secret``: 32 bytes in hex), or None."""
+    receipts = header.get("receipts")
+    secret = receipts.get("secret") if isinstance(receipts, dict) else None
+    if not isinstance(secret, str) or len(secret) != 64 or any(c not in "0123456789abcdef" for c in secret):
+        return None
+    return bytes.fromhex(secret)
 
 
 def _is_game_id(value: Any) -> bool:

@@ -16,7 +16,7 @@ from uuid import UUID, uuid4
 
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.errors import Phrase, RulesError
-from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
+from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view
 from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
@@ -27,6 +27,7 @@ from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import setup_of
 from mtg_ledger.replays.scenario.schema import Setup
+from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.service.errors import Unprocessable
 
 Map = dict[str, Any]
@@ -40,9 +41,10 @@ def viewer_of(holder: str) -> Viewer:
 class Games:
     """The application service of the HTTP routes."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, signing: Map | None = None) -> None:
         self.ledger = ledger
         self.tokens = TokenBook(ledger)
+        self.receipts = ReceiptBook(ledger, signing)  # ``signing``: MTG_LEDGER_SIGNING_KEY, when the key is a file
         self._locks = [threading.Lock() for _ in range(STRIPES)]
 
     def lock(self, game_id: UUID) -> threading.Lock:
@@ -106,19 +108,33 @@ class Games:
             response: Map = {}
 
             def records(game: Game, new: list[Map]) -> list[Any]:
-                response.update(version=game.version, events=[view_of_event(e, player) for e in new])
+                events = [self.receipts.view(game_id, e, player) for e in new]
+                response.update(version=game.version, events=events, receipt=self.receipts.receipt(game_id, game.version, new))
                 if key is None:
                     return []
                 return [IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
 
             try:
                 self.ledger.decide(game_id, command, expected, records)
-            except VersionConflict:
+            except BaseException as e:
+                self.receipts.forget(game_id)  # what it signed was not stored
+                if not isinstance(e, VersionConflict):
+                    raise
                 first = self._answered(game_id, player, key, printed) if key is not None else None
                 if first is not None:  # the same request, stored by another process meanwhile
                     return first
                 raise
         return response
+
+    def receipt(self, game_id: UUID) -> Map:
+        """The receipt of the game's latest version."""
+        with self.lock(game_id):
+            version = self.ledger.current(game_id).version
+            return self.receipts.receipt(game_id, version)
+
+    def receipt_at(self, game_id: UUID, version: int) -> Map:
+        with self.lock(game_id):
+            return self.receipts.receipt(game_id, version)
 
     def _answered(self, game_id: UUID, player: str, key: str, printed: str) -> Map | None:
         record = answered(self.ledger, str(game_id), player, key)
@@ -162,16 +178,25 @@ class Games:
 
     def events(self, game_id: UUID, viewer: Viewer, first: int | None = None) -> Iterator[Map]:
         for e in self.ledger.event_maps(game_id, first):
-            yield view_of_event(e, viewer)
+            yield self.receipts.view(game_id, e, viewer)
 
     def export(self, game_id: UUID) -> bytes:
         out = io.BytesIO()
         self.ledger.export_log(game_id, out)  # as recorded, each row checked against the chain
         return out.getvalue()
 
-    def audit(self, game_id: UUID, lang: str) -> Map:
+    def audit(self, game_id: UUID, lang: str, receipts: list[Any] | None = None) -> Map:
+        """The audit report; with ``receipts`` (each named by its place in the body), each checked against the log."""
         events, versions = self.ledger.recorded_log(game_id)
-        return audit(str(game_id), events, versions=versions).to_json(lang)
+        report = audit(str(game_id), events, versions=versions)
+        if receipts is not None:
+            from mtg_ledger.replays.receipts.audit import add_receipt_findings
+            from mtg_ledger.replays.receipts.records import game_secret
+            from mtg_ledger.replays.receipts.signing import published
+
+            named = [(f"receipts[{i}]", r) for i, r in enumerate(receipts)]
+            add_receipt_findings(report, events, versions, game_secret(self.ledger, str(game_id), create=False), named, published(self.ledger))
+        return report.to_json(lang)
 
 
 def _no_judge_seat(names: list[str]) -> None:

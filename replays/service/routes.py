@@ -16,7 +16,9 @@ from mtg_ledger.replays.service.auth import Creator, GameId, Judge, Member, Play
 from mtg_ledger.replays.service.deps import LiveOf, Service, SettingsOf
 from mtg_ledger.replays.service.errors import StoreUnavailable, Unprocessable
 from mtg_ledger.replays.service.games import viewer_of
-from mtg_ledger.replays.service.models import Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, NewGame, StateOut
+from mtg_ledger.replays.service.models import (
+    Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, Keys, NewGame, Receipt, ReceiptsIn, StateOut,
+)
 from mtg_ledger.replays.service.sse import follow
 
 
@@ -144,7 +146,7 @@ def stream_events(
             raise Unprocessable("Last-Event-ID must be an event version", field="header.Last-Event-ID")
         first = int(last_event_id) + 1
     games.version(id)  # 404 before the stream starts
-    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups)
+    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups, games.receipts)
     return StreamingResponse(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -152,6 +154,24 @@ def stream_events(
 def get_audit(games: Service, id: GameId, holder: Judge, lang: Literal["en", "fr"] = "en") -> Any:
     """The audit report (integrity and legality), as ``mtg-ledger audit --json``."""
     return games.audit(id, lang)
+
+
+@router.post("/games/{id}/audit", response_model=AuditOut, responses=READ, tags=["judging"])
+def audit_with_receipts(games: Service, id: GameId, holder: Judge, body: ReceiptsIn, lang: Literal["en", "fr"] = "en") -> Any:
+    """The audit report, and each receipt a player kept checked against the game's log (docs/receipts.md)."""
+    return games.audit(id, lang, body.receipts)
+
+
+@router.get("/games/{id}/receipt", response_model=Receipt, responses=READ, tags=["reading"])
+def get_receipt(games: Service, id: GameId, holder: Member) -> Any:
+    """The service's signed receipt for the game's latest version (docs/receipts.md)."""
+    return games.receipt(id)
+
+
+@router.get("/keys", response_model=Keys, responses={503: _503}, tags=["service"])
+def get_keys(games: Service) -> Any:
+    """The service's public keys, which verify its receipts."""
+    return games.receipts.keys()
 
 
 @router.get("/games/{id}/export", response_class=Response, responses={**READ, 200: {"content": {LOG_FILE: BINARY}, "description": "the log file"}}, tags=["judging"])

@@ -20,8 +20,9 @@ from uuid import UUID
 from anyio import to_thread
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.redact import Viewer, view_of_event
+from mtg_ledger.core.redact import Viewer
 from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.service.notices import Wakeups
 
 KEEP_ALIVE = 15.0
@@ -31,6 +32,11 @@ BATCH = 500
 def frame(event: dict[str, Any]) -> str:
     data = json.dumps(event, ensure_ascii=False, separators=(",", ":"))
     return f"id: {event['v']}\nevent: {event['type']}\ndata: {data}\n\n"
+
+
+def receipt_frame(receipt: dict[str, Any]) -> str:
+    """The receipt of the last event sent (no ``id:``: the stream resumes after the event, as before)."""
+    return f"event: receipt\ndata: {json.dumps(receipt, separators=(',', ':'))}\n\n"
 
 
 def _after(ledger: Ledger, game_id: UUID, last: int) -> list[dict[str, Any]]:
@@ -48,9 +54,11 @@ def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
 
 
 async def follow(
-    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, wakeups: Wakeups
+    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, wakeups: Wakeups,
+    receipts: ReceiptBook,
 ) -> AsyncIterator[str]:
-    """The events from version ``first`` on, then each new one as it is stored."""
+    """The events from version ``first`` on, then each new one as it is stored; after each batch, the
+    receipt of its last version (``event: receipt``)."""
     last = first - 1
     quiet_since = began = time.monotonic()
     yield ": following\n\n"  # headers and a first byte at once: the client knows it is attached
@@ -60,10 +68,12 @@ async def follow(
         while not stopping.is_set() and time.monotonic() - began < seconds:
             news.clear()  # before the read: news that comes during it wakes the next wait
             batch = await to_thread.run_sync(_after, ledger, game_id, last)
-            for e in batch:
-                yield frame(view_of_event(e, viewer))
+            shown = await to_thread.run_sync(receipts.views, game_id, batch, viewer)
+            for e in shown:
+                yield frame(e)
                 last = e["v"]
             if batch:
+                yield receipt_frame(await to_thread.run_sync(receipts.receipt, game_id, last))
                 quiet_since = time.monotonic()
                 if batch[-1]["type"] == "GameEnded":
                     return
