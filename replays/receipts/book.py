@@ -73,8 +73,9 @@ class ReceiptBook:
             found = _kept(self._salts, game_id, Salts(secret))
         return found
 
-    def head(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = ()) -> bytes:
-        """The public head after event ``version``; ``new``: the events a decision just stored, up to it."""
+    def head(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = (), keep: bool = True) -> bytes:
+        """The public head after event ``version``; ``new``: the events a decision is storing, up to it
+        (then ``keep=False``, and ``remember`` once they are stored: a head is kept only for what the store holds)."""
         cached = self._heads.get(game_id)
         salts = self.salts(game_id)
         if cached is not None and cached[0] == version:
@@ -88,28 +89,36 @@ class ReceiptBook:
                 head = salts.head(head, stored_event)
         for event in new:
             head = salts.head(head, event)
-        _kept(self._heads, game_id, (version, head))
+        if keep:
+            self.remember(game_id, version, head)
         return head
 
-    def forget(self, game_id: UUID) -> None:
-        """A decision that failed to store: its head is not the game's."""
-        self._heads.pop(game_id, None)
+    def remember(self, game_id: UUID, version: int, head: bytes) -> None:
+        _kept(self._heads, game_id, (version, head))
 
-    def receipt(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = ()) -> Map:
-        return self.key.receipt(str(game_id), version, self.head(game_id, version, new))
+    def receipt(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = (), keep: bool = True) -> Map:
+        return self.key.receipt(str(game_id), version, self.head(game_id, version, new, keep))
 
     def views(self, game_id: UUID, events: Sequence[Mapping[str, Any]], viewer: Viewer) -> list[Map]:
         return [self.view(game_id, e, viewer) for e in events]
 
     def view(self, game_id: UUID, event: Mapping[str, Any], viewer: Viewer) -> Map:
-        """What ``viewer`` is shown of an event: the judge, the event itself; a player, their view with its commitments."""
-        out = view_of_event(event, viewer)
+        """What ``viewer`` is shown of an event (``shown``)."""
         if isinstance(viewer, Judge) or event.get("type") not in HIDING:
-            return out
-        openings = self.salts(game_id).openings(event)
-        if openings:
-            out["commitments"] = {path: c.hex() for path, _, _, c in openings}
-            seen = {path: salt.hex() for path, value, salt, _ in openings if value_at(out, path) == value}
-            if seen:
-                out["salts"] = seen
+            return view_of_event(event, viewer)
+        return shown(self.salts(game_id), event, viewer)
+
+
+def shown(salts: Salts, event: Mapping[str, Any], viewer: Viewer) -> Map:
+    """What ``viewer`` is shown of an event: the judge, the event itself; a player, their view, and for each
+    hidden value its commitment (``commitments``) and, when they see the value, its salt (``salts``)."""
+    out = view_of_event(event, viewer)
+    if isinstance(viewer, Judge) or event.get("type") not in HIDING:
         return out
+    openings = salts.openings(event)
+    if openings:
+        out["commitments"] = {path: c.hex() for path, _, _, c in openings}
+        seen = {path: salt.hex() for path, value, salt, _ in openings if value_at(out, path) == value}
+        if seen:
+            out["salts"] = seen
+    return out

@@ -109,21 +109,20 @@ class Games:
 
             def records(game: Game, new: list[Map]) -> list[Any]:
                 events = [self.receipts.view(game_id, e, player) for e in new]
-                response.update(version=game.version, events=events, receipt=self.receipts.receipt(game_id, game.version, new))
+                receipt = self.receipts.receipt(game_id, game.version, new, keep=False)  # remembered once stored
+                response.update(version=game.version, events=events, receipt=receipt)
                 if key is None:
                     return []
                 return [IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
 
             try:
                 self.ledger.decide(game_id, command, expected, records)
-            except BaseException as e:
-                self.receipts.forget(game_id)  # what it signed was not stored
-                if not isinstance(e, VersionConflict):
-                    raise
+            except VersionConflict:
                 first = self._answered(game_id, player, key, printed) if key is not None else None
                 if first is not None:  # the same request, stored by another process meanwhile
                     return first
                 raise
+            self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
         return response
 
     def receipt(self, game_id: UUID) -> Map:

@@ -138,15 +138,18 @@ def stream_events(
     holder: Member,
     from_: Annotated[Version | None, Query(alias="from")] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=32)] = None,
+    receipts: Annotated[bool, Query(description="after each batch of events, the service's receipt of its last version (`event: receipt`, no `id:`)")] = False,
 ) -> StreamingResponse:
-    """The events live, as server-sent events (``id:`` is the version; ``Last-Event-ID`` resumes after it)."""
+    """The events live, as server-sent events (``id:`` is the version; ``Last-Event-ID`` resumes after it);
+    with ``receipts=true``, each batch followed by its receipt (docs/receipts.md)."""
     first = from_ or 1
     if last_event_id is not None:
         if not last_event_id.strip().isdigit():
             raise Unprocessable("Last-Event-ID must be an event version", field="header.Last-Event-ID")
         first = int(last_event_id) + 1
     games.version(id)  # 404 before the stream starts
-    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups, games.receipts)
+    book = games.receipts
+    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups, book, book if receipts else None)
     return StreamingResponse(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 

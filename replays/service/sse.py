@@ -55,10 +55,10 @@ def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
 
 async def follow(
     ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, wakeups: Wakeups,
-    receipts: ReceiptBook,
+    book: ReceiptBook, receipts: ReceiptBook | None = None,
 ) -> AsyncIterator[str]:
-    """The events from version ``first`` on, then each new one as it is stored; after each batch, the
-    receipt of its last version (``event: receipt``)."""
+    """The events from version ``first`` on, then each new one as it is stored (each as ``book`` shows it
+    to ``viewer``); with ``receipts``, after each batch the receipt of its last version (``event: receipt``)."""
     last = first - 1
     quiet_since = began = time.monotonic()
     yield ": following\n\n"  # headers and a first byte at once: the client knows it is attached
@@ -68,12 +68,13 @@ async def follow(
         while not stopping.is_set() and time.monotonic() - began < seconds:
             news.clear()  # before the read: news that comes during it wakes the next wait
             batch = await to_thread.run_sync(_after, ledger, game_id, last)
-            shown = await to_thread.run_sync(receipts.views, game_id, batch, viewer)
+            shown = await to_thread.run_sync(book.views, game_id, batch, viewer)
             for e in shown:
                 yield frame(e)
                 last = e["v"]
-            if batch:
+            if batch and receipts is not None:
                 yield receipt_frame(await to_thread.run_sync(receipts.receipt, game_id, last))
+            if batch:
                 quiet_since = time.monotonic()
                 if batch[-1]["type"] == "GameEnded":
                     return
