@@ -98,6 +98,7 @@ class AuditReport:
     notices: list[Phrase] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
     snapshots: int = 0  # stored snapshots checked against the events (a stored game)
     verified: int = 0  # the first events, up to the first finding about them, whose chain holds and whose decisions are legal
+    decisions: list[tuple[int, str]] = field(default_factory=list)  # each decision replayed: the version it was taken at, by whom
 
     @property
     def clean(self) -> bool:
@@ -215,6 +216,7 @@ def audit(
     if sound:
         usable = Prefix(events, sound)
         result = replay(usable, progress, versions)
+        report.decisions = result.decisions
         found = [f for f in result.findings if f.version <= sound]
         report.findings.extend(found)
         report.notices.extend(unseeded_shuffles(usable))

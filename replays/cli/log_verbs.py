@@ -118,6 +118,10 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         if receipts is not None:
             events, _, versions = store.ledger.recorded_rows(stored)
             secret = receipt_verbs.game_secret_of(store, stored)
+        from mtg_ledger.replays.receipts.decisions import decision_findings
+
+        players = list(store.ledger.state(stored, 1).turn_order)
+        report.findings.extend(decision_findings(store.ledger, str(stored), players, report.decisions))
     if receipts is not None:
         from mtg_ledger.replays.receipts.audit import add_receipt_findings
 

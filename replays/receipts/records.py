@@ -76,13 +76,14 @@ class PlayerKey(Aggregate):
     """A player's Ed25519 public key (base64): from then on their decisions must be signed with it."""
 
     @recorded_as("PlayerKeyRegistered")
-    def __init__(self, game: str, player: str, public: str) -> None:
+    def __init__(self, game: str, player: str, public: str, since: int) -> None:
         self.game = game
         self.player = player
         self.public = public
+        self.since = since  # the game's version when it was registered: the decisions after it are signed
 
     @staticmethod
-    def create_id(game: str, player: str, public: str) -> UUID:
+    def create_id(game: str, player: str, public: str, since: int) -> UUID:
         return player_key_id(game, player)
 
 
@@ -140,11 +141,11 @@ def game_secret(app: Application[UUID], game: str, create: bool = True) -> bytes
     return bytes.fromhex(found.secret) if isinstance(found, GameSecret) else None
 
 
-def player_keys(app: Application[UUID], game: str, players: list[str]) -> dict[str, str]:
-    """The registered public keys of these players of ``game`` (base64), by name."""
+def player_keys(app: Application[UUID], game: str, players: list[str]) -> dict[str, PlayerKey]:
+    """The registered keys of these players of ``game``, by name."""
     out = {}
     for name in players:
         found = find(app, player_key_id(game, name))
         if isinstance(found, PlayerKey):
-            out[name] = found.public
+            out[name] = found
     return out

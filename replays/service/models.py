@@ -20,6 +20,22 @@ class NewGame(Setup):
     """A scenario (docs/reference/scenario-files.md) without its actions."""
 
     players: Annotated[list[PlayerSetup], Field(max_length=8)]
+    keys: dict[str, str] | None = Field(
+        None, description="players' Ed25519 public keys (base64 of 32 bytes) by name: their decisions must then be signed (docs/receipts.md)"
+    )
+
+
+class PlayerKeyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    public: str = Field(description="an Ed25519 public key: its 32 bytes in base64")
+
+
+class PlayerKeyOut(BaseModel):
+    game: str
+    player: str
+    public: str
+    since: int = Field(description="the game's version when it was registered: every decision after it must be signed")
 
 
 class GameCreated(BaseModel):

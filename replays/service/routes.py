@@ -17,7 +17,8 @@ from mtg_ledger.replays.service.deps import LiveOf, Service, SettingsOf
 from mtg_ledger.replays.service.errors import StoreUnavailable, Unprocessable
 from mtg_ledger.replays.service.games import viewer_of
 from mtg_ledger.replays.service.models import (
-    Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, Keys, NewGame, Receipt, ReceiptsIn, StateOut,
+    Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, Keys, NewGame, PlayerKeyIn, PlayerKeyOut, Receipt,
+    ReceiptsIn, StateOut,
 )
 from mtg_ledger.replays.service.sse import follow
 
@@ -103,10 +104,19 @@ def get_decision(games: Service, id: GameId, holder: Member) -> Any:
 
 
 @router.post("/games/{id}/actions", response_model=ActionTaken, responses=WRITE, tags=["playing"])
-def act(games: Service, id: GameId, holder: Player, action: Annotated[Action, Body()], idempotency_key: Key = None) -> Any:
+def act(
+    games: Service,
+    id: GameId,
+    holder: Player,
+    action: Annotated[Action, Body()],
+    raw: Annotated[bytes, Depends(body_bytes)],
+    idempotency_key: Key = None,
+    signature: Annotated[str | None, Header(alias="Signature", max_length=200, description="a player with a key: their Ed25519 signature (base64) of the decision (docs/receipts.md)")] = None,
+) -> Any:
     """One decision, as the token's player (section 2's action without ``player``). Illegal: 422 with the
-    rule; ``expected_version`` not the game's: 409; nothing stored either way."""
-    return JSONResponse(games.act(id, holder.holder, action, idempotency_key))  # already the documented shape: no second validation
+    rule; ``expected_version`` not the game's: 409; nothing stored either way. A player who registered a
+    key signs each decision (``Signature``): without a valid one, 401."""
+    return JSONResponse(games.act(id, holder.holder, action, idempotency_key, (raw, signature)))  # already the documented shape
 
 
 @router.get(
@@ -169,6 +179,13 @@ def audit_with_receipts(games: Service, id: GameId, holder: Judge, body: Receipt
 def get_receipt(games: Service, id: GameId, holder: Member) -> Any:
     """The service's signed receipt for the game's latest version (docs/receipts.md)."""
     return games.receipt(id)
+
+
+@router.put("/games/{id}/key", status_code=201, response_model=PlayerKeyOut, responses=WRITE, tags=["playing"])
+def register_key(games: Service, id: GameId, holder: Player, body: PlayerKeyIn) -> Any:
+    """Register the token's player's Ed25519 public key: every decision after it must be signed with it
+    (docs/receipts.md). Once only: 409 if the player has one."""
+    return games.register_key(id, holder.holder, body.public)
 
 
 @router.get("/keys", response_model=Keys, responses={503: _503}, tags=["service"])

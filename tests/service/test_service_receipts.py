@@ -5,15 +5,19 @@ The signing key survives a restart; ``serve --workers 2`` signs with one publish
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 import httpx
 import pytest
 
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.replays import logfile
+from mtg_ledger.replays.cli import main
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.receipts import player
 from tests.conftest import postgres_schema
 from tests.service_server import bearer, new_game, ndjson, server, workers
@@ -122,7 +126,6 @@ def test_a_player_proves_with_audit_receipts_that_the_judges_log_is_or_is_not_th
         (tmp_path / "keys.json").write_text(httpx.get(f"{url}/keys").text)
         log = httpx.get(f"{url}/games/{game}/export", headers=bearer(tokens["judge"]))
         (tmp_path / "game.mtgl").write_bytes(log.content)
-    from mtg_ledger.replays.cli import main
 
     given = ["--receipts", str(tmp_path / "alice.json"), "--keys", str(tmp_path / "keys.json")]
     assert main(["audit", str(tmp_path / "game.mtgl"), *given]) == 0
@@ -157,3 +160,55 @@ def test_every_worker_signs_with_the_one_published_key() -> None:
         assert len(keys) == 1 and signers == set(keys)
         views = ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens["bob"])).text)
         assert all(player.check(views, r, keys) is None for r in kept["alice"])
+
+
+def _public(key: Any) -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    return base64.b64encode(key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)).decode()
+
+
+def _signature(key: Any, game: str, version: int, body: dict[str, Any]) -> str:
+    """What a player's own tools sign: the game, the version it is at, the body as canonical JSON."""
+    message = f"mtg-ledger decision\n{game}\n{version}\n{json.dumps(body, sort_keys=True, separators=(',', ':'))}".encode()
+    return base64.b64encode(key.sign(message)).decode()
+
+
+def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_signature(store: dict[str, str]) -> None:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    alice_key, bob_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
+    with server(store) as url:
+        assert httpx.post(f"{url}/games", json={**SETUP, "keys": {"carol": _public(alice_key)}}).status_code == 422
+        game, tokens = new_game(url, {**SETUP, "keys": {"alice": _public(alice_key)}})
+        judge = bearer(tokens["judge"])
+        for _ in range(6):
+            pending = httpx.get(f"{url}/games/{game}/decision", headers=judge).json()
+            who, body = pending["player"], {"action": "pass", "expected_version": pending["version"]}
+            act = f"{url}/games/{game}/actions"
+            if who == "alice":
+                unsigned = httpx.post(act, headers=bearer(tokens[who]), json=body)
+                assert unsigned.status_code == 401 and "every decision needs the header Signature" in unsigned.json()["error"]
+                forged = httpx.post(act, headers={**bearer(tokens[who]), "Signature": _signature(bob_key, game, pending["version"], body)}, json=body)
+                assert forged.status_code == 401 and "is not alice's key's" in forged.json()["error"]
+                signature = _signature(alice_key, game, pending["version"], body)
+            else:
+                signature = None
+            headers = {**bearer(tokens[who]), **({"Signature": signature} if signature else {})}
+            assert httpx.post(act, headers=headers, json=body).status_code == 200
+        registered = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json={"public": _public(bob_key)})
+        assert registered.status_code == 201 and registered.json()["since"] == httpx.get(f"{url}/games/{game}/receipt", headers=judge).json()["version"]
+        again = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json={"public": _public(alice_key)})
+        assert again.status_code == 409
+        assert httpx.get(f"{url}/games/{game}/audit", headers=judge).json()["clean"] is True
+    # a decision stored behind the service's back (the store's own command line) carries no signature
+    ledger = Ledger(env=store)
+    pending_player = ledger.state_now(UUID(game)).priority
+    ledger.close()
+
+    assert main(["decide", game, "--db", store["SQLITE_DBNAME"], json.dumps({"player": pending_player, "action": "pass"})]) == 0
+    with server(store) as url:
+        report = httpx.get(f"{url}/games/{game}/audit?lang=fr", headers=bearer(tokens["judge"])).json()
+    (finding,) = report["findings"]
+    assert finding["message_id"] == "receipt.unsigned_decision" and finding["params"]["player"] == pending_player
+    assert "n'a pas de signature" in finding["message"]
