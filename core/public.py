@@ -29,11 +29,16 @@ GENESIS = bytes(32)
 
 def hidden_values(event: Mapping[str, Any]) -> list[tuple[str, Any]]:
     """Each value of ``event`` that nobody but the judge (or one player) sees, with its path, in map order."""
-    if event.get("type") not in HIDING:
-        return []
+    return seen_and_hidden(event)[1]
+
+
+def seen_and_hidden(event: Mapping[str, Any]) -> tuple[Map, list[tuple[str, Any]]]:
+    """Nobody's view of ``event``, and each value it hides, with its path."""
+    seen = view_of_event(event, PUBLIC)
     found: list[tuple[str, Any]] = []
-    _walk(dict(event), view_of_event(event, PUBLIC), "", found)
-    return found
+    if event.get("type") in HIDING:
+        _walk(dict(event), seen, "", found)
+    return seen, found
 
 
 def _walk(full: Any, seen: Any, path: str, found: list[tuple[str, Any]]) -> None:
@@ -65,9 +70,16 @@ def set_path(mapping: Map, path: str, value: Any) -> None:
 
 def public_form(event: Mapping[str, Any], commit: Commit) -> Map:
     """The event as the public chain holds it: nobody's view of it, each hidden value a commitment."""
-    seen = view_of_event(event, PUBLIC)
-    for path, value in hidden_values(event):
+    seen, hidden = seen_and_hidden(event)
+    for path, value in hidden:
         set_path(seen, path, commit(path, value))
+    return seen
+
+
+def with_commitments(seen: Map, commitments: Mapping[str, bytes]) -> Map:
+    """Nobody's view of an event (``seen_and_hidden``), each hidden value replaced, in place, by its commitment."""
+    for path, commitment in commitments.items():
+        set_path(seen, path, commitment)
     return seen
 
 

@@ -99,6 +99,22 @@ class ReceiptBook:
     def receipt(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = (), keep: bool = True) -> Map:
         return self.key.receipt(str(game_id), version, self.head(game_id, version, new, keep))
 
+    def decided(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]], viewer: Viewer) -> tuple[list[Map], Map]:
+        """What a decision's answer adds: ``viewer``'s views of its new events (up to ``version``, not stored
+        yet) and its receipt, each hidden value committed to once for both. ``remember`` the head once stored."""
+        salts = self.salts(game_id)
+        head = self.head(game_id, int(new[0]["v"]) - 1)
+        views = []
+        for event in new:
+            if event.get("type") not in HIDING:
+                views.append(view_of_event(event, viewer))
+                head = salts.head(head, event)
+                continue
+            seen, openings = salts.opened(event)
+            views.append(_shown_with(event, viewer, openings))
+            head = salts.head_of_opened(head, seen, openings)
+        return views, self.key.receipt(str(game_id), version, head)
+
     def views(self, game_id: UUID, events: Sequence[Mapping[str, Any]], viewer: Viewer) -> list[Map]:
         return [self.view(game_id, e, viewer) for e in events]
 
@@ -112,10 +128,15 @@ class ReceiptBook:
 def shown(salts: Salts, event: Mapping[str, Any], viewer: Viewer) -> Map:
     """What ``viewer`` is shown of an event: the judge, the event itself; a player, their view, and for each
     hidden value its commitment (``commitments``) and, when they see the value, its salt (``salts``)."""
-    out = view_of_event(event, viewer)
     if isinstance(viewer, Judge) or event.get("type") not in HIDING:
+        return view_of_event(event, viewer)
+    return _shown_with(event, viewer, salts.openings(event))
+
+
+def _shown_with(event: Mapping[str, Any], viewer: Viewer, openings: list[tuple[str, Any, bytes, bytes]]) -> Map:
+    out = view_of_event(event, viewer)
+    if isinstance(viewer, Judge):
         return out
-    openings = salts.openings(event)
     if openings:
         out["commitments"] = {path: c.hex() for path, _, _, c in openings}
         seen = {path: salt.hex() for path, value, salt, _ in openings if value_at(out, path) == value}

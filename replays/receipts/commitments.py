@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives import hashes, hmac
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from mtg_ledger.core.hashing import sort_keys
-from mtg_ledger.core.public import GENESIS, hidden_values, next_head
+from mtg_ledger.core.public import GENESIS, link, next_head, seen_and_hidden, with_commitments
 
 SECRET_BYTES = 32
 Map = dict[str, Any]
@@ -61,12 +61,21 @@ class Salts:
 
     def openings(self, event: Mapping[str, Any]) -> list[tuple[str, Any, bytes, bytes]]:
         """``(path, value, salt, commitment)`` of each hidden value of ``event``."""
+        return self.opened(event)[1]
+
+    def opened(self, event: Mapping[str, Any]) -> tuple[Map, list[tuple[str, Any, bytes, bytes]]]:
+        """Nobody's view of ``event`` and the openings of what it hides (``openings``)."""
         v = int(event["v"])
+        seen, hidden = seen_and_hidden(event)
         out = []
-        for path, value in hidden_values(event):
+        for path, value in hidden:
             salt = self.salt(v, path)
             out.append((path, value, salt, commitment(salt, value)))
-        return out
+        return seen, out
+
+    def head_of_opened(self, previous: bytes, seen: Map, openings: list[tuple[str, Any, bytes, bytes]]) -> bytes:
+        """The next head from what ``opened`` gave (``seen`` is changed in place)."""
+        return link(previous, with_commitments(seen, {path: c for path, _, _, c in openings}))
 
 
 def head_at(salts: Salts, events: Iterable[Mapping[str, Any]], version: int) -> bytes | None:

@@ -118,8 +118,7 @@ class Games:
             proof = self._signed(game_id, player, state.version, *signed)
 
             def records(game: Game, new: list[Map]) -> list[Any]:
-                events = [self.receipts.view(game_id, e, player) for e in new]
-                receipt = self.receipts.receipt(game_id, game.version, new, keep=False)  # remembered once stored
+                events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
                 response.update(version=game.version, events=events, receipt=receipt)
                 kept: list[Any] = [] if proof is None else [proof]
                 if key is None:
