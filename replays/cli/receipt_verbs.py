@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -15,7 +16,7 @@ from mtg_ledger.replays.cli.errors import UserError
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.replays.cli.verbs import _viewer, emit
 from mtg_ledger.replays.receipts.book import ReceiptBook
-from mtg_ledger.replays.receipts.signing import keys_document, published, rotate
+from mtg_ledger.replays.receipts.signing import SIGNING_KEY_ENV, keys_document, load_file, published, rotate
 
 
 def cmd_receipt(store: Store, args: argparse.Namespace) -> int:
@@ -26,7 +27,7 @@ def cmd_receipt(store: Store, args: argparse.Namespace) -> int:
         raise UserError(f"no game {game} in {store.where(ledger)}")
     if args.as_player:
         _viewer(ledger, game, args.as_player)  # a player of the game (every holder gets the same receipt)
-    receipt = ReceiptBook(ledger, _signing_env()).receipt(game, version)
+    receipt = ReceiptBook(ledger, signing_env()).receipt(game, version)
     if args.json:
         emit(receipt)
     else:
@@ -37,7 +38,7 @@ def cmd_receipt(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_keys(store: Store, args: argparse.Namespace) -> int:
     ledger = store.ledger
-    book = ReceiptBook(ledger, _signing_env())
+    book = ReceiptBook(ledger, signing_env())
     if args.rotate:
         rotate(ledger)
     else:
@@ -51,12 +52,18 @@ def cmd_keys(store: Store, args: argparse.Namespace) -> int:
     return 0
 
 
-def _signing_env() -> dict[str, str]:
-    import os
-
-    from mtg_ledger.replays.receipts.signing import SIGNING_KEY_ENV
-
-    return {SIGNING_KEY_ENV: os.environ[SIGNING_KEY_ENV]} if os.environ.get(SIGNING_KEY_ENV) else {}
+def signing_env() -> dict[str, str]:
+    """``MTG_LEDGER_SIGNING_KEY``, when set: it must name a readable Ed25519 private key (PEM)."""
+    path = os.environ.get(SIGNING_KEY_ENV)
+    if not path:
+        return {}
+    try:
+        load_file(path)
+    except OSError as e:
+        raise UserError(f"{SIGNING_KEY_ENV}={path}: cannot read the signing key: {e.strerror}") from None
+    except (ValueError, TypeError) as e:
+        raise UserError(f"{SIGNING_KEY_ENV}={path}: not an Ed25519 private key in PEM, as `openssl genpkey -algorithm ed25519` writes it ({e})") from None
+    return {SIGNING_KEY_ENV: path}
 
 
 def read_receipts(paths: list[str]) -> list[tuple[str, Any]]:

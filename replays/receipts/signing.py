@@ -97,6 +97,8 @@ def _save_key(app: Application[UUID], private: Ed25519PrivateKey | None, public:
     """Add a key to the store's ring (its first, or the next); a race lost to another process is retried on the ring it made."""
     for _ in range(5):
         ring = find(app, SERVICE_KEYS_ID)
+        if isinstance(ring, ServiceKeys) and any(k[0] == key_id(public) for k in ring.keys):
+            return  # another process added it meanwhile
         try:
             if ring is None:
                 app.save(ServiceKeys(*_record(private, public)))

@@ -240,3 +240,23 @@ def test_the_receipt_verb_prints_the_latest_receipt_for_a_player_of_the_game(led
     assert printed["version"] == receipts[-1]["version"] and printed["head"] == receipts[-1]["head"]
     assert main(["receipt", str(game), "--db", db, "--as", "mallory"]) == 2
     assert "not a player" in capsys.readouterr().err
+
+
+def test_a_player_s_events_on_the_command_line_carry_the_commitments_that_rebuild_the_receipts(
+    ledger: Ledger, db: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    game, receipts = _play(ledger, ReceiptBook(ledger), 8)
+    capsys.readouterr()
+    assert main(["events", str(game), "--db", db, "--as", "bob"]) == 0
+    views = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert any("commitments" in v for v in views) and all("hash" not in v for v in views)
+    assert [player.check(views, r, published(ledger)) for r in receipts[::7]] == [None] * len(receipts[::7])
+
+
+def test_serve_refuses_a_signing_key_file_that_holds_no_key(db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "key.pem").write_text("not a key\n")
+    monkeypatch.setenv("MTG_LEDGER_SIGNING_KEY", str(tmp_path / "key.pem"))
+    assert main(["serve", "--db", db, "--port", "0"]) == 2
+    assert "MTG_LEDGER_SIGNING_KEY" in capsys.readouterr().err
+    monkeypatch.setenv("MTG_LEDGER_SIGNING_KEY", str(tmp_path / "missing.pem"))
+    assert main(["keys", "--db", db]) == 2
