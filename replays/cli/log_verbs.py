@@ -111,6 +111,10 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         with progress_bar(len(events), "audit") as done:
             report = audit(game, events, header, done, versions, damage[0] if damage else None)
         secret = logfile.header_secret(header) if header is not None else None
+        if header is not None and "receipts" in header and not any(f.version == 0 for f in report.findings):
+            from mtg_ledger.replays.receipts.decisions import logged_decision_findings
+
+            report.findings.extend(logged_decision_findings(header["receipts"], game, report.decisions))
     else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
         stored = found
         with progress_bar(store.ledger.last_version(stored), "audit") as done:
@@ -118,10 +122,10 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         if receipts is not None:
             events, _, versions = store.ledger.recorded_rows(stored)
             secret = receipt_verbs.game_secret_of(store, stored)
-        from mtg_ledger.replays.receipts.decisions import decision_findings
+        from mtg_ledger.replays.receipts.decisions import stored_decision_findings
 
         players = list(store.ledger.state(stored, 1).turn_order)
-        report.findings.extend(decision_findings(store.ledger, str(stored), players, report.decisions))
+        report.findings.extend(stored_decision_findings(store.ledger, str(stored), players, report.decisions))
     if receipts is not None:
         from mtg_ledger.replays.receipts.audit import add_receipt_findings
 

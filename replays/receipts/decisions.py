@@ -11,7 +11,7 @@ player's key, and that every decision of such a player after they registered the
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from uuid import UUID
 
@@ -19,7 +19,7 @@ from cryptography.exceptions import InvalidSignature
 from eventsourcing.application import Application
 
 from mtg_ledger.replays.logfile import Finding
-from mtg_ledger.replays.receipts.records import DecisionSigned, PlayerKey, find, player_keys, signature_id
+from mtg_ledger.replays.receipts.records import DecisionSigned, find, player_keys, signature_id
 from mtg_ledger.replays.receipts.signing import public_key, unb64
 
 Map = dict[str, Any]
@@ -45,19 +45,44 @@ def signed_by(public: str, signature: str | None, game: str, version: int, body:
     return True
 
 
-def decision_findings(app: Application[UUID], game: str, players: list[str], decisions: Iterable[tuple[int, str]]) -> list[Finding]:
-    """A stored game's decisions (each the version it was taken at and who took it, as the audit's replay
-    reads them) against its players' keys: each decision of a player with a key, from the version they
-    registered it on, must carry their valid signature (a finding of kind ``receipt`` otherwise)."""
-    keys: dict[str, PlayerKey] = player_keys(app, game, players)
+Signed = tuple[str, str, str]  # who signed, the canonical body, the signature
+
+
+def decision_findings(
+    keys: Mapping[str, tuple[str, int]], signed: Callable[[int], Signed | None], game: str, decisions: Iterable[tuple[int, str]]
+) -> list[Finding]:
+    """A game's decisions (each the version it was taken at and who took it, as the audit's replay reads
+    them) against its players' ``keys`` (name -> public key, version registered at) and the signatures
+    ``signed`` gives by version: each decision of a player with a key, from the version they registered it
+    on, must carry their valid signature (a finding of kind ``receipt`` otherwise)."""
     findings: list[Finding] = []
     for v, who in decisions if keys else ():
         key = keys.get(who)
-        if key is None or v < key.since:
+        if key is None or v < key[1]:
             continue
-        record = find(app, signature_id(game, v))
-        if not isinstance(record, DecisionSigned) or record.player != who:
+        found = signed(v)
+        if found is None or found[0] != who:
             findings.append(Finding.of(v + 1, "receipt", "receipt.unsigned_decision", {"v": v, "player": who}))
-        elif not signed_by(key.public, record.signature, game, v, record.body):
+        elif not signed_by(key[0], found[2], game, v, found[1]):
             findings.append(Finding.of(v + 1, "receipt", "receipt.bad_decision_signature", {"v": v, "player": who}))
     return findings
+
+
+def stored_decision_findings(app: Application[UUID], game: str, players: list[str], decisions: Iterable[tuple[int, str]]) -> list[Finding]:
+    """``decision_findings`` of a stored game: its players' keys and signatures as the store keeps them."""
+    keys = {name: (k.public, k.since) for name, k in player_keys(app, game, players).items()}
+
+    def signed(v: int) -> Signed | None:
+        record = find(app, signature_id(game, v))
+        return (record.player, record.body, record.signature) if isinstance(record, DecisionSigned) else None
+
+    return decision_findings(keys, signed, game, decisions)
+
+
+def logged_decision_findings(kept: Any, game: str, decisions: Iterable[tuple[int, str]]) -> list[Finding]:
+    """``decision_findings`` of a log file: its players' keys and signatures as its header keeps them (``receipts``)."""
+    if not isinstance(kept, dict):
+        return []
+    keys = {name: (k["public"], k["since"]) for name, k in (kept.get("players") or {}).items()}
+    by_version = {d[0]: (d[1], d[2], d[3]) for d in kept.get("decisions") or []}
+    return decision_findings(keys, by_version.get, game, decisions)

@@ -141,6 +141,35 @@ def game_secret(app: Application[UUID], game: str, create: bool = True) -> bytes
     return bytes.fromhex(found.secret) if isinstance(found, GameSecret) else None
 
 
+def kept_for_log(app: Application[UUID], game: str, players: list[str], last: int) -> dict[str, Any]:
+    """What a log file's header keeps of a game's receipts (``receipts``): its commitment secret, its players'
+    keys and their signed decisions (looked up at each version, for a game whose players have keys)."""
+    out: dict[str, Any] = {}
+    secret = game_secret(app, game, create=False)
+    if secret is not None:
+        out["secret"] = secret.hex()
+    keys = player_keys(app, game, players)
+    if keys:
+        out["players"] = {name: {"public": k.public, "since": k.since} for name, k in keys.items()}
+        signed = (find(app, signature_id(game, v)) for v in range(min(k.since for k in keys.values()), last))
+        out["decisions"] = [[s.expected, s.player, s.body, s.signature] for s in signed if isinstance(s, DecisionSigned)]
+    return out
+
+
+def from_log(kept: Any, game: str) -> list[Aggregate]:
+    """The records a log file's ``receipts`` stand for, for the game it is imported as."""
+    if not isinstance(kept, dict):
+        return []
+    records: list[Aggregate] = []
+    if isinstance(kept.get("secret"), str):
+        records.append(GameSecret(game=game, secret=kept["secret"]))
+    for name, key in (kept.get("players") or {}).items():
+        records.append(PlayerKey(game=game, player=name, public=key["public"], since=key["since"]))
+    for v, name, body, signature in kept.get("decisions") or []:
+        records.append(DecisionSigned(game=game, expected=v, player=name, body=body, signature=signature))
+    return records
+
+
 def player_keys(app: Application[UUID], game: str, players: list[str]) -> dict[str, PlayerKey]:
     """The registered keys of these players of ``game``, by name."""
     out = {}

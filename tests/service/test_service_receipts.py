@@ -135,7 +135,7 @@ def test_a_player_proves_with_audit_receipts_that_the_judges_log_is_or_is_not_th
     previous = GENESIS_HASH
     for e in events:
         previous = chain(previous, e)
-    logfile.write(tmp_path / "cut.mtgl", game, events, secret=logfile.header_secret(header))
+    logfile.write(tmp_path / "cut.mtgl", game, events, receipts=header["receipts"])
     assert main(["audit", str(tmp_path / "cut.mtgl")]) == 0  # consistent with itself
     assert main(["audit", str(tmp_path / "cut.mtgl"), *given]) == 1
 
@@ -174,7 +174,7 @@ def _signature(key: Any, game: str, version: int, body: dict[str, Any]) -> str:
     return base64.b64encode(key.sign(message)).decode()
 
 
-def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_signature(store: dict[str, str]) -> None:
+def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_signature(store: dict[str, str], tmp_path: Path) -> None:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     alice_key, bob_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
@@ -201,6 +201,16 @@ def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_
         again = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json={"public": _public(alice_key)})
         assert again.status_code == 409
         assert httpx.get(f"{url}/games/{game}/audit", headers=judge).json()["clean"] is True
+        (tmp_path / "signed.mtgl").write_bytes(httpx.get(f"{url}/games/{game}/export", headers=judge).content)
+    # the log file carries the keys and the signed decisions: the judge checks them without the store
+    header, events = logfile.read(tmp_path / "signed.mtgl")
+    assert set(header["receipts"]["players"]) == {"alice", "bob"} and len(header["receipts"]["decisions"]) == 3
+    assert main(["audit", str(tmp_path / "signed.mtgl")]) == 0
+    assert main(["import", str(tmp_path / "signed.mtgl"), "--db", str(tmp_path / "other.sqlite")]) == 0
+    assert main(["audit", game, "--db", str(tmp_path / "other.sqlite")]) == 0  # imported with its keys and signatures
+    unsigned = {**header["receipts"], "decisions": header["receipts"]["decisions"][1:]}
+    logfile.write(tmp_path / "unsigned.mtgl", game, events, receipts=unsigned)
+    assert main(["audit", str(tmp_path / "unsigned.mtgl")]) == 1
     # a decision stored behind the service's back (the store's own command line) carries no signature
     ledger = Ledger(env=store)
     pending_player = ledger.state_now(UUID(game)).priority

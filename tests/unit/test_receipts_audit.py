@@ -67,7 +67,7 @@ def _write(path: Path, game: UUID, events: list[dict[str, Any]], secret: bytes |
         previous = GENESIS_HASH
         for e in events:
             e["hash"] = previous = chain(previous, e)
-    logfile.write(path, str(game), events, secret=secret)
+    logfile.write(path, str(game), events, receipts=None if secret is None else {"secret": secret.hex()})
     return str(path)
 
 
