@@ -39,12 +39,13 @@ def receipt_frame(receipt: dict[str, Any]) -> str:
     return f"event: receipt\ndata: {json.dumps(receipt, separators=(',', ':'))}\n\n"
 
 
-def _after(ledger: Ledger, game_id: UUID, last: int) -> list[dict[str, Any]]:
+def _after(ledger: Ledger, game_id: UUID, last: int, book: ReceiptBook, viewer: Viewer) -> list[dict[str, Any]]:
+    """The events after version ``last``, as ``viewer`` is shown them (one trip to a thread for both)."""
     out = []
     for e in ledger.events.get(game_id, gt=last, limit=BATCH):
         assert isinstance(e, ev.GameEvent)
         out.append(e.to_map())
-    return out
+    return book.views(game_id, out, viewer)
 
 
 def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
@@ -67,9 +68,8 @@ async def follow(
     with wakeups.watching(game_id) as news:
         while not stopping.is_set() and time.monotonic() - began < seconds:
             news.clear()  # before the read: news that comes during it wakes the next wait
-            batch = await to_thread.run_sync(_after, ledger, game_id, last)
-            shown = await to_thread.run_sync(book.views, game_id, batch, viewer)
-            for e in shown:
+            batch = await to_thread.run_sync(_after, ledger, game_id, last, book, viewer)
+            for e in batch:
                 yield frame(e)
                 last = e["v"]
             if batch and receipts is not None:
