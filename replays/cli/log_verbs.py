@@ -124,7 +124,9 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
             secret = receipt_verbs.game_secret_of(store, stored)
         from mtg_ledger.replays.receipts.decisions import stored_decision_findings
 
-        players = list(store.ledger.state(stored, 1).turn_order)
+        from mtg_ledger.replays.receipts.records import players_of
+
+        players = players_of(store.ledger, stored)
         report.findings.extend(stored_decision_findings(store.ledger, str(stored), players, report.decisions))
     if receipts is not None:
         from mtg_ledger.replays.receipts.audit import add_receipt_findings

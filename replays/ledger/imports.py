@@ -29,7 +29,7 @@ from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.stores.checked import note_class_version, raw_rows
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
 from mtg_ledger.replays.stores.recorded import in_recorded_form
-from mtg_ledger.replays.receipts.records import from_log, kept_for_log
+from mtg_ledger.replays.receipts.records import from_log, kept_for_log, players_of
 
 if TYPE_CHECKING:
     from mtg_ledger.replays.audit.replay_window import Rereadable  # the audit's, for the type checker alone
@@ -61,8 +61,7 @@ def export_log(ledger: Ledger, game_id: UUID, out: BinaryIO) -> dict[str, Any]:
     time and checked against the chain as they come: a row that cannot be read (``UnreadableRow``)
     or that breaks the chain (``BrokenChain``) raises before a byte is written. Its header."""
     versions: dict[str, int] = {}
-    players = list(ledger.state(game_id, 1).turn_order)
-    kept = kept_for_log(ledger, str(game_id), players, ledger.last_version(game_id))
+    kept = kept_for_log(ledger, str(game_id), players_of(ledger, game_id), ledger.last_version(game_id))
     return logfile.write_to(out, str(game_id), checked_log(ledger, game_id, versions), versions, kept)
 
 def checked_log(ledger: Ledger, game_id: UUID, versions: dict[str, int]) -> Iterator[dict[str, Any]]:

@@ -141,6 +141,17 @@ def game_secret(app: Application[UUID], game: str, create: bool = True) -> bytes
     return bytes.fromhex(found.secret) if isinstance(found, GameSecret) else None
 
 
+def players_of(ledger: Any, game: UUID) -> list[str]:
+    """The players' names as the game's first row records them, read unchecked (a damaged game has none:
+    what receipts keep of it matters no more than the rest of it)."""
+    try:
+        events, _, _ = ledger.recorded_rows(game, last=1)
+    except Exception:  # noqa: BLE001 - a game that cannot be read: its own checks say why
+        return []
+    players = events[0].get("players") if events and isinstance(events[0], dict) else None
+    return [p["name"] for p in players if isinstance(p, dict) and isinstance(p.get("name"), str)] if isinstance(players, list) else []
+
+
 def kept_for_log(app: Application[UUID], game: str, players: list[str], last: int) -> dict[str, Any]:
     """What a log file's header keeps of a game's receipts (``receipts``): its commitment secret, its players'
     keys and their signed decisions (looked up at each version, for a game whose players have keys)."""

@@ -33,7 +33,7 @@ from mtg_ledger.replays.scenario.schema import Setup
 from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.receipts.decisions import canonical_body, signed_by, stored_decision_findings
-from mtg_ledger.replays.receipts.records import DecisionSigned, PlayerKey, find, player_key_id
+from mtg_ledger.replays.receipts.records import DecisionSigned, PlayerKey, find, player_key_id, players_of
 from mtg_ledger.replays.receipts.signing import public_key
 from mtg_ledger.replays.service.errors import Conflict, Unauthorized, Unprocessable
 
@@ -230,7 +230,7 @@ class Games:
 
             named = [(f"receipts[{i}]", r) for i, r in enumerate(receipts)]
             add_receipt_findings(report, events, versions, game_secret(self.ledger, str(game_id), create=False), named, published(self.ledger))
-        players = list(self.ledger.state(game_id, 1).turn_order)
+        players = players_of(self.ledger, game_id)
         report.findings.extend(stored_decision_findings(self.ledger, str(game_id), players, report.decisions))
         return report.to_json(lang)
 
