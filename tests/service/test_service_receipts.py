@@ -19,7 +19,10 @@ from mtg_ledger.replays import logfile
 from mtg_ledger.replays.cli import main
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.receipts import player
+from mtg_ledger.core.public import hidden_values
+from mtg_ledger.replays.receipts.book import value_at
 from tests.conftest import postgres_schema
+from tests.unit.test_receipts_public_chain import _guesses, _strings
 from tests.service_server import bearer, new_game, ndjson, server, workers
 
 SETUP = {
@@ -33,8 +36,9 @@ SETUP = {
 }
 
 
-def play(url: str, game: str, tokens: dict[str, str], decisions: int) -> dict[str, list[dict[str, Any]]]:
-    """Each player answers their decisions with the first legal action; the receipts each keeps."""
+def play(url: str, game: str, tokens: dict[str, str], decisions: int, answers: list[Any] | None = None) -> dict[str, list[dict[str, Any]]]:
+    """Each player answers their decisions with the first legal action; the receipts each keeps (and
+    every answer, in ``answers``)."""
     kept: dict[str, list[dict[str, Any]]] = {"alice": [], "bob": []}
     for _ in range(decisions):
         pending = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
@@ -44,6 +48,8 @@ def play(url: str, game: str, tokens: dict[str, str], decisions: int) -> dict[st
         r = httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[who]), json=pending["legal"][0])
         assert r.status_code == 200, r.text
         answer = r.json()
+        if answers is not None:
+            answers.append((who, answer))
         assert answer["receipt"]["version"] == answer["version"] and answer["receipt"]["game"] == game
         kept[who].append(answer["receipt"])
     return kept
@@ -70,6 +76,19 @@ def stream_receipts(url: str, game: str, token: str) -> tuple[list[dict[str, Any
     return events, receipts
 
 
+def _no_testable_hash(log: list[dict[str, Any]], views: list[dict[str, Any]], received: set[str], name: str) -> None:
+    """402.3, 401.2: no hash of a value hidden from ``name`` that they could test guesses against (each card of
+    the pool in its place, the true value itself) is among what they received over HTTP."""
+    previous_hash, previous_head = GENESIS_HASH, bytes(32)
+    heads = dict(player.public_heads(views))
+    for event, view in zip(log, views, strict=True):
+        for path, value in hidden_values(event):
+            if value_at(view, path) != value:
+                assert received.isdisjoint(_guesses(event, path, previous_hash, previous_head, value)), (name, event["v"], path)
+        assert event["hash"] not in received
+        previous_hash, previous_head = event["hash"], heads[event["v"]]
+
+
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path_factory.mktemp("receipts") / "ledger.sqlite")}
@@ -78,11 +97,13 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_every_player_verifies_every_receipt_from_their_own_views_and_the_published_keys(store: dict[str, str]) -> None:
     with server(store) as url:
         game, tokens = new_game(url, SETUP)
-        kept = play(url, game, tokens, 30)
+        answers: list[Any] = []
+        kept = play(url, game, tokens, 30, answers)
         keys = published(url)
         assert len(keys) == 1
         latest = [httpx.get(f"{url}/games/{game}/receipt", headers=bearer(tokens[h])).json() for h in ("alice", "bob", "judge")]
         assert latest[0] == latest[1] == latest[2]
+        log = ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens["judge"])).text)
         for name in ("alice", "bob"):
             views = ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens[name])).text)
             assert all(player.wrongly_committed(v) == [] for v in views)
@@ -91,6 +112,9 @@ def test_every_player_verifies_every_receipt_from_their_own_views_and_the_publis
                 assert player.check(views, receipt, keys) is None
             streamed, (receipt,) = stream_receipts(url, game, tokens[name])
             assert streamed == views and receipt == latest[0]  # the stream's views are the log's, its receipt the latest
+            state = httpx.get(f"{url}/games/{game}/state", headers=bearer(tokens[name])).json()
+            received = set(_strings([views, streamed, receipt, latest, state, [a for who, a in answers if who == name]]))
+            _no_testable_hash(log, views, received, name)
 
 
 def test_a_receipt_with_a_bad_token_is_refused_and_keys_need_none(store: dict[str, str]) -> None:
