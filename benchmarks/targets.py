@@ -28,6 +28,8 @@ TARGETS: list[tuple[str, str, str, Check | None]] = [  # key, what it is, the ta
     ("postgres_import_1m_peak_mb", "import into PostgreSQL, 1,000,000-event log, peak MB", "reported", None),
     ("cli_version_over_python", "mtg-ledger --version / python -c pass, medians", "<= 3", lambda x: x <= 3),
     ("cli_state_ms", "mtg-ledger state GAME, demo store, whole process: median", "<= 200 ms", lambda x: x <= 200),
+    ("receipt_overhead_p50_ms", "what receipts add to a decision (views, public head, signature): p50", "<= 0.2 ms", lambda x: x <= 0.2),
+    ("receipt_bytes_per_event", "what receipts add to the SQLite store, per event", "<= 40 B", lambda x: x <= 40),
 ]
 
 

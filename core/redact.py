@@ -34,7 +34,18 @@ class Judge:
 
 
 JUDGE: Final = Judge()
-Viewer = str | Judge  # a player's name, or the judge; any other name sees only what is public
+
+
+@dataclass(frozen=True)
+class Public:
+    """Nobody in particular: sees only what every player sees (the public chain's view, ``core.public``)."""
+
+    def __str__(self) -> str:
+        return "public"
+
+
+PUBLIC: Final = Public()
+Viewer = str | Judge | Public  # a player's name, the judge, or nobody; any other name sees only what is public
 
 
 def view(item: GameState | Mapping[str, Any], viewer: Viewer) -> Map:
@@ -109,3 +120,4 @@ _HIDDEN = {
     "CardDrawn": _drawn,
     "TurnBegan": _turn_began,
 }
+HIDING: Final = frozenset(_HIDDEN)  # the event types that may hold a value some viewer may not see

@@ -55,6 +55,7 @@ class AuditReport:
     notices: list[Phrase] = field(default_factory=list)  # worth a judge's look, not a breach of the rules
     snapshots: int = 0  # stored snapshots checked against the events (a stored game)
     verified: int = 0  # the first events, up to the first finding about them, whose chain holds and whose decisions are legal
+    decisions: list[tuple[int, str]] = field(default_factory=list)  # each decision replayed: the version it was taken at, by whom
 
     @property
     def clean(self) -> bool:
@@ -110,6 +111,7 @@ class AuditReport:
             lines.extend(f"    {allowed_line(a, lang)}" for a in first.allowed)
         others = [f for f in self.findings if f is not first]
         lines.extend(f"  {w['bad_snapshot'].format(v=f.version)}: {finding_said(f, lang)}" for f in others if f.kind == "snapshot")
+        lines.extend(f"  {w['receipt']} ({w['first'].format(v=f.version)}): {finding_said(f, lang)}" for f in others if f.kind == "receipt")
         if others:
             lines.append(w["more"].format(n=len(others)))
         return lines
@@ -171,6 +173,7 @@ def audit(
     if sound:
         usable = Prefix(events, sound)
         result = replay(usable, progress, versions)
+        report.decisions = result.decisions
         found = [f for f in result.findings if f.version <= sound]
         report.findings.extend(found)
         report.notices.extend(unseeded_shuffles(usable))

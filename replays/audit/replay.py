@@ -40,6 +40,7 @@ class ReplayResult:
     events: int
     findings: list[Finding] = field(default_factory=list)
     state: GameState | None = None
+    decisions: list[tuple[int, str]] = field(default_factory=list)  # (the version it was taken at, who took it)
 
     @property
     def ok(self) -> bool:
@@ -192,6 +193,8 @@ def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, a
             result.findings.append(Finding.of(n + 1, "divergence", "replay.game_over", {}, recorded=log[n]))
             return result
         command = decision_at(log, n, decision, table.state)
+        if command is not None:
+            result.decisions.append((n, command.player))
         if command is None:
             result.findings.append(
                 Finding.of(

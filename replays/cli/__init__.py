@@ -32,6 +32,7 @@ VERBS_MODULE: Final = "mtg_ledger.replays.cli.verbs"
 LOG_VERBS_MODULE: Final = "mtg_ledger.replays.cli.log_verbs"
 SERVE_VERBS_MODULE: Final = "mtg_ledger.replays.cli.serve_verbs"
 TRANSFER_MODULE: Final = "mtg_ledger.replays.cli.transfer_verbs"
+RECEIPT_VERBS_MODULE: Final = "mtg_ledger.replays.cli.receipt_verbs"
 
 Run = Callable[["Store", argparse.Namespace], int]
 
@@ -114,6 +115,18 @@ VERBS: Final = (
          "mtg-ledger audit game.mtgl --lang fr", "read", (
              arg("source", metavar="FILE|GAME", help="a log file, or a game id in the store"),
              arg("--lang", choices=("en", "fr"), default="en", help="the report's language (default en)"),
+             arg("--receipts", nargs="+", metavar="FILE",
+                 help="receipts a player kept (each file one receipt or a JSON array of them), checked against the log"),
+             arg("--keys", metavar="FILE", help="the service's public keys for --receipts (a saved GET /keys answer; default: the store's)"),
+         )),
+    Verb("receipt", f"{RECEIPT_VERBS_MODULE}:cmd_receipt", "the service's signed receipt of a game's latest version (docs/receipts.md)",
+         f"mtg-ledger receipt {GAME} --as alice --json", "write", (
+             GAME_ARG,
+             arg("--as", dest="as_player", metavar="PLAYER", help="as PLAYER, who must be a player of the game"),
+         )),
+    Verb("keys", f"{RECEIPT_VERBS_MODULE}:cmd_keys", "the service's public keys, which verify its receipts; --rotate makes a new signing key",
+         "mtg-ledger keys --json", "write", (
+             arg("--rotate", action="store_true", help="make a new signing key (the older ones stay published)"),
          )),
     Verb("diff", f"{LOG_VERBS_MODULE}:cmd_diff", "the first event where two logs diverge",
          f"mtg-ledger diff game.mtgl {GAME}", "read", (

@@ -91,6 +91,12 @@ def cmd_replay(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_audit(store: Store, args: argparse.Namespace) -> int:
     found = names.file_or_game(store, args.source)
+    receipts = None
+    if args.receipts:
+        from mtg_ledger.replays.cli import receipt_verbs
+
+        receipts = receipt_verbs.read_receipts(args.receipts)
+        keys = receipt_verbs.read_keys(store, args.keys)
     if isinstance(found, Path):
         try:
             game, events, header, versions, damage = load_log(store, args.source, partial=True)
@@ -102,10 +108,28 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
             return 2
         with progress_bar(len(events), "audit") as done:
             report = audit(game, events, header, done, versions, damage[0] if damage else None)
+        secret = logfile.header_secret(header) if header is not None else None
+        if header is not None and "receipts" in header and not any(f.version == 0 for f in report.findings):
+            from mtg_ledger.replays.receipts.decisions import logged_decision_findings
+
+            report.findings.extend(logged_decision_findings(header["receipts"], game, report.decisions))
     else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
         stored = found
         with progress_bar(store.ledger.last_version(stored), "audit") as done:
             report = audit_game(store.ledger, stored, done)
+        if receipts is not None:
+            events, _, versions = store.ledger.recorded_rows(stored)
+            secret = receipt_verbs.game_secret_of(store, stored)
+        from mtg_ledger.replays.receipts.decisions import stored_decision_findings
+
+        from mtg_ledger.replays.receipts.records import players_of
+
+        players = players_of(store.ledger, stored)
+        report.findings.extend(stored_decision_findings(store.ledger, str(stored), players, report.decisions))
+    if receipts is not None:
+        from mtg_ledger.replays.receipts.audit import add_receipt_findings
+
+        add_receipt_findings(report, events, versions, secret, receipts, keys)
     if args.json:
         emit(report.to_json(args.lang))
     else:

@@ -15,6 +15,7 @@ from mtg_ledger.replays.cli.store import SQLITE_MODULES, Store, store_env
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.transfer_verbs import import_file
 from mtg_ledger.replays.cli.verbs import UserError
+from mtg_ledger.replays.cli.receipt_verbs import signing_env
 
 
 def _quiet_server() -> None:
@@ -43,6 +44,7 @@ def cmd_serve(store: Store, args: argparse.Namespace) -> int:
             f"--workers {args.workers} needs PostgreSQL (PERSISTENCE_MODULE=eventsourcing.postgres and POSTGRES_*): {kind}; serve with one worker, or store on PostgreSQL"
         )
     store.check()  # before anything is served: a setup mistake is one line and exit 2, a server out of reach exit 3
+    signing_env()  # MTG_LEDGER_SIGNING_KEY, when set, checked before anything is served
     _quiet_server()
     return serve(store_env(store.db), args.host, args.port, args.workers, log_level())
 

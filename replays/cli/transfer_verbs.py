@@ -62,9 +62,13 @@ def cmd_export(store: Store, args: argparse.Namespace) -> int:
         emit({"output": args.output, "rows": rows, "clean": not problems}) if args.json else confirm(
             f"{args.output}: forensic copy of {rows} rows as recorded{said}")
         return 1 if problems else 0
+    from mtg_ledger.replays.receipts.records import kept_for_log, players_of
+
     versions: dict[str, int] = {}
+    # a game that has given receipts: its commitments' secret, its players' keys and their signed decisions
+    kept = kept_for_log(ledger, str(game), players_of(ledger, game), ledger.last_version(game))
     try:  # as recorded, a page at a time, each row checked against the chain: the file is written whole or not at all
-        header = logfile.write(args.output, str(game), checked_log(ledger, game, versions), versions)
+        header = logfile.write(args.output, str(game), checked_log(ledger, game, versions), versions, kept)
     except BrokenChain as e:
         raise BrokenChain(game, e.version, Phrase("store.nothing_exported", {"problem": e.problem})) from None
     except OSError as e:

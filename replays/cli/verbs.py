@@ -234,9 +234,12 @@ def cmd_events(store: Store, args: argparse.Namespace) -> int:
     if args.around is not None:
         first, last = max(1, args.around - args.context), min(latest, args.around + args.context)
     viewer = _viewer(ledger, game, args.as_player) if args.as_player else None
+    salts = _salts(ledger, game) if viewer is not None else None
+    if salts is not None:
+        from mtg_ledger.replays.receipts.book import shown
     for e in ledger.event_maps(game, first, last):
         if viewer is not None:
-            e = view_of_event(e, viewer)
+            e = view_of_event(e, viewer) if salts is None else shown(salts, e, viewer)  # as the service shows them
         if args.json or args.format == "jsonl":
             print(json.dumps(e, ensure_ascii=False, separators=(",", ":")))
         elif args.around is not None:
@@ -254,6 +257,15 @@ def cmd_state(store: Store, args: argparse.Namespace) -> int:
         shown = view_of_state(shown, _viewer(ledger, game, args.as_player))
     emit(shown)
     return 0
+
+
+def _salts(ledger: Ledger, game: UUID) -> Any:
+    """A game that has given receipts: its salts, so that a player's events carry their commitments (docs/receipts.md)."""
+    from mtg_ledger.replays.receipts.commitments import Salts
+    from mtg_ledger.replays.receipts.records import game_secret
+
+    secret = game_secret(ledger, str(game), create=False)
+    return None if secret is None else Salts(secret)
 
 
 def _viewer(ledger: Ledger, game: UUID, name: str) -> str:

@@ -29,6 +29,7 @@ from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.stores.checked import note_class_version, raw_rows
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
 from mtg_ledger.replays.stores.recorded import in_recorded_form
+from mtg_ledger.replays.receipts.records import from_log, kept_for_log, players_of
 
 if TYPE_CHECKING:
     from mtg_ledger.replays.audit.replay_window import Rereadable  # the audit's, for the type checker alone
@@ -60,7 +61,8 @@ def export_log(ledger: Ledger, game_id: UUID, out: BinaryIO) -> dict[str, Any]:
     time and checked against the chain as they come: a row that cannot be read (``UnreadableRow``)
     or that breaks the chain (``BrokenChain``) raises before a byte is written. Its header."""
     versions: dict[str, int] = {}
-    return logfile.write_to(out, str(game_id), checked_log(ledger, game_id, versions), versions)
+    kept = kept_for_log(ledger, str(game_id), players_of(ledger, game_id), ledger.last_version(game_id))
+    return logfile.write_to(out, str(game_id), checked_log(ledger, game_id, versions), versions, kept)
 
 def checked_log(ledger: Ledger, game_id: UUID, versions: dict[str, int]) -> Iterator[dict[str, Any]]:
     """The game's event maps as recorded (before any upcasting), one at a time, each checked against
@@ -98,6 +100,8 @@ def import_log(
     game_id = game_id or UUID(header["game"])
     if ledger.exists(game_id):
         raise GameExists(game_id)
+    # the public chain goes on with the same commitments; the players' keys and signed decisions come along
+    also = [*also, *from_log(header.get("receipts"), str(game_id))]
     # the audit brought every event to its current form: none raises SchemaError now
     return _insert(ledger, ((e, upgrade(e, versions)) for e in events), game_id, None, versions, also)
 

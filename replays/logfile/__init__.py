@@ -70,7 +70,8 @@ class Finding:
         return say(self.where.id, self.where.params)
 
 
-def _header(game_id: str, count: int, final: Any, first: Map | None, versions: dict[str, int] | None) -> Map:
+def _header(game_id: str, count: int, final: Any, first: Map | None, versions: dict[str, int] | None, receipts: Map | None = None) -> Map:
+    kept = {"receipts": receipts} if receipts else {}  # schema 5: the public chain's secret, players' keys and signed decisions
     return {
         "format": FORMAT,
         "schema": SCHEMA_VERSION,  # the form of the file; the events' own forms are in event_versions
@@ -80,6 +81,7 @@ def _header(game_id: str, count: int, final: Any, first: Map | None, versions: d
         "events": count,
         "hash": final if count else GENESIS_HASH,
         "event_versions": {**class_versions(), **(versions or {})},
+        **kept,
     }
 
 
@@ -94,20 +96,21 @@ def recorded_versions(header: Map) -> dict[str, int]:
     return dict(versions) if isinstance(versions, dict) else {}
 
 
-def write(path: str | Path, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
+def write(path: str | Path, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None, receipts: Map | None = None) -> Map:
     """Write the log file, the events as recorded in the class ``versions``; returns its header.
     ``events`` are read once, one at a time; ``versions`` is read after the last of them (a source
     that learns the class versions as it reads may fill it meanwhile). Nothing is left at ``path``
-    when reading the events fails."""
+    when reading the events fails. ``receipts``: what the header keeps for receipts (docs/receipts.md): the
+    game's commitment secret, its players' keys and their signed decisions."""
     with _replacing(path) as out:
-        return write_to(out, game_id, events, versions)
+        return write_to(out, game_id, events, versions, receipts)
 
 
-def write_to(out: BinaryIO, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None) -> Map:
+def write_to(out: BinaryIO, game_id: str, events: Iterable[Map], versions: dict[str, int] | None = None, receipts: Map | None = None) -> Map:
     """``write`` to a binary stream."""
 
     def header(seen: Encoder) -> Map:
-        return _header(game_id, seen.count, seen.last_hash, seen.first, versions)
+        return _header(game_id, seen.count, seen.last_hash, seen.first, versions, receipts)
 
     return write_blocks(out, events, header)
 
@@ -223,7 +226,36 @@ def header_findings(header: Map) -> list[Finding]:
     versions = header.get("event_versions", {})
     if not isinstance(versions, dict) or any(type(k) is not str or type(v) is not int for k, v in versions.items()):
         wrong.append(Phrase("log.header_versions"))
+    if "receipts" in header and not _receipts_form(header["receipts"]):
+        wrong.append(Phrase("log.header_receipts"))
     return [Finding.of(0, "integrity", "log.header_wrong", {"what": w}) for w in wrong]
+
+
+def _receipts_form(receipts: Any) -> bool:
+    """``receipts`` of a header: ``secret`` (32 bytes in hex), ``players`` (name -> ``{public, since}``) and
+    ``decisions`` (``[version, player, body, signature]`` each), every one optional."""
+    if not isinstance(receipts, dict) or set(receipts) - {"secret", "players", "decisions"}:
+        return False
+    if "secret" in receipts and header_secret({"receipts": receipts}) is None:
+        return False
+    players = receipts.get("players", {})
+    if not isinstance(players, dict) or not all(
+        isinstance(k, dict) and isinstance(k.get("public"), str) and type(k.get("since")) is int for k in players.values()
+    ):
+        return False
+    decisions = receipts.get("decisions", [])
+    return isinstance(decisions, list) and all(
+        isinstance(d, list) and len(d) == 4 and type(d[0]) is int and all(isinstance(x, str) for x in d[1:]) for d in decisions
+    )
+
+
+def header_secret(header: Map) -> bytes | None:
+    """The game's commitment secret a header keeps (schema 5, ``receipts.secret``: 32 bytes in hex), or None."""
+    receipts = header.get("receipts")
+    secret = receipts.get("secret") if isinstance(receipts, dict) else None
+    if not isinstance(secret, str) or len(secret) != 64 or any(c not in "0123456789abcdef" for c in secret):
+        return None
+    return bytes.fromhex(secret)
 
 
 def _is_game_id(value: Any) -> bool:

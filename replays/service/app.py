@@ -11,6 +11,7 @@ import threading
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
+from eventsourcing.persistence import PersistenceError
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
@@ -43,7 +44,9 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ledger = Ledger(env=store_env)
-        app.state.games = Games(ledger)
+        app.state.games = Games(ledger, {"MTG_LEDGER_SIGNING_KEY": config.signing_key} if config.signing_key else None)
+        with contextlib.suppress(PersistenceError, OSError):  # the store down: made when first needed
+            app.state.games.receipts.ready()  # the signing key, made now if the store has none: every receipt is signed with it
         app.state.wakeups, listener = wakeups_for(ledger)
         listening = asyncio.create_task(listener.run()) if listener is not None else None
         app.state.listener = listener

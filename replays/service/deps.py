@@ -17,6 +17,7 @@ from mtg_ledger.replays.service.limits import MAX_LOG_BYTES, MAX_LOG_BYTES_ENV
 from mtg_ledger.replays.service.notices import Listener, Wakeups
 
 ADMIN_TOKEN_ENV = "MTG_LEDGER_ADMIN_TOKEN"
+SIGNING_KEY_ENV = "MTG_LEDGER_SIGNING_KEY"  # as replays.receipts.signing reads it
 STREAM_SECONDS_ENV = "MTG_LEDGER_STREAM_SECONDS"
 
 
@@ -25,6 +26,7 @@ class Settings:
     admin_token: str | None  # only its holder may create games, when set
     stream_seconds: float  # how long a live stream lasts before the client resumes it
     max_log_bytes: int  # the largest log file POST /logs takes
+    signing_key: str | None = None  # a PEM file holding the key receipts are signed with (default: the store's)
 
     @classmethod
     def of(cls, env: Mapping[str, str]) -> Settings:
@@ -32,6 +34,7 @@ class Settings:
             admin_token=env.get(ADMIN_TOKEN_ENV) or None,
             stream_seconds=float(env.get(STREAM_SECONDS_ENV) or 3600),
             max_log_bytes=int(env.get(MAX_LOG_BYTES_ENV) or MAX_LOG_BYTES),
+            signing_key=env.get(SIGNING_KEY_ENV) or None,
         )
 
 

@@ -40,6 +40,10 @@ class Unprocessable(ValueError):
         self.field = field
 
 
+class Conflict(Exception):
+    """409: a request that would change what may not change (a player's key, once registered)."""
+
+
 class TooLarge(Exception):
     """413: a body over the limit."""
 
@@ -54,6 +58,7 @@ STATUS: dict[type[Exception], int] = {
     GameNotFound: 404,
     VersionConflict: 409,  # the game moved on (a stale expected_version, or a race lost at the store)
     GameExists: 409,
+    Conflict: 409,
     TooLarge: 413,
     RulesError: 422,  # an illegal action: nothing stored (733)
     ScenarioError: 422,

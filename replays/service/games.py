@@ -9,14 +9,17 @@ in-memory copy is never changed by two threads at once.
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
+from eventsourcing.persistence import IntegrityError
+
 from mtg_ledger.core.choices import choices
 from mtg_ledger.core.errors import Phrase, RulesError
-from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view, view_of_event
+from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view
 from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
@@ -27,7 +30,12 @@ from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import setup_of
 from mtg_ledger.replays.scenario.schema import Setup
-from mtg_ledger.replays.service.errors import Unprocessable
+from mtg_ledger.replays.messages import say
+from mtg_ledger.replays.receipts.book import ReceiptBook
+from mtg_ledger.replays.receipts.decisions import canonical_body, signed_by, stored_decision_findings
+from mtg_ledger.replays.receipts.records import DecisionSigned, PlayerKey, find, player_key_id, players_of
+from mtg_ledger.replays.receipts.signing import public_key
+from mtg_ledger.replays.service.errors import Conflict, Unauthorized, Unprocessable
 
 Map = dict[str, Any]
 STRIPES = 64
@@ -40,9 +48,10 @@ def viewer_of(holder: str) -> Viewer:
 class Games:
     """The application service of the HTTP routes."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, signing: Map | None = None) -> None:
         self.ledger = ledger
         self.tokens = TokenBook(ledger)
+        self.receipts = ReceiptBook(ledger, signing)  # ``signing``: MTG_LEDGER_SIGNING_KEY, when the key is a file
         self._locks = [threading.Lock() for _ in range(STRIPES)]
 
     def lock(self, game_id: UUID) -> threading.Lock:
@@ -56,7 +65,8 @@ class Games:
         _no_judge_seat(names)
         game_id = uuid4()
         tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER])
-        self.ledger.start(setup, game_id, also=records)
+        keys = [PlayerKey(game=str(game_id), player=name, public=public, since=0) for name, public in _keys(body, names).items()]
+        self.ledger.start(setup, game_id, also=[*records, *keys])
         return {"game": str(game_id), "version": self.ledger.state_now(game_id).version, "tokens": tokens}
 
     def import_log(self, data: bytes) -> Map:
@@ -88,8 +98,9 @@ class Games:
 
     # --- acting ------------------------------------------------------------------------------
 
-    def act(self, game_id: UUID, player: str, action: Decision, key: str | None) -> Map:
-        """One decision as ``player``; with ``key``, answered once and stored once, whoever retries."""
+    def act(self, game_id: UUID, player: str, action: Decision, key: str | None, signed: tuple[bytes, str | None] = (b"", None)) -> Map:
+        """One decision as ``player``; with ``key``, answered once and stored once, whoever retries.
+        ``signed``: the body as sent and its ``Signature``, which a player with a key must give."""
         given = getattr(action, "player", None)
         if given is not None and given != player:
             raise Unprocessable(f"body.player: {given!r} is not this token's player, {player!r}: leave \"player\" out, or name {player!r}", field="body.player")
@@ -104,12 +115,15 @@ class Games:
             state = self.ledger.current(game_id).state
             command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
+            proof = self._signed(game_id, player, state.version, *signed)
 
             def records(game: Game, new: list[Map]) -> list[Any]:
-                response.update(version=game.version, events=[view_of_event(e, player) for e in new])
+                events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
+                response.update(version=game.version, events=events, receipt=receipt)
+                kept: list[Any] = [] if proof is None else [proof]
                 if key is None:
-                    return []
-                return [IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
+                    return kept
+                return [*kept, IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
 
             try:
                 self.ledger.decide(game_id, command, expected, records)
@@ -118,7 +132,43 @@ class Games:
                 if first is not None:  # the same request, stored by another process meanwhile
                     return first
                 raise
+            self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
         return response
+
+    def _signed(self, game_id: UUID, player: str, version: int, raw: bytes, signature: str | None) -> DecisionSigned | None:
+        """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature)."""
+        registered = find(self.ledger, player_key_id(str(game_id), player))
+        if not isinstance(registered, PlayerKey):
+            return None
+        if not signature:
+            raise Unauthorized(say("receipt.signature_needed", {"player": player}))
+        try:
+            body = canonical_body(json.loads(raw))
+        except ValueError:
+            body = ""
+        if not signed_by(registered.public, signature, str(game_id), version, body):
+            raise Unauthorized(say("receipt.not_their_signature", {"player": player, "version": version}))
+        return DecisionSigned(game=str(game_id), expected=version, player=player, body=body, signature=signature)
+
+    def register_key(self, game_id: UUID, player: str, public: str) -> Map:
+        if public_key(public) is None:
+            raise Unprocessable("body.public: not an Ed25519 public key (its 32 bytes in base64)", field="body.public")
+        with self.lock(game_id):
+            if find(self.ledger, player_key_id(str(game_id), player)) is not None:
+                raise Conflict(f"{player} has a key already: it cannot be changed")
+            since = self.ledger.current(game_id).version
+            try:
+                self.ledger.save(PlayerKey(game=str(game_id), player=player, public=public, since=since))
+            except IntegrityError:
+                raise Conflict(f"{player} has a key already: it cannot be changed") from None
+        return {"game": str(game_id), "player": player, "public": public, "since": since}
+
+    def receipt(self, game_id: UUID) -> Map:
+        """The receipt of the game's latest version."""
+        with self.lock(game_id):
+            version = self.ledger.current(game_id).version
+            return self.receipts.receipt(game_id, version)
+
 
     def _answered(self, game_id: UUID, player: str, key: str, printed: str) -> Map | None:
         record = answered(self.ledger, str(game_id), player, key)
@@ -162,16 +212,38 @@ class Games:
 
     def events(self, game_id: UUID, viewer: Viewer, first: int | None = None) -> Iterator[Map]:
         for e in self.ledger.event_maps(game_id, first):
-            yield view_of_event(e, viewer)
+            yield self.receipts.view(game_id, e, viewer)
 
     def export(self, game_id: UUID) -> bytes:
         out = io.BytesIO()
         self.ledger.export_log(game_id, out)  # as recorded, each row checked against the chain
         return out.getvalue()
 
-    def audit(self, game_id: UUID, lang: str) -> Map:
+    def audit(self, game_id: UUID, lang: str, receipts: list[Any] | None = None) -> Map:
+        """The audit report; with ``receipts`` (each named by its place in the body), each checked against the log."""
         events, versions = self.ledger.recorded_log(game_id)
-        return audit(str(game_id), events, versions=versions).to_json(lang)
+        report = audit(str(game_id), events, versions=versions)
+        if receipts is not None:
+            from mtg_ledger.replays.receipts.audit import add_receipt_findings
+            from mtg_ledger.replays.receipts.records import game_secret
+            from mtg_ledger.replays.receipts.signing import published
+
+            named = [(f"receipts[{i}]", r) for i, r in enumerate(receipts)]
+            add_receipt_findings(report, events, versions, game_secret(self.ledger, str(game_id), create=False), named, published(self.ledger))
+        players = players_of(self.ledger, game_id)
+        report.findings.extend(stored_decision_findings(self.ledger, str(game_id), players, report.decisions))
+        return report.to_json(lang)
+
+
+def _keys(body: Setup, names: list[str]) -> dict[str, str]:
+    """``keys`` of a new game's body: players' public keys, each checked."""
+    given = getattr(body, "keys", None) or {}
+    for name, public in given.items():
+        if name not in names:
+            raise Unprocessable(f"body.keys.{name}: not a player of this game (players: {', '.join(names)})", field=f"body.keys.{name}")
+        if public_key(public) is None:
+            raise Unprocessable(f"body.keys.{name}: not an Ed25519 public key (its 32 bytes in base64)", field=f"body.keys.{name}")
+    return dict(given)
 
 
 def _no_judge_seat(names: list[str]) -> None:

@@ -20,6 +20,22 @@ class NewGame(Setup):
     """A scenario (docs/reference/scenario-files.md) without its actions."""
 
     players: Annotated[list[PlayerSetup], Field(max_length=8)]
+    keys: dict[str, str] | None = Field(
+        None, description="players' Ed25519 public keys (base64 of 32 bytes) by name: their decisions must then be signed (docs/receipts.md)"
+    )
+
+
+class PlayerKeyIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    public: str = Field(description="an Ed25519 public key: its 32 bytes in base64")
+
+
+class PlayerKeyOut(BaseModel):
+    game: str
+    player: str
+    public: str
+    since: int = Field(description="the game's version when it was registered: every decision after it must be signed")
 
 
 class GameCreated(BaseModel):
@@ -45,9 +61,38 @@ else:
     Action = one_of(BODIES)
 
 
+class Receipt(BaseModel):
+    """The service's signature over a game's public chain at one version (docs/receipts.md)."""
+
+    game: str
+    version: int
+    head: str = Field(description="the public chain's head after event `version`, in hex")
+    key: str = Field(description="the id of the service key that signed (GET /keys)")
+    signature: str = Field(description="Ed25519, base64, over the UTF-8 bytes of 'mtg-ledger receipt\\n<game>\\n<version>\\n<head>'")
+
+
 class ActionTaken(BaseModel):
     version: int
     events: list[dict[str, Any]] = Field(description="the events the decision caused, as this player may see them")
+    receipt: Receipt = Field(description="the service's receipt for the version this decision stored")
+
+
+class PublicKey(BaseModel):
+    id: str
+    alg: Literal["Ed25519"]
+    public: str = Field(description="the 32 bytes of the public key, base64")
+
+
+class Keys(BaseModel):
+    keys: list[PublicKey] = Field(description="every key the service's receipts were signed with, the one it signs with now first")
+
+
+class ReceiptsIn(BaseModel):
+    """Receipts a player kept, for the judge to check against the game's log."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    receipts: list[dict[str, Any]] = Field(max_length=100_000)
 
 
 # --- reading -------------------------------------------------------------------------------

@@ -16,7 +16,10 @@ from mtg_ledger.replays.service.auth import Creator, GameId, Judge, Member, Play
 from mtg_ledger.replays.service.deps import LiveOf, Service, SettingsOf
 from mtg_ledger.replays.service.errors import StoreUnavailable, Unprocessable
 from mtg_ledger.replays.service.games import viewer_of
-from mtg_ledger.replays.service.models import Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, NewGame, StateOut
+from mtg_ledger.replays.service.models import (
+    Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, Keys, NewGame, PlayerKeyIn, PlayerKeyOut, Receipt,
+    ReceiptsIn, StateOut,
+)
 from mtg_ledger.replays.service.sse import follow
 
 
@@ -101,10 +104,19 @@ def get_decision(games: Service, id: GameId, holder: Member) -> Any:
 
 
 @router.post("/games/{id}/actions", response_model=ActionTaken, responses=WRITE, tags=["playing"])
-def act(games: Service, id: GameId, holder: Player, action: Annotated[Action, Body()], idempotency_key: Key = None) -> Any:
+def act(
+    games: Service,
+    id: GameId,
+    holder: Player,
+    action: Annotated[Action, Body()],
+    raw: Annotated[bytes, Depends(body_bytes)],
+    idempotency_key: Key = None,
+    signature: Annotated[str | None, Header(alias="Signature", max_length=200, description="a player with a key: their Ed25519 signature (base64) of the decision (docs/receipts.md)")] = None,
+) -> Any:
     """One decision, as the token's player (section 2's action without ``player``). Illegal: 422 with the
-    rule; ``expected_version`` not the game's: 409; nothing stored either way."""
-    return JSONResponse(games.act(id, holder.holder, action, idempotency_key))  # already the documented shape: no second validation
+    rule; ``expected_version`` not the game's: 409; nothing stored either way. A player who registered a
+    key signs each decision (``Signature``): without a valid one, 401."""
+    return JSONResponse(games.act(id, holder.holder, action, idempotency_key, (raw, signature)))  # already the documented shape
 
 
 @router.get(
@@ -136,15 +148,18 @@ def stream_events(
     holder: Member,
     from_: Annotated[Version | None, Query(alias="from")] = None,
     last_event_id: Annotated[str | None, Header(alias="Last-Event-ID", max_length=32)] = None,
+    receipts: Annotated[bool, Query(description="after each batch of events, the service's receipt of its last version (`event: receipt`, no `id:`)")] = False,
 ) -> StreamingResponse:
-    """The events live, as server-sent events (``id:`` is the version; ``Last-Event-ID`` resumes after it)."""
+    """The events live, as server-sent events (``id:`` is the version; ``Last-Event-ID`` resumes after it);
+    with ``receipts=true``, each batch followed by its receipt (docs/receipts.md)."""
     first = from_ or 1
     if last_event_id is not None:
         if not last_event_id.strip().isdigit():
             raise Unprocessable("Last-Event-ID must be an event version", field="header.Last-Event-ID")
         first = int(last_event_id) + 1
     games.version(id)  # 404 before the stream starts
-    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups)
+    book = games.receipts
+    body = follow(games.ledger, id, viewer_of(holder.holder), first, live.stopping, settings.stream_seconds, live.wakeups, book, book if receipts else None)
     return StreamingResponse(body, media_type="text/event-stream", headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
@@ -152,6 +167,31 @@ def stream_events(
 def get_audit(games: Service, id: GameId, holder: Judge, lang: Literal["en", "fr"] = "en") -> Any:
     """The audit report (integrity and legality), as ``mtg-ledger audit --json``."""
     return games.audit(id, lang)
+
+
+@router.post("/games/{id}/audit", response_model=AuditOut, responses=READ, tags=["judging"])
+def audit_with_receipts(games: Service, id: GameId, holder: Judge, body: ReceiptsIn, lang: Literal["en", "fr"] = "en") -> Any:
+    """The audit report, and each receipt a player kept checked against the game's log (docs/receipts.md)."""
+    return games.audit(id, lang, body.receipts)
+
+
+@router.get("/games/{id}/receipt", response_model=Receipt, responses=READ, tags=["reading"])
+def get_receipt(games: Service, id: GameId, holder: Member) -> Any:
+    """The service's signed receipt for the game's latest version (docs/receipts.md)."""
+    return games.receipt(id)
+
+
+@router.put("/games/{id}/key", status_code=201, response_model=PlayerKeyOut, responses=WRITE, tags=["playing"])
+def register_key(games: Service, id: GameId, holder: Player, body: PlayerKeyIn) -> Any:
+    """Register the token's player's Ed25519 public key: every decision after it must be signed with it
+    (docs/receipts.md). Once only: 409 if the player has one."""
+    return games.register_key(id, holder.holder, body.public)
+
+
+@router.get("/keys", response_model=Keys, responses={503: _503}, tags=["service"])
+def get_keys(games: Service) -> Any:
+    """The service's public keys, which verify its receipts."""
+    return games.receipts.keys()
 
 
 @router.get("/games/{id}/export", response_class=Response, responses={**READ, 200: {"content": {LOG_FILE: BINARY}, "description": "the log file"}}, tags=["judging"])

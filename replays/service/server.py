@@ -14,6 +14,7 @@ import uvicorn
 from eventsourcing.persistence import InfrastructureFactoryError, PersistenceError
 
 from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.receipts.signing import signing_key
 from mtg_ledger.replays.service.app import create_app
 from mtg_ledger.replays.stores.errors import StoreFailure
 from mtg_ledger.replays.service.uvicorn_server import Server, url
@@ -56,7 +57,9 @@ def create_tables() -> None:
     open the store without DDL: one restarted while the database is down still starts, answering 503
     until the database is back, where creating tables would fail its start and stop every worker."""
     try:
-        Ledger(env={}).close()
+        ledger = Ledger(env={})
+        signing_key(ledger, os.environ)  # made once here, so that every worker signs with the same key
+        ledger.close()
     except (PersistenceError, InfrastructureFactoryError, OSError) as e:
         raise StoreFailure(f"cannot open the store: {e}") from e
     os.environ["CREATE_TABLE"] = os.environ[f"{Ledger.name.upper()}_CREATE_TABLE"] = "false"

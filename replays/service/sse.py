@@ -20,8 +20,9 @@ from uuid import UUID
 from anyio import to_thread
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.redact import Viewer, view_of_event
+from mtg_ledger.core.redact import Viewer
 from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.service.notices import Wakeups
 
 KEEP_ALIVE = 15.0
@@ -33,12 +34,18 @@ def frame(event: dict[str, Any]) -> str:
     return f"id: {event['v']}\nevent: {event['type']}\ndata: {data}\n\n"
 
 
-def _after(ledger: Ledger, game_id: UUID, last: int) -> list[dict[str, Any]]:
+def receipt_frame(receipt: dict[str, Any]) -> str:
+    """The receipt of the last event sent (no ``id:``: the stream resumes after the event, as before)."""
+    return f"event: receipt\ndata: {json.dumps(receipt, separators=(',', ':'))}\n\n"
+
+
+def _after(ledger: Ledger, game_id: UUID, last: int, book: ReceiptBook, viewer: Viewer) -> list[dict[str, Any]]:
+    """The events after version ``last``, as ``viewer`` is shown them (one trip to a thread for both)."""
     out = []
     for e in ledger.events.get(game_id, gt=last, limit=BATCH):
         assert isinstance(e, ev.GameEvent)
         out.append(e.to_map())
-    return out
+    return book.views(game_id, out, viewer)
 
 
 def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
@@ -48,9 +55,11 @@ def _ended_before(ledger: Ledger, game_id: UUID, first: int) -> bool:
 
 
 async def follow(
-    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, wakeups: Wakeups
+    ledger: Ledger, game_id: UUID, viewer: Viewer, first: int, stopping: threading.Event, seconds: float, wakeups: Wakeups,
+    book: ReceiptBook, receipts: ReceiptBook | None = None,
 ) -> AsyncIterator[str]:
-    """The events from version ``first`` on, then each new one as it is stored."""
+    """The events from version ``first`` on, then each new one as it is stored (each as ``book`` shows it
+    to ``viewer``); with ``receipts``, after each batch the receipt of its last version (``event: receipt``)."""
     last = first - 1
     quiet_since = began = time.monotonic()
     yield ": following\n\n"  # headers and a first byte at once: the client knows it is attached
@@ -59,10 +68,12 @@ async def follow(
     with wakeups.watching(game_id) as news:
         while not stopping.is_set() and time.monotonic() - began < seconds:
             news.clear()  # before the read: news that comes during it wakes the next wait
-            batch = await to_thread.run_sync(_after, ledger, game_id, last)
+            batch = await to_thread.run_sync(_after, ledger, game_id, last, book, viewer)
             for e in batch:
-                yield frame(view_of_event(e, viewer))
+                yield frame(e)
                 last = e["v"]
+            if batch and receipts is not None:
+                yield receipt_frame(await to_thread.run_sync(receipts.receipt, game_id, last))
             if batch:
                 quiet_since = time.monotonic()
                 if batch[-1]["type"] == "GameEnded":

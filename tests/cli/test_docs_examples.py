@@ -104,6 +104,7 @@ def nothing(folder: Path, env: dict[str, str]) -> Iterator[dict[str, str]]:
 SETUP = {
     "docs/tutorial.md": served_sqlite,
     "docs/service.md": served_sqlite,
+    "docs/receipts.md": served_sqlite,
     "docs/scaling-out.md": postgres_workers,
     "docs/log-file-format.md": a_stored_game,
 }

@@ -1,0 +1,153 @@
+"""The public chain (docs/receipts.md): over random games, every player rebuilds it from their own views
+and checks the service's receipts against it, and nothing a player is shown holds a hash of a hidden value
+(rules 400.2, 401.2, 402.3) that they could reproduce without the salts: each hidden card is tried
+against every card of the pool."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import msgpack
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS
+from mtg_ledger.core.hashing import GENESIS_HASH, canonical, chain, sort_keys
+from mtg_ledger.core.public import GENESIS, hidden_values, link, public_form, set_path
+from mtg_ledger.core.redact import JUDGE, view_of_event
+from mtg_ledger.replays.receipts import player
+from mtg_ledger.replays.receipts.book import shown, value_at
+from mtg_ledger.replays.receipts.commitments import Salts, new_secret
+from mtg_ledger.replays.receipts.signing import SigningKey, b64, raw_public
+from tests.conftest import examples
+from tests.rules.test_random_play import play_randomly
+
+POOL = sorted({*CARDS, *TOKENS, *BACK_FACES})
+
+
+def _signer() -> tuple[SigningKey, dict[str, str]]:
+    key = SigningKey.of(Ed25519PrivateKey.generate())
+    return key, {key.id: b64(raw_public(key.private.public_key()))}
+
+
+def _strings(value: Any) -> Iterator[str]:
+    """Every string, and every bytes value as hex, anywhere in what a player received."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield str(k)
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+    elif isinstance(value, str):
+        yield value.lower()
+    elif isinstance(value, bytes):
+        yield value.hex()
+
+
+def _digests(value: Any) -> set[str]:
+    """The unsalted hashes anyone could make of a value: of its msgpack (as the chain encodes it), its JSON, its text."""
+    packed = msgpack.packb(sort_keys(value), use_bin_type=True)
+    texts = [packed, json.dumps(value, sort_keys=True).encode(), json.dumps(value, sort_keys=True, separators=(",", ":")).encode()]
+    if isinstance(value, str):
+        texts.append(value.encode())
+    return {hashlib.sha256(t).hexdigest() for t in texts}
+
+
+def _guesses(event: dict[str, Any], path: str, previous_hash: str, previous_head: bytes, value: Any) -> set[str]:
+    """Every hash a player could compute to test a guess of the hidden value at ``path``: the value itself,
+    or each card of the pool in its place (for a single card), alone or inside the whole event, as the
+    log's chain (with its true previous hash) or an unsalted public chain would hash it."""
+    candidates = [value, *(POOL if isinstance(value, str) else [])]
+    out: set[str] = set()
+    for guess in candidates:
+        out |= _digests(guess)
+        whole = json.loads(json.dumps(event))  # a copy
+        set_path(whole, path, guess)
+        out.add(chain(previous_hash, whole))
+        out.add(hashlib.sha256(canonical(whole)).hexdigest())
+        unsalted = view_of_event(whole, "nobody")
+        out.add(link(previous_head, {**unsalted}).hex())
+    return out
+
+
+@settings(max_examples=examples(10))
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1), decisions=st.integers(1, 300))
+def test_every_player_rebuilds_the_public_chain_from_their_views_and_each_receipt_verifies(seed: int, choice_seed: int, decisions: int) -> None:
+    events = play_randomly(seed, random.Random(choice_seed), decisions).events
+    salts = Salts(new_secret())
+    key, keys = _signer()
+    heads = dict(salts.heads(events))
+    game = "3f1c2d4e-0000-4000-8000-000000000001"
+    chosen = random.Random(seed).sample(sorted(heads), min(5, len(heads)))
+    receipts = [key.receipt(game, v, heads[v]) for v in chosen]
+    for name in {p["name"] for p in events[0]["players"]}:
+        views = [json.loads(json.dumps(shown(salts, e, name))) for e in events]  # as the service sends them
+        assert all(player.wrongly_committed(v) == [] for v in views)
+        assert dict(player.public_heads(views)) == heads
+        assert [player.check(views, r, keys) for r in receipts] == [None] * len(receipts)
+        # a player's own draw is opened to them: the salt they are given opens the commitment to the card they see
+        own = [v for v in views if v["type"] == "CardDrawn" and v["player"] == name]
+        assert all("card" in v.get("salts", {}) for v in own)
+
+
+@settings(max_examples=examples(10))
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1), decisions=st.integers(1, 150))
+def test_nothing_a_player_receives_holds_a_hash_of_a_hidden_card_they_could_reproduce_without_the_salts(
+    seed: int, choice_seed: int, decisions: int
+) -> None:
+    """402.3, 401.2: for every hidden value, every guess a player could hash (each card of the pool, the
+    true value itself) is absent from their views, the receipts and the public heads."""
+    events = play_randomly(seed, random.Random(choice_seed), decisions).events
+    salts = Salts(new_secret())
+    key, _ = _signer()
+    heads = dict(salts.heads(events))
+    game = "3f1c2d4e-0000-4000-8000-000000000002"
+    for name in sorted({p["name"] for p in events[0]["players"]}):
+        views = [shown(salts, e, name) for e in events]
+        receipts = [key.receipt(game, v, heads[v]) for v in heads]
+        received = set(_strings([views, receipts]))
+        previous_hash, previous_head = GENESIS_HASH, GENESIS
+        for event, view in zip(events, views, strict=True):
+            for path, value in hidden_values(event):
+                if value_at(view, path) == value:
+                    continue  # theirs to see
+                guesses = _guesses(event, path, previous_hash, previous_head, value)
+                assert received.isdisjoint(guesses), f"{name} can test guesses of event {event['v']}'s {path}"
+            assert event["hash"] not in received  # the log's chain covers hidden cards: never shown to a player
+            if event["type"] == "TurnBegan":
+                assert event["state_hash"] not in received
+            previous_hash, previous_head = event["hash"], heads[event["v"]]
+
+
+def test_the_public_form_hides_what_redaction_hides_and_nothing_else() -> None:
+    """401.2, 402.3: a library's order, an opponent's draw, the seed and the state hash become commitments;
+    what every player sees stays as it is."""
+    events = play_randomly(11, random.Random(5), 40).events
+    salts = Salts(new_secret())
+    paths = {e["type"]: {p for p, _ in hidden_values(e)} for e in events}
+    assert paths["CardDrawn"] == {"card"} and paths["LibraryShuffled"] == {"order"} and paths["TurnBegan"] == {"state_hash"}
+    assert {"seed", "players.0.library", "players.1.library"} <= paths["GameStarted"]
+    assert paths["PriorityPassed"] == set()
+    drawn = next(e for e in events if e["type"] == "CardDrawn")
+    form = public_form(drawn, salts.commit(drawn["v"]))
+    assert form["player"] == drawn["player"] and isinstance(form["card"], bytes) and len(form["card"]) == 32
+    assert view_of_event(events[-1], JUDGE) == events[-1]  # the judge's copy is the event, as before
+
+
+def test_a_commitment_opens_only_to_its_value_with_its_salt() -> None:
+    """The judge (or a player once given the salts) can check every commitment; another card does not open it."""
+    events = play_randomly(3, random.Random(3), 30).events
+    salts = Salts(new_secret())
+    drawn = next(e for e in events if e["type"] == "CardDrawn")
+    ((path, value, salt, commitment),) = salts.openings(drawn)
+    from mtg_ledger.replays.receipts.commitments import commitment as commit
+
+    assert commit(salt, value) == commitment
+    assert all(commit(salt, other) != commitment for other in POOL if other != value)
+    assert Salts(new_secret()).openings(drawn)[0][3] != commitment  # another game's secret, other salts
