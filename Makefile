@@ -28,7 +28,7 @@ test-fast: export HYPOTHESIS_PROFILE := fast
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not postgres" tests/rules tests/unit
 
-# issue 13: serve --workers 2 on the loopback PostgreSQL under load, workers killed with SIGKILL and the
+# The fault test: serve --workers 2 on the loopback PostgreSQL under load, workers killed with SIGKILL and the
 # cluster restarted once (other test runs on the machine notice it for a second or so); about 25 s
 fault: $(STAMP)
 	$(PY) -m pytest -q -s tests/fault_service.py

@@ -1,4 +1,4 @@
-"""`make bench`: the service with several workers on PostgreSQL (issue 13). Measures and prints; never asserts.
+"""`make bench`: the service with several workers on PostgreSQL. Measures and prints; never asserts.
 
 ``mtg-ledger serve --workers N`` on the loopback PostgreSQL, once with each recorder (ours, ``streams``,
 and the library's default, ``MTG_LEDGER_PG_RECORDER=library``), each in a fresh schema. Clients are

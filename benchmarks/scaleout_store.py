@@ -1,4 +1,4 @@
-"""`make bench`: the store on PostgreSQL with several writers (issue 13). Measures and prints; never asserts.
+"""`make bench`: the store on PostgreSQL with several writers. Measures and prints; never asserts.
 
 For the library's recorder (``MTG_LEDGER_PG_RECORDER=library``: LOCK TABLE ... IN EXCLUSIVE MODE on every
 save) and ours (``streams``), each in a schema of its own on the loopback PostgreSQL:

@@ -1,4 +1,4 @@
-"""What a stored event costs (issue 15): the demo game of `make demo` (seed 7, two players) played into a
+"""What a stored event costs: the demo game of `make demo` (seed 7, two players) played into a
 fresh SQLite file and into a fresh PostgreSQL schema (loopback only); bytes per event of the whole SQLite
 file, and of PostgreSQL's tables with their indexes (snapshots included in both). Prints and merges
 ``sqlite_bytes_per_event_demo`` and ``postgres_bytes_per_event_demo`` into benchmarks/results.json."""
