@@ -12,7 +12,9 @@ from eventsourcing.domain import Aggregate
 
 from mtg_ledger.core import teams
 from mtg_ledger.core import turn as turn_plan
-from mtg_ledger.core.events.base import GameEvent, applies
+from mtg_ledger.core.cards import CLASSIC
+from mtg_ledger.core.catalog import Catalog, used_names
+from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
 from mtg_ledger.core.state import GameState, Permanent, Player
 
 
@@ -25,6 +27,7 @@ class GameStartedFields(TypedDict):
     shuffle: bool
     teams: list[list[str]]
     archenemy: str | None
+    cards: dict[str, dict[str, Any]]
 
 
 class GameStarted(GameEvent, Aggregate.Created):
@@ -40,6 +43,21 @@ class GameStarted(GameEvent, Aggregate.Created):
     shuffle: bool
     teams: list[list[str]]  # 904.2, 805: teams sharing turns, in turn order; empty when every player is alone
     archenemy: str | None  # 904.2a
+    cards: dict[str, dict[str, Any]]  # schema 5: every card's definition, by name (docs/cards.md)
+
+    class_version = 2
+    upcast_v1_v2 = stored_upcaster("GameStarted", 1)
+
+
+def _pin_classic_cards(e: Event) -> Event:
+    """Schema 5 (class version 2) records the definitions a game is played with; a game recorded
+    before was played with the classic ones (``core.classic_cards``, frozen), which fill ``cards``."""
+    if "cards" not in e:
+        e["cards"] = CLASSIC.pinned(used_names(e["players"]))
+    return e
+
+
+UPCASTERS[("GameStarted", 1)] = _pin_classic_cards
 
 
 @applies(GameStarted)
@@ -49,6 +67,8 @@ def _game_started(s: GameState, e: GameStartedFields) -> None:
     s.rules = e["rules"]
     s.teams = [list(team) for team in e["teams"]]
     s.archenemy = e["archenemy"]
+    # schema 5; a GameStarted applied as recorded before (a rebuild that does not upcast): the classic cards
+    s.cards = Catalog.of(e["cards"]) if "cards" in e else CLASSIC
     names = [p["name"] for p in e["players"]]
     start = names.index(e["starting_player"])
     s.turn_order = names[start:] + names[:start]  # 103.1: play proceeds from the starting player

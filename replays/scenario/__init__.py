@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtg_ledger.core.cards import CARDS
+from mtg_ledger.replays.cards import live_pool
 from mtg_ledger.core.commands import Command
 from mtg_ledger.replays.scenario.actions import ACTION_NAMES, ActionModel, PassUntil, known
 from mtg_ledger.replays.scenario.actions import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
@@ -99,7 +99,7 @@ def setup_of(model: Setup, where: str) -> dict[str, Any]:
 def _cards(names: list[str], at: str) -> list[str]:
     for j, name in enumerate(names):
         known(name, f"{at}[{j}]")
-        if name not in CARDS:
+        if name not in live_pool().catalog.cards:
             raise ScenarioError(f"{at}[{j}]: {name!r} is not a card that can start in a zone (a token or a back face)")
     return list(names)
 
