@@ -149,6 +149,10 @@ VERBS: Final = (
              arg("--port", type=int, default=0, help="the port (default 0: any free one)"),
              arg("--open", action="store_true", help="open the address in the default browser too"),
          )),
+    Verb("cards", "mtg_ledger.replays.cli.card_verbs:cmd_cards", "the card pool: every card, or those whose name contains QUERY; one card's text and abilities",
+         "mtg-ledger cards bolt\nmtg-ledger cards --json", "none", (
+             arg("query", nargs="?", metavar="QUERY", help="a card's name or part of it (case aside); the card named so comes first"),
+         )),
     Verb("schema", f"{VERBS_MODULE}:cmd_schema", "print the JSON Schema of a scenario file, for editors",
          "mtg-ledger schema -o scenario.schema.json", "none", (
              arg("-o", "--output", metavar="FILE", help="write it to FILE rather than print it"),
