@@ -46,3 +46,16 @@ def test_an_unknown_card_is_404_with_the_nearest_names(url: str) -> None:
 def test_the_openapi_description_names_the_card_routes_and_their_models(url: str) -> None:
     spec = httpx.get(f"{url}/openapi.json").json()
     assert {"/cards", "/cards/{name}"} <= set(spec["paths"]) and "CardOut" in spec["components"]["schemas"]
+
+
+def test_post_games_takes_a_player_s_deck_list_and_names_every_unknown_card_in_one_422(url: str) -> None:
+    from tests.service_server import new_game
+
+    game, tokens = new_game(url, {"seed": 2, "players": [{"name": "alice", "deck": "Deck\n30 Forest\n10 Grizzly Bears\nSideboard\n2 Giant Growth"},
+                                                         {"name": "bob", "deck": "40 Mountain"}]})
+    state = httpx.get(f"{url}/games/{game}/state", headers={"Authorization": f"Bearer {tokens['judge']}"}).json()
+    assert len(state["players"]["alice"]["hand"]) == 7  # 103.5: no hand given, seven drawn
+    bad = {"players": [{"name": "alice", "deck": "4 Grizly Bears"}, {"name": "bob", "deck": "1 Lightening Bolt\n1 Grizly Bears"}]}
+    r = httpx.post(f"{url}/games", json=bad)
+    assert r.status_code == 422 and "2 unknown card(s)" in r.json()["error"]
+    assert "'Grizly Bears' (Grizzly Bears)" in r.json()["error"] and "'Lightening Bolt' (Lightning Bolt)" in r.json()["error"]
