@@ -4,7 +4,8 @@ A game's definitions are recorded in its ``GameStarted`` (``cards``) and kept in
 (``GameState.cards``): every rule reads a card there, never a pool that may have changed since the
 game was played. A ``Catalog`` holds the definitions as plain data and their ``CardDef``s: the cards,
 the tokens (``"token": true``, 111) and the back faces of double-faced cards (712), each by name.
-Catalogs are memoised by their content, so a game rebuilt again and again compiles its cards once.
+Catalogs are memoised by their content, so a game rebuilt again and again compiles its cards once, and
+only when a rule first reads one.
 """
 
 from __future__ import annotations
@@ -12,32 +13,60 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Iterable, Mapping
-from typing import Any
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
-from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.errors import UnknownCard
-from mtg_ledger.core.vocabulary import compile_card, tokens_created
+
+if TYPE_CHECKING:
+    from mtg_ledger.core.carddef import CardDef
 
 _MEMO_LIMIT = 256
 
 
 class Catalog:
-    """Definitions by name (plain data, as recorded) and what they compile to."""
-
-    __slots__ = ("back_faces", "cards", "daybound", "definitions", "never_checked", "tokens", "triggering")
+    """Definitions by name (plain data, as recorded) and what they compile to, compiled when first asked
+    for (reading a game's state needs none of it)."""
 
     def __init__(self, definitions: Mapping[str, Any]) -> None:
         self.definitions: dict[str, Any] = dict(definitions)
-        compiled = {name: compile_card(data) for name, data in self.definitions.items()}
-        self.cards: dict[str, CardDef] = {n: c for n, c in compiled.items() if not self.definitions[n].get("token")}
-        self.tokens: dict[str, CardDef] = {n: c for n, c in compiled.items() if self.definitions[n].get("token")}
-        self.back_faces: dict[str, CardDef] = {c.back.name: c for c in self.cards.values() if c.back is not None}  # back face -> card
-        self.triggering: frozenset[str] = frozenset(  # names whose permanents have triggered abilities (603)
+
+    @cached_property
+    def _compiled(self) -> dict[str, CardDef]:
+        from mtg_ledger.core.vocabulary import compile_card  # the compiler, when a card is first read
+
+        return {name: compile_card(data) for name, data in self.definitions.items()}
+
+    @cached_property
+    def cards(self) -> dict[str, CardDef]:
+        return {n: c for n, c in self._compiled.items() if not self.definitions[n].get("token")}
+
+    @cached_property
+    def tokens(self) -> dict[str, CardDef]:
+        return {n: c for n, c in self._compiled.items() if self.definitions[n].get("token")}
+
+    @cached_property
+    def back_faces(self) -> dict[str, CardDef]:
+        """Back face name -> the card (712)."""
+        return {c.back.name: c for c in self.cards.values() if c.back is not None}
+
+    @cached_property
+    def triggering(self) -> frozenset[str]:
+        """The names whose permanents have triggered abilities (603): the others never trigger anything."""
+        return frozenset(
             [n for n, c in self.cards.items() if c.triggers or (c.back is not None and c.back.triggers)]
             + [n for n, t in self.tokens.items() if t.triggers]
         )
-        self.daybound: frozenset[str] = frozenset(n for n, c in self.cards.items() if c.daybound)  # 726.2
-        self.never_checked: frozenset[str] = frozenset(  # never a creature nor a Saga: no state-based action looks (704)
+
+    @cached_property
+    def daybound(self) -> frozenset[str]:
+        """726.2: the daybound cards."""
+        return frozenset(n for n, c in self.cards.items() if c.daybound)
+
+    @cached_property
+    def never_checked(self) -> frozenset[str]:
+        """Never a creature nor a Saga, on either face: no state-based action looks at them (704)."""
+        return frozenset(
             n for n, c in self.cards.items() if not any(f is not None and ("Creature" in f.types or f.final_chapter) for f in (c, c.back))
         )
 
@@ -93,6 +122,8 @@ class Catalog:
             if name not in out:
                 self.card(name)
                 out[name] = self.definitions[name]
+        from mtg_ledger.core.vocabulary import tokens_created
+
         for name in list(out):
             for token in tokens_created(self.cards[name]):
                 if token in self.definitions and token not in out:
