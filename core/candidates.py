@@ -19,7 +19,6 @@ from typing import Any, Generic, TypeVar
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, teams, triggers
-from mtg_ledger.core.cards import card
 from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
@@ -68,7 +67,7 @@ def lands(state: GameState, decision: Decision) -> Options[PlayLand]:
         PlayLand(member, name)
         for member in _team_first(state, decision.player)
         for name in dict.fromkeys(state.players[member].hand)
-        if card(name).is_type("Land")
+        if state.cards.card(name).is_type("Land")
     )
 
 
@@ -78,8 +77,8 @@ def casts(state: GameState, decision: Decision) -> Options[CastSpell]:
         CastSpell(member, name, targets=targets)
         for member in _team_first(state, decision.player)
         for name in dict.fromkeys(state.players[member].hand)
-        if not card(name).is_type("Land")
-        for targets in _target_choices(state, card(name).target)
+        if not state.cards.card(name).is_type("Land")
+        for targets in _target_choices(state, state.cards.card(name).target)
     )
 
 
@@ -93,7 +92,7 @@ def _target_choices(state: GameState, spec: str | None) -> Iterator[tuple[Target
         if spec == "player":
             return
     for p in ch.on_battlefield(state):
-        if ch.is_creature(p):
+        if ch.is_creature(state, p):
             yield (p.object,)
 
 
@@ -106,7 +105,7 @@ def _activations(state: GameState, player: str) -> Iterator[ActivateAbility]:
     for obj, _, _ in ch.mana_sources(state, player):
         yield ActivateAbility(player, obj)
     for perm in ch.on_battlefield(state):
-        face = ch.face(perm)
+        face = ch.face(state, perm)
         for i in range(len(face.activated)):
             if perm.controller == player:
                 yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
@@ -136,7 +135,7 @@ def attacks(state: GameState, decision: Decision) -> Options[DeclareAttackers]:
     shape = {
         "action": "declare_attackers",
         "choose": "any subset of these creatures, each attacking one of its defenders",
-        "attackers": [{"object": p.object, "card": ch.name(p), "defenders": list(targets)} for p in ready],
+        "attackers": [{"object": p.object, "card": ch.name(state, p), "defenders": list(targets)} for p in ready],
         "options": _count(options),
     }
     return Options(simple, shape)
@@ -146,7 +145,7 @@ def blocks(state: GameState, decision: Decision) -> Options[DeclareBlockers]:
     """509.1a-c: each untapped creature of the defending player blocks at most one attacker it can block."""
     player = decision.player
     attackers = [p for p in ch.on_battlefield(state) if p.attacking and teams.teammates(state, p.attacking, player)]
-    mine = [p for p in ch.on_battlefield(state) if teams.teammates(state, p.controller, player) and ch.is_creature(p)]
+    mine = [p for p in ch.on_battlefield(state) if teams.teammates(state, p.controller, player) and ch.is_creature(state, p)]
     able = [(b, [a.object for a in attackers if combat.block_restriction(state, b, a) is None]) for b in mine]
     able = [(b, can) for b, can in able if can]
     options = [[None, *can] for _, can in able]
@@ -156,7 +155,7 @@ def blocks(state: GameState, decision: Decision) -> Options[DeclareBlockers]:
     shape = {
         "action": "declare_blockers",
         "choose": "any subset of these creatures, each blocking one of the attackers it may block",
-        "blockers": [{"object": b.object, "card": ch.name(b), "may_block": can} for b, can in able],
+        "blockers": [{"object": b.object, "card": ch.name(state, b), "may_block": can} for b, can in able],
         "options": _count(options),
     }
     return Options(simple, shape)
@@ -170,7 +169,7 @@ def divisions(state: GameState, decision: Decision) -> Options[AssignDamage]:
             among: list[Target] = [b for b in attacker.blocked_by if state.permanent(b) is not None]
             if ch.has_keyword(state, attacker, "trample") and attacker.attacking:
                 among.append(attacker.attacking)  # 702.19c
-            shape_attackers.append({"attacker": attacker.object, "card": ch.name(attacker), "damage": ch.power(state, attacker), "among": among})
+            shape_attackers.append({"attacker": attacker.object, "card": ch.name(state, attacker), "damage": ch.power(state, attacker), "among": among})
     shape = {
         "action": "assign_damage",
         "choose": "for each attacker, how its damage is divided among these (lethal damage to each blocker in order first, 510.1c)",
@@ -194,7 +193,7 @@ def discards(state: GameState, decision: Decision) -> Options[Discard]:
 def orders(state: GameState, decision: Decision) -> Options[OrderTriggers]:
     """603.3b-d: every order of the player's waiting triggered abilities, each with one of its legal targets."""
     mine = [t for t in state.pending_triggers if t.player == decision.player]
-    targets = {t.object: triggers.legal_targets(state, triggers.ability(t).target, t.player) for t in mine}
+    targets = {t.object: triggers.legal_targets(state, triggers.ability(state, t).target, t.player) for t in mine}
     options = math.factorial(len(mine)) * math.prod(max(1, len(v)) for v in targets.values())
     if options > LIMIT:
         shape = {

@@ -1,31 +1,16 @@
-"""Looking cards up by name: the card pool (``core.pool``), its tokens and back faces, by English name.
+"""The classic catalog: the definitions of schema 4 (``core.classic_cards``), compiled.
 
-The registries are filled here, explicitly, from the pool's tuples; the pool knows nothing of them.
+A game's cards are read from its own catalog (``GameState.cards``, filled by its ``GameStarted``);
+``CLASSIC`` is the catalog of the games recorded before games recorded their cards, and of a setup that
+names no definitions of its own. The card pool players choose from today is read from its files outside
+core (``replays.cards``).
 """
 
 from __future__ import annotations
 
-from mtg_ledger.core import pool
-from mtg_ledger.core.carddef import CardDef
-from mtg_ledger.core.errors import UnknownCard
+from mtg_ledger.core.catalog import Catalog
+from mtg_ledger.core.classic_cards import DEFINITIONS
 
-CARDS: dict[str, CardDef] = {c.name: c for c in pool.CARD_POOL}
-TOKENS: dict[str, CardDef] = {t.name: t for t in pool.TOKEN_POOL}
-BACK_FACES: dict[str, CardDef] = {c.back.name: c for c in CARDS.values() if c.back is not None}  # back face name -> the card (712)
+CLASSIC = Catalog.of(DEFINITIONS)
 
-
-def card(name: str) -> CardDef:
-    """The definition of a card by its English name, or UnknownCard."""
-    try:
-        return CARDS[name]
-    except KeyError:
-        raise UnknownCard("108.1", "rules.unknown_card_card_no_such_card_in", card=name) from None
-
-
-def require_known(name: str) -> None:
-    """Raise UnknownCard unless ``name`` names a card, a back face or a token the engine knows."""
-    if name not in CARDS and name not in TOKENS and name not in BACK_FACES:
-        card(name)
-
-
-__all__ = ["BACK_FACES", "CARDS", "TOKENS", "CardDef", "card", "require_known"]
+__all__ = ["CLASSIC"]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from mtg_ledger.core.cards import CARDS, TOKENS, CardDef, card, require_known
 from typing import TYPE_CHECKING, Any
+
+from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
@@ -14,26 +15,28 @@ if TYPE_CHECKING:  # the commands are imported where a target is resolved: a rea
 DEFAULT_MAX_HAND_SIZE = 7  # 402.2
 
 
-def face(perm: Permanent) -> CardDef:
-    """The characteristics a permanent has: its token definition (111), or the face it shows (712)."""
+def face(state: GameState, perm: Permanent) -> CardDef:
+    """The characteristics a permanent has, as the game's definitions say (``GameState.cards``): its
+    token definition (111), or the face it shows (712)."""
+    cards = state.cards
     if not perm.token and not perm.transformed:
-        found = CARDS.get(perm.card)
+        found = cards.cards.get(perm.card)
         if found is not None:
             return found
     if perm.token:
-        return TOKENS[perm.card]
-    definition = card(perm.card)
+        return cards.token(perm.card)
+    definition = cards.card(perm.card)
     if perm.transformed and definition.back is not None:
         return definition.back
     return definition
 
 
-def name(perm: Permanent) -> str:
-    return face(perm).name
+def name(state: GameState, perm: Permanent) -> str:
+    return face(state, perm).name
 
 
-def is_creature(perm: Permanent) -> bool:
-    return face(perm).is_type("Creature")
+def is_creature(state: GameState, perm: Permanent) -> bool:
+    return face(state, perm).is_type("Creature")
 
 
 def _counters(perm: Permanent) -> int:
@@ -42,40 +45,36 @@ def _counters(perm: Permanent) -> int:
 
 def power(state: GameState, perm: Permanent) -> int:
     """Layer 7: printed power (7a), modifications (7c), then counters (7d; 613.4)."""
-    base = face(perm).power or 0
+    base = face(state, perm).power or 0
     return base + sum(e.power for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + _counters(perm)
 
 
 def toughness(state: GameState, perm: Permanent) -> int:
-    base = face(perm).toughness or 0
+    base = face(state, perm).toughness or 0
     return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + _counters(perm)
 
 
 def has_keyword(state: GameState, perm: Permanent, keyword: str) -> bool:
-    """Printed keywords, those gained from effects (layer 6), and haste granted by a permanent
-    ("Wolves and Werewolves you control have haste")."""
-    if keyword in face(perm).keywords:
+    """Printed keywords, those gained from effects (layer 6), and those a permanent grants
+    ("Wolves and Werewolves you control have haste", ``core.statics.GrantKeyword``)."""
+    if keyword in face(state, perm).keywords:
         return True
     if any(keyword in e.keywords for e in state.effects if e.object == perm.object):
         return True
-    if keyword == "haste":
-        subtypes = set(face(perm).subtypes)
-        return any(
-            other.controller == perm.controller and subtypes & set(face(other).grants_haste_to) for other in on_battlefield(state)
-        )
-    return False
+    subtypes = set(face(state, perm).subtypes)
+    return any(other.controller == perm.controller and subtypes & face(state, other).grants(keyword) for other in on_battlefield(state))
 
 
 def sick(state: GameState, perm: Permanent) -> bool:
     """302.6: a creature can't attack or use {T} abilities unless it has been under its controller's
     control continuously since their most recent turn began, or it has haste (702.10)."""
-    return perm.fresh and is_creature(perm) and not has_keyword(state, perm, "haste")
+    return perm.fresh and is_creature(state, perm) and not has_keyword(state, perm, "haste")
 
 
 def max_hand_size(state: GameState, player: str) -> int | None:
     """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
     lifted = any(
-        perm.controller == player and not perm.phased_out and face(perm).no_maximum_hand_size for perm in state.battlefield
+        perm.controller == player and not perm.phased_out and face(state, perm).no_maximum_hand_size for perm in state.battlefield
     ) or any(e.kind == EffectKind.NO_MAX_HAND_SIZE and e.player == player for e in state.effects)
     return maximum_hand_size(lifted)
 
@@ -113,8 +112,8 @@ def find_permanent(state: GameState, ref: Ref, *, what: Phrase = PERMANENT) -> P
             if p.object == ref:
                 return p
         raise IllegalTarget("400.1", "rules.no_thing_with_object_id_ref", thing=what, ref=ref)
-    require_known(ref.card)  # an unknown name is its own error
-    same = [p for p in perms if name(p) == ref.card or p.card == ref.card]
+    state.cards.require_known(ref.card)  # an unknown name is its own error
+    same = [p for p in perms if name(state, p) == ref.card or p.card == ref.card]
     if ref.index >= len(same):
         have = Phrase("rules.have_only_n", {"n": len(same)}) if same else Phrase("rules.have_none")
         raise IllegalTarget("400.1", "rules.no_thing_ref_on_battlefield_have_named", thing=what, ref=_label(ref), have=have, card=ref.card)
@@ -144,7 +143,7 @@ def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
     lands: list[tuple[int, str, str]] = []
     creatures: list[tuple[int, str, str]] = []
     for p in on_battlefield(state):
-        definition = face(p)
+        definition = face(state, p)
         if p.controller != player or p.tapped or not definition.mana_abilities:
             continue
         if definition.is_type("Creature"):
@@ -157,6 +156,6 @@ def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
 
 def require_in_hand(state: GameState, player: str, name: str, rule: str) -> None:
     """Raise unless ``name`` is a known card in the player's hand."""
-    card(name)
+    state.cards.card(name)
     if name not in state.players[player].hand:
         raise IllegalAction(rule, "rules.player_has_no_card_in_hand", player=player, card=name)

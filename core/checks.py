@@ -9,7 +9,6 @@ from typing import Any
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams, triggers
-from mtg_ledger.core.cards import card
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
 from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
@@ -49,7 +48,7 @@ def _sorcery_timing(state: GameState, player: str, what: Phrase, rule: str) -> N
 def check_land(state: GameState, command: PlayLand) -> LandPlan:
     """505.6b, 305.1-305.2: one land per turn, own main phase, empty stack, from hand."""
     ch.require_in_hand(state, command.player, command.card, "305.1")
-    if not card(command.card).is_type("Land"):
+    if not state.cards.card(command.card).is_type("Land"):
         raise IllegalAction("305.1", "rules.card_is_not_land_spells_are_cast", card=command.card)
     _sorcery_timing(state, command.player, Phrase("rules.what_card_can_be_played", {"card": command.card}), "505.6b")
     if state.players[command.player].lands_played >= 1:
@@ -61,7 +60,7 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
     """601.2: announce (from hand), timing, targets, then costs that can be paid."""
     player = command.player
     ch.require_in_hand(state, player, command.card, "601.2a")
-    definition = card(command.card)
+    definition = state.cards.card(command.card)
     if definition.is_type("Land"):
         raise IllegalAction("305.9", "rules.card_is_land_it_is_played_special", card=command.card)
     if definition.sorcery_speed:
@@ -95,8 +94,8 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
         return [chosen]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
     perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_target"))
-    if spec in ("player", "opponent") or not ch.is_creature(perm):
-        raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=ch.name(perm))
+    if spec in ("player", "opponent") or not ch.is_creature(state, perm):
+        raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=ch.name(state, perm))
     return [perm.object]
 
 
@@ -106,7 +105,7 @@ def target_still_legal(state: GameState, spec: str | None, target: Any, controll
         fits = spec in PLAYER_SPECS and not (spec == "opponent" and target == controller)
         return fits and target in state.players and not state.players[target].lost
     perm = state.permanent(target)
-    if perm is None or perm.phased_out or not ch.is_creature(perm):
+    if perm is None or perm.phased_out or not ch.is_creature(state, perm):
         return False
     return spec != "creature_you_control" or perm.controller == controller
 
@@ -115,8 +114,8 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     """605.3a: a mana ability may be activated whenever its controller has priority ({T}: 302.6);
     602.2, 602.5b: other activated abilities go on the stack, within their timing restriction."""
     perm = ch.find_permanent(state, command.source, what=Phrase("rules.thing_source"))
-    definition = ch.face(perm)
-    label = ch.name(perm)
+    definition = ch.face(state, perm)
+    label = ch.name(state, perm)
     if perm.controller != command.player:
         raise IllegalAction("602.2", "rules.player_does_not_control_card", player=command.player, card=label)
     mana_count = len(definition.mana_abilities)
@@ -156,7 +155,7 @@ def check_discard(state: GameState, command: Discard) -> DiscardPlan:
         raise IllegalAction(rule, "rules.player_must_discard_exactly_count_cards_not", player=command.player, count=count, n=len(command.cards))
     hand = list(state.players[command.player].hand)
     for name in command.cards:
-        card(name)
+        state.cards.card(name)
         if name not in hand:
             raise IllegalAction(rule, "rules.player_has_no_card_left_in_hand", player=command.player, card=name)
         hand.remove(name)
@@ -189,7 +188,7 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
     removed: list[int] = []
     for i, obj in enumerate(chosen):
         trigger = by_object[obj]
-        spec = triggers.ability(trigger).target
+        spec = triggers.ability(state, trigger).target
         options = triggers.legal_targets(state, spec, command.player)
         given = command.targets[i] if i < len(command.targets) else None
         if spec is None:
@@ -215,4 +214,4 @@ def check_order(state: GameState, command: OrderTriggers) -> StackPlan:
 
 def _source_name(state: GameState, obj: int) -> str | None:
     perm = state.permanent(obj)
-    return None if perm is None else ch.name(perm)
+    return None if perm is None else ch.name(state, perm)

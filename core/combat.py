@@ -41,13 +41,13 @@ def can_attack(state: GameState, perm: Permanent) -> bool:
         and not perm.phased_out
         and not perm.tapped
         and not ch.sick(state, perm)
-        and ch.is_creature(perm)
+        and ch.is_creature(state, perm)
     )
 
 
 def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent) -> tuple[str, Phrase] | None:
     """Why ``blocker`` can't block ``attacker`` (509.1a-b) as (rule, sentence), or None if it can."""
-    if not ch.is_creature(blocker) or blocker.phased_out:
+    if not ch.is_creature(state, blocker) or blocker.phased_out:
         return ("509.1a", Phrase("rules.card_is_not_creature_and_cannot_block", {"card": blocker.card}))
     if blocker.tapped:
         return ("509.1a", Phrase("rules.card_is_tapped_and_cannot_block", {"card": blocker.card}))
@@ -89,7 +89,7 @@ def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict
     """508.1d, 508.1g: costs to attack (Ghostly Prison: {2} for each creature attacking its controller)."""
     costs = []
     for source in ch.on_battlefield(state):
-        tax = ch.face(source).attack_tax
+        tax = ch.face(state, source).attack_tax
         if not tax:
             continue
         count = sum(1 for a in attackers if a["defender"] == source.controller)
@@ -270,7 +270,7 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
         if perm.object in seen:
             raise IllegalAction("508.1a", "rules.card_object_n_is_declared_as_attacker", card=perm.card, n=perm.object)
         seen.append(perm.object)
-        if not teams.teammates(state, command.player, perm.controller) or not ch.is_creature(perm):
+        if not teams.teammates(state, command.player, perm.controller) or not ch.is_creature(state, perm):
             raise IllegalAction("508.1a", "rules.card_is_not_creature_player_team_controls", card=perm.card, player=command.player)
         if perm.tapped:
             raise IllegalAction("508.1a", "rules.card_is_tapped_and_cannot_attack", card=perm.card)

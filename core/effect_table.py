@@ -60,7 +60,7 @@ def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets:
 def pump_yours(table: Table, top: StackObject, effect: fx.PumpYoursUntilEndOfTurn, targets: list[Any]) -> None:
     """611.2c: the ones there now."""
     for perm in ch.on_battlefield(table.state):
-        if perm.controller == top.controller and effect.subtype in ch.face(perm).subtypes:
+        if perm.controller == top.controller and effect.subtype in ch.face(table.state, perm).subtypes:
             _continuous(table, kind=EffectKind.PT.value, object=perm.object, power=effect.power, toughness=effect.toughness)
 
 
@@ -111,7 +111,7 @@ def untap_self(table: Table, top: StackObject, effect: fx.UntapSelf, targets: li
 def untap_attackers(table: Table, top: StackObject, effect: fx.UntapAttackers, targets: list[Any]) -> None:
     """701.21: the creatures that attacked this turn."""
     s = table.state
-    attacked = [p.object for p in ch.on_battlefield(s) if p.object in s.attacked_this_turn and ch.is_creature(p)]
+    attacked = [p.object for p in ch.on_battlefield(s) if p.object in s.attacked_this_turn and ch.is_creature(s, p)]
     if attacked:
         emit(table, ev.PermanentsUntappedByEffect, permanents=attacked, source=top.object)
 
@@ -136,7 +136,7 @@ def no_maximum_hand_size(table: Table, top: StackObject, effect: fx.NoMaximumHan
 def destroy_nonland(table: Table, top: StackObject, effect: fx.DestroyNonland, targets: list[Any]) -> None:
     """701.8."""
     for target in targets:
-        doomed = [p for p in ch.on_battlefield(table.state) if p.controller == target and not ch.face(p).is_type("Land")]
+        doomed = [p for p in ch.on_battlefield(table.state) if p.controller == target and not ch.face(table.state, p).is_type("Land")]
         if doomed:
             gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed]
             emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.8")

@@ -98,6 +98,10 @@ def _game_started(e: Map, viewer: Viewer) -> None:
         for p in e.get("players") or []
         if isinstance(p, Mapping)
     ]
+    cards = e.get("cards")
+    if isinstance(cards, Mapping):  # the definitions of the cards the viewer sees: no more (a token's would tell its maker)
+        seen = {n for p in e["players"] for n in [*(p["hand"] or []), *(b.get("card") for b in p.get("battlefield") or [] if isinstance(b, Mapping))]}
+        e["cards"] = {n: d for n, d in cards.items() if n in seen}
 
 
 def _shuffled(e: Map, viewer: Viewer) -> None:

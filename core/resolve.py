@@ -11,7 +11,6 @@ from typing import Any
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import effects as fx
-from mtg_ledger.core.cards import card
 from mtg_ledger.core.effect_table import EFFECTS
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.checks import target_still_legal
@@ -20,15 +19,15 @@ from mtg_ledger.core.triggers import ability as triggered_ability
 from mtg_ledger.core.triggers import definition_named
 
 
-def instructions(top: StackObject) -> tuple[tuple[fx.Effect, ...], str | None]:
+def instructions(state: GameState, top: StackObject) -> tuple[tuple[fx.Effect, ...], str | None]:
     """The effects and target spec of a stack object: a spell's, or its ability's."""
     if top.kind == "spell":
-        definition = card(top.card)
+        definition = state.cards.card(top.card)
         return definition.effects, definition.target
     if top.kind == "triggered":
-        trig = triggered_ability(top)
+        trig = triggered_ability(state, top)
         return trig.effects, trig.target
-    definition = definition_named(top.card)
+    definition = definition_named(state, top.card)
     activated = definition.activated[top.ability - len(definition.mana_abilities)]
     return activated.effects, None
 
@@ -37,7 +36,7 @@ def resolve_top(table: Table) -> bool:
     """608.2: resolve the top object. False when it paused for a choice (608.2d)."""
     s = table.state
     top = s.stack[-1]
-    effects, spec = instructions(top)
+    effects, spec = instructions(s, top)
     legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
     if top.targets and not legal:  # 608.2b
         emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="fizzled", permanent=None)
@@ -52,7 +51,7 @@ def resume(table: Table, chosen: list[str]) -> bool:
     assert paused is not None
     top = s.stack[-1]
     emit(table, ev.CardsDiscarded, player=paused["player"], cards=chosen, max_hand_size=None, rule="608.2d")
-    effects, spec = instructions(top)
+    effects, spec = instructions(s, top)
     legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
     return run(table, top, effects, legal, paused["effect"] + 1)
 
@@ -76,7 +75,7 @@ def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets:
 def finish(table: Table, top: StackObject) -> None:
     """608.2n / 608.3: the object leaves the stack; a permanent spell becomes a permanent."""
     s = table.state
-    definition = card(top.card) if top.kind == "spell" else None
+    definition = s.cards.card(top.card) if top.kind == "spell" else None
     permanent = s.next_object if definition is not None and definition.is_permanent_card else None
     emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="resolved", permanent=permanent)
     if permanent is not None and definition is not None:

@@ -6,20 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.cards import CARDS
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
 from mtg_ledger.core.outcome import Outcome, Reason
 from mtg_ledger.core.record import Table, emit
-
-
-_DAYBOUND = frozenset(name for name, c in CARDS.items() if c.daybound)
-# cards that are never a creature nor a Saga, on either face: no state-based action looks at them
-_NEVER_CHECKED = frozenset(
-    name
-    for name, c in CARDS.items()
-    if not any(f is not None and ("Creature" in f.types or f.final_chapter) for f in (c, c.back))
-)
 
 
 def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any], bool]:
@@ -39,9 +29,9 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
     )
     zero, lethal, sagas = [], [], []
     for p in s.battlefield:  # one pass: this runs before every priority
-        if p.phased_out or (p.card in _NEVER_CHECKED and not p.token):
+        if p.phased_out or (p.card in s.cards.never_checked and not p.token):
             continue
-        face = ch.face(p)
+        face = ch.face(s, p)
         if face.final_chapter and p.counters.get("lore", 0) >= face.final_chapter and p.object not in busy:
             sagas.append(p)
         if "Creature" in face.types:
@@ -57,7 +47,7 @@ def state_based_actions(table: Table) -> None:
     """704.3: check all at once, perform them simultaneously, repeat until none apply."""
     while True:
         s = table.state
-        if s.day_night is None and any(p.card in _DAYBOUND and not p.phased_out for p in s.battlefield):
+        if s.day_night is None and any(p.card in s.cards.daybound and not p.phased_out for p in s.battlefield):
             emit(table, ev.DayNightChanged, to="day", rule="726.2", transformed=[])  # it becomes day
         losers, zero, lethal, sagas, scheme_done = state_based_checks(s)
         if not (losers or zero or lethal or sagas or scheme_done):

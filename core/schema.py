@@ -12,9 +12,11 @@ Schema history: 1, the first; 2, ``GameEnded.reason`` is a code (``core.outcome.
 stored and exported compactly (hashes as 32 bytes, no timestamps, compressed log files): its upcasters
 read the rows and files of schemas 1 and 2 (``replays``), the event maps are unchanged; 4, the same
 events and stored rows, log files in blocks of events, each its own checked zstd frame, after a lead
-that an engine of schema 3 reads as a header and refuses by its number (``replays.logcodec``); 5, the same
-events, with receipts' records beside the games in the store and the commitment secret in a log file's
-header (``replays.receipts``): an engine of schema 4 refuses such a file by its number.
+that an engine of schema 3 reads as a header and refuses by its number (``replays.logcodec``); 5,
+``GameStarted`` records the definitions of the cards its game uses (``cards``, class version 2): an
+older one is upcast with the classic definitions it was played with (``core.classic_cards``); receipts'
+records lie beside the games in the store, and a log file's header may keep the commitment secret
+(``replays.receipts``): an engine of schema 4 refuses such a file by its number.
 """
 
 from __future__ import annotations
@@ -83,7 +85,7 @@ SCHEMAS: dict[int, dict[str, int]] = {  # each schema version: the event types w
     2: {"GameEnded": 2},
     3: {"GameEnded": 2},  # the events of schema 2, stored and exported compactly
     4: {"GameEnded": 2},  # the events of schema 3, exported in checked blocks
-    5: {"GameEnded": 2},  # the events of schema 4; receipts' records beside them, a log file's header may keep the secret
+    5: {"GameEnded": 2, "GameStarted": 2},  # GameStarted.cards; receipts' records beside the events
 }
 
 

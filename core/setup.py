@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.cards import card
+from mtg_ledger.core.cards import CLASSIC
+from mtg_ledger.core.catalog import Catalog, used_names
 from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.rng import SeededRandom, derive_seed
@@ -22,7 +23,13 @@ def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
 
     Archenemy (904): the player with a scheme deck is the archenemy, starts at 40 life (904.5) and
     takes the first turn (904.6); the others are one team sharing turns (904.2, 805).
+
+    ``cards``: the definitions the game is played with, recorded in GameStarted (schema 5): those of
+    the setup's ``cards`` (a pool's, or a recorded game's) that its players' cards and the tokens they
+    create need; a setup without ``cards`` is played with the classic definitions (``core.cards``).
     """
+    catalog = Catalog.of(setup["cards"]) if "cards" in setup else CLASSIC
+    card = catalog.card
     fmt = setup.get("format", "two-player")
     archenemy = next((p["name"] for p in setup["players"] if p.get("schemes")), None) if fmt == "archenemy" else None
     next_obj = 1
@@ -65,6 +72,7 @@ def started_fields(setup: dict[str, Any]) -> dict[str, Any]:
         "shuffle": bool(setup.get("shuffle", False)),
         "teams": teams,
         "archenemy": archenemy,
+        "cards": catalog.pinned(used_names(players)),
     }
 
 

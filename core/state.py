@@ -11,6 +11,8 @@ from enum import StrEnum
 from typing import Any
 
 from mtg_ledger.core import state_hash
+from mtg_ledger.core.cards import CLASSIC
+from mtg_ledger.core.catalog import Catalog
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.outcome import Outcome, Reason
 
@@ -140,6 +142,9 @@ class GameState:
     end_reason: str | None = None  # an outcome.Reason code (schema 2)
     version: int = 0
     last_hash: str = GENESIS_HASH
+    # The game's card definitions, as its GameStarted recorded them (schema 5; before, ``core.classic_cards``).
+    # Fixed from the game's start and vouched for by GameStarted's hash: left out of the state hash.
+    cards: Catalog = field(default=CLASSIC)
 
     # --- reading helpers (no mutation) -------------------------------------------------
 
@@ -176,6 +181,7 @@ class GameState:
         d["stack"] = [dict(vars(o)) for o in self.stack]
         d["effects"] = [dict(vars(e)) for e in self.effects]
         d["pending_triggers"] = [dict(vars(t)) for t in self.pending_triggers]
+        d["cards"] = self.cards.definitions
         return d
 
     @classmethod
@@ -186,6 +192,7 @@ class GameState:
         d["stack"] = [StackObject(**s) for s in d["stack"]]
         d["pending_triggers"] = [Trigger(**t) for t in d["pending_triggers"]]
         d["effects"] = [Effect(**e) for e in d["effects"]]
+        d["cards"] = Catalog.of(d["cards"]) if "cards" in d else CLASSIC  # a snapshot of schema 4 or before: 33 cards
         return cls(**d)
 
     def state_hash(self) -> str:

@@ -29,11 +29,14 @@ from mtg_ledger.core.hashing import digest, sort_keys
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
 _NESTED = ("players", "battlefield", "stack", "effects", "pending_triggers")
+UNHASHED = "cards"  # the game's card definitions: GameStarted's hash vouches for them (schema 5)
 
 
 def reference_state_hash(state: Any) -> str:
-    """The definition: msgpack of ``sort_keys(state.to_dict())``, sha256, hex."""
-    return digest(sort_keys(state.to_dict()))
+    """The definition: msgpack of ``sort_keys(state.to_dict())`` without the card definitions, sha256, hex."""
+    plain = state.to_dict()
+    plain.pop(UNHASHED, None)
+    return digest(sort_keys(plain))
 
 
 def state_hash(state: Any) -> str:
@@ -129,7 +132,7 @@ def _shape(cls: type) -> _Shape:
 
 def _state_parts(state: Any) -> list[bytes]:
     pack = msgpack.Packer(use_bin_type=True).pack  # one per hash: a Packer is not to be shared across threads
-    names = sorted(vars(state))
+    names = sorted(name for name in vars(state) if name != UNHASHED)
     parts = [map_header(len(names))]
     for name in names:
         value = getattr(state, name)

@@ -28,7 +28,7 @@ def untap(table: Table) -> bool:
     With shared team turns, for every player of the active team (805.4)."""
     s = table.state
     team = teams.active_team(s)
-    going = [p.object for p in s.battlefield if p.controller in team and not p.phased_out and "phasing" in ch.face(p).keywords]
+    going = [p.object for p in s.battlefield if p.controller in team and not p.phased_out and "phasing" in ch.face(s, p).keywords]
     coming = [p.object for p in s.battlefield if p.controller in team and p.phased_out]
     if going or coming:
         emit(table, ev.PermanentsPhased, phased_in=coming, phased_out=going)
@@ -43,7 +43,7 @@ def untap(table: Table) -> bool:
         untapping = [
             p.object
             for p in s.battlefield
-            if p.controller == player and p.tapped and not p.phased_out and not ch.face(p).doesnt_untap
+            if p.controller == player and p.tapped and not p.phased_out and not ch.face(s, p).doesnt_untap
         ]
         if untapping:
             emit(table, ev.PermanentsUntapped, player=player, permanents=untapping)
@@ -55,7 +55,7 @@ def transforming(s: GameState, to: str) -> list[int]:
     return [
         p.object
         for p in s.battlefield
-        if (to == "night" and not p.transformed and ch.face(p).daybound) or (to == "day" and p.transformed and ch.face(p).nightbound)
+        if (to == "night" and not p.transformed and ch.face(s, p).daybound) or (to == "day" and p.transformed and ch.face(s, p).nightbound)
     ]
 
 
@@ -85,7 +85,7 @@ def precombat_main(table: Table) -> bool:
     members = _members(s)
     if s.archenemy in members and s.schemes:
         emit(table, ev.SchemeSetInMotion, player=s.archenemy, scheme=s.schemes[0])
-    for saga in [p for p in ch.on_battlefield(s) if p.controller in members and "Saga" in ch.face(p).subtypes]:
+    for saga in [p for p in ch.on_battlefield(s) if p.controller in members and "Saga" in ch.face(s, p).subtypes]:
         emit(table, ev.LoreCounterAdded, saga=saga.object, count=1, total=saga.counters.get("lore", 0) + 1)
     return True
 

@@ -12,31 +12,20 @@ from typing import Any
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams
-from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, CardDef
+from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.effects import TriggeredAbility
 from mtg_ledger.core.state import GameState, Trigger
 
 Found = dict[str, Any]  # AbilityTriggered fields, without the object id
-# cards (and tokens) one of whose faces has a triggered ability: the others never trigger anything
-_MAY_TRIGGER = frozenset(
-    [name for name, c in CARDS.items() if c.triggers or (c.back is not None and c.back.triggers)]
-    + [name for name, t in TOKENS.items() if t.triggers]
-)
 
 
-def definition_named(name: str) -> CardDef:
+def definition_named(state: GameState, name: str) -> CardDef:
     """A card face, token or scheme by the name it had when its ability triggered."""
-    if name in TOKENS:
-        return TOKENS[name]
-    if name in BACK_FACES:
-        back = BACK_FACES[name].back
-        assert back is not None
-        return back
-    return CARDS[name]
+    return state.cards.named(name)
 
 
-def ability(trigger: Trigger | Any) -> TriggeredAbility:
-    return definition_named(trigger.card).triggers[trigger.ability]
+def ability(state: GameState, trigger: Trigger | Any) -> TriggeredAbility:
+    return definition_named(state, trigger.card).triggers[trigger.ability]
 
 
 def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[str, Any] | None = None) -> Found:
@@ -59,9 +48,9 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     found: list[Found] = []
     if kind == "StepBegan":  # "at the beginning of <step>"
         for perm in ch.on_battlefield(state):
-            if perm.card not in _MAY_TRIGGER:
+            if perm.card not in state.cards.triggering:  # the others never trigger anything
                 continue
-            face = ch.face(perm)
+            face = ch.face(state, perm)
             for i, t in enumerate(face.triggers):
                 if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or teams.is_active(state, perm.controller)):
                     found.append(_found(perm, perm.controller, face.name, i))
@@ -71,26 +60,26 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 phased = state.permanent(obj)
                 if phased is None:
                     continue
-                face = ch.face(phased)
+                face = ch.face(state, phased)
                 found.extend(_found(phased, phased.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
     elif kind == "CardsDiscarded":  # "whenever an opponent discards a card": once per card
         for perm in ch.on_battlefield(state):
             if teams.teammates(state, perm.controller, e["player"]):
                 continue
-            face = ch.face(perm)
+            face = ch.face(state, perm)
             for i, t in enumerate(face.triggers):
                 if t.event == "opponent_discards":
                     found.extend(_found(perm, perm.controller, face.name, i, {"player": e["player"]}) for _ in e["cards"])
     elif kind == "LoreCounterAdded":  # 714.2b: a chapter triggers as lore counters reach its number
         saga = state.permanent(e["saga"])
         if saga is not None:
-            face = ch.face(saga)
+            face = ch.face(state, saga)
             before = e["total"] - e["count"]
             for i, t in enumerate(face.triggers):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
                     found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
-        scheme = CARDS[e["scheme"]]
+        scheme = state.cards.card(e["scheme"])
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")
     return found
 
@@ -103,7 +92,7 @@ def legal_targets(state: GameState, spec: str | None, controller: str) -> list[A
     if spec is None:
         return []
     if spec == "creature_you_control":
-        return [p.object for p in ch.on_battlefield(state) if p.controller == controller and ch.is_creature(p)]
+        return [p.object for p in ch.on_battlefield(state) if p.controller == controller and ch.is_creature(state, p)]
     if spec == "opponent":
         return teams.opponents(state, controller)
     if spec == "player":
@@ -119,7 +108,7 @@ def needs_choice(state: GameState, mine: list[Trigger]) -> bool:
     """603.3b-d: a real choice: triggers that differ (so their order can matter), or a target to pick among several."""
     if len({_signature(t) for t in mine}) > 1:
         return True
-    return any(len(legal_targets(state, ability(t).target, t.player)) > 1 for t in mine)
+    return any(len(legal_targets(state, ability(state, t).target, t.player)) > 1 for t in mine)
 
 
 def default_stacking(state: GameState, mine: list[Trigger]) -> tuple[list[int], dict[str, list[Any]], list[int]]:
@@ -128,7 +117,7 @@ def default_stacking(state: GameState, mine: list[Trigger]) -> tuple[list[int], 
     targets: dict[str, list[Any]] = {}
     removed: list[int] = []
     for t in mine:
-        spec = ability(t).target
+        spec = ability(state, t).target
         if spec is None:
             order.append(t.object)
             continue

@@ -53,15 +53,15 @@ def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, A
         "battlefield": [
             {
                 "object": p.object,
-                "card": ch.name(p),
+                "card": ch.name(state, p),
                 "owner": p.owner,
                 "token": p.token,
                 "transformed": p.transformed,
                 "controller": p.controller,
                 "tapped": p.tapped,
                 "damage": p.damage,
-                "power": ch.power(state, p) if ch.is_creature(p) else None,
-                "toughness": ch.toughness(state, p) if ch.is_creature(p) else None,
+                "power": ch.power(state, p) if ch.is_creature(state, p) else None,
+                "toughness": ch.toughness(state, p) if ch.is_creature(state, p) else None,
                 "summoning_sick": ch.sick(state, p),
                 "keywords": [k for k in KEYWORDS if ch.has_keyword(state, p, k)],
                 "attacking": p.attacking,

@@ -8,6 +8,8 @@ replaces the marker with the markdown below. The names:
   events    every event type from the registry ``mtg_ledger.core.events.EVENT_TYPES``: fields, class version
   scenario  the scenario file's JSON Schema (``mtg-ledger schema``), property by property
   decks     the demo's built-in decks (``mtg_ledger.replays.demo.decks``)
+  cards     the card vocabulary's tables (``mtg_ledger.core.vocabulary``): card fields, keywords, abilities, effects
+  pool      the cards of the pool (``mtg_ledger.replays.cards.live_pool``)
 
 A marker with an unknown name fails the build, as does any error while generating.
 """
@@ -239,7 +241,60 @@ def decks() -> str:
     return "\n".join(out)
 
 
-GENERATORS = {"cli": cli, "http": http, "events": events, "scenario": scenario, "decks": decks}
+# ---- the card vocabulary and the pool ------------------------------------------------------------------------
+
+
+def _hint(hint: Any) -> str:
+    """A field's annotation in words: integer, text, true/false, a list of texts or of effects."""
+    import types
+    import typing
+
+    words = {int: "integer", str: "text", bool: "true/false"}
+    if hint in words:
+        return words[hint]
+    args = [a for a in typing.get_args(hint) if a is not type(None)]
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and len(args) == 1:
+        return _hint(args[0])
+    return "list of texts" if args and args[0] is str else "list of effects"
+
+
+def _kinds(table: dict[str, type], tag: str) -> list[str]:
+    from mtg_ledger.core.vocabulary import kind_fields
+
+    out = [f"| `{tag}` | fields | what it is |", "| --- | --- | --- |"]
+    for name, cls in table.items():
+        fields = kind_fields(cls)
+        said = ", ".join(f"`{f}`{'' if required else ' (optional)'}: {_hint(hint)}" for f, (hint, required) in fields.items()) or "none"
+        doc = _plain(cls.__doc__).replace("<", "&lt;")
+        out.append(f"| `{name}` | {said} | {doc} |")
+    return out
+
+
+def cards() -> str:
+    from mtg_ledger.core.vocabulary import ABILITY_KINDS, CARD_FIELDS, EFFECT_KINDS, KEYWORDS
+
+    out = ["### Card fields", "", "| field | holds | required |", "| --- | --- | --- |"]
+    out += [f"| `{name}` | {kind} | {'yes' if required else 'no'} |" for name, (kind, required) in CARD_FIELDS.items()]
+    out += ["", "### Keywords", "", "| keyword | rule |", "| --- | --- |"]
+    out += [f"| {name} | {rule} |" for name, rule in KEYWORDS.items()]
+    out += ["", "### Abilities", ""] + _kinds(ABILITY_KINDS, "ability")
+    out += ["", "### Effects", ""] + _kinds(EFFECT_KINDS, "effect")
+    return "\n".join(out) + "\n"
+
+
+def pool() -> str:
+    from mtg_ledger.replays.cards import live_pool
+
+    found = live_pool()
+    out = ["| card | mana cost | types | file |", "| --- | --- | --- | --- |"]
+    for name in found.names():
+        d = found.definitions[name]
+        kinds = " ".join([*d.get("supertypes", []), *d["types"]]) + (f" — {' '.join(d['subtypes'])}" if d.get("subtypes") else "")
+        out.append(f"| {name} | {d.get('mana_cost', '')} | {kinds} | `{found.files[name]}` |")
+    return "\n".join(out) + "\n"
+
+
+GENERATORS = {"cli": cli, "http": http, "events": events, "scenario": scenario, "decks": decks, "cards": cards, "pool": pool}
 
 
 def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:

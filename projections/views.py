@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar
 
-from mtg_ledger.core.cards import card
+from mtg_ledger.core.cards import CLASSIC
+from mtg_ledger.core.catalog import Catalog
 from mtg_ledger.core.characteristics import cards_over_maximum as cards_to_discard
 from mtg_ledger.core.characteristics import maximum_hand_size
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.errors import UnknownCard
 from mtg_ledger.core.events.cleanup import CardsDiscardedFields, CleanupPerformedFields
 from mtg_ledger.core.events.effects import EffectCreatedFields, EffectsEndedFields, PermanentsPutIntoGraveyardFields, TokenCreatedFields
 from mtg_ledger.core.events.outcome import GameEndedFields, PlayerLostFields
@@ -35,7 +35,7 @@ from mtg_ledger.core.turn import Step
 Event = Mapping[str, Any]
 Row = dict[str, Any]
 
-VIEW_SCHEMA = 3  # the layout of GameView.to_dict(); a change means rebuilding stored views (3: a cleanup per team player)
+VIEW_SCHEMA = 4  # the layout of GameView.to_dict(); a change means rebuilding stored views (3: a cleanup per team player; 4: unbounded)
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,7 @@ class GameView:
     lost: list[str] = field(default_factory=list)  # players who left the game (800.4a)
     teams: list[list[str]] = field(default_factory=list)  # 805: players sharing their turns (empty: none)
     cleanups: tuple[Cleanup, ...] = ()  # the latest cleanup step, one per player of the active team; replaced on change
+    unbounded: list[str] = field(default_factory=list)  # the game's cards that lift their controller's maximum hand size (402.2)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -105,18 +106,11 @@ class Projected(NamedTuple):
 # --- card knowledge ----------------------------------------------------------------------
 
 
-def _lifts_maximum(card_name: str) -> bool:
-    try:
-        return card(card_name).no_maximum_hand_size
-    except UnknownCard:
-        return False
-
-
 def max_hand_size(view: GameView, player: str) -> int | None:
     """402.2 (core.characteristics.maximum_hand_size), from what the events said: a permanent the
     player controls lifts it (Spellbook), or an effect lasting until their next turn (a scheme)."""
     lifted = any(
-        perm["controller"] == player and perm["object"] not in view.phased_out and _lifts_maximum(perm["card"])
+        perm["controller"] == player and perm["object"] not in view.phased_out and perm["card"] in view.unbounded
         for perm in view.permanents
     ) or bool(view.no_maximum.get(player))
     return maximum_hand_size(lifted)
@@ -187,6 +181,8 @@ def project(game_id: str, events: Iterable[Event]) -> Projected:
 @folder(ev.GameStarted)
 def _game_started(v: GameView, e: GameStartedFields) -> None:
     v.players = [p["name"] for p in e["players"]]
+    catalog = Catalog.of(e["cards"]) if "cards" in e else CLASSIC  # the definitions the game recorded (schema 5)
+    v.unbounded = sorted(name for name, c in catalog.cards.items() if c.no_maximum_hand_size)
     v.teams = [list(t) for t in e.get("teams", [])]
     v.hands = {p["name"]: len(p.get("hand", [])) for p in e["players"]}
     v.permanents = [

@@ -17,9 +17,9 @@ from typing import Any
 
 import httpx
 
-from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS
+from mtg_ledger.replays.cards import live_pool
 
-CARD_NAMES = frozenset({*CARDS, *TOKENS, *BACK_FACES})
+CARD_NAMES = frozenset(live_pool().catalog.names())
 
 
 @contextmanager

@@ -159,7 +159,9 @@ def _patched(old: Any, node: list[Any]) -> Any:
 
 
 def state_hash(state: Fields) -> str:
-    """GameState.state_hash, computed the way its docstring says (msgpack, keys sorted at every level)."""
+    """GameState.state_hash, computed the way its docstring says (msgpack, keys sorted at every level;
+    the game's card definitions, ``cards``, left out: GameStarted's hash vouches for them)."""
+    state = {k: v for k, v in state.items() if k != "cards"}
 
     def sort(value: Any) -> Any:
         if isinstance(value, dict):

@@ -4,6 +4,7 @@ and the beginning phase's untapping and draws (502.3, 504); the phase's other tu
 
 from __future__ import annotations
 
+from typing import Any
 
 from typing_extensions import TypedDict
 
@@ -11,7 +12,9 @@ from eventsourcing.domain import Aggregate
 
 from mtg_ledger.core import teams
 from mtg_ledger.core import turn as turn_plan
-from mtg_ledger.core.events.base import GameEvent, applies
+from mtg_ledger.core.cards import CLASSIC
+from mtg_ledger.core.catalog import Catalog, used_names
+from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
 from mtg_ledger.core.state import GameState, Permanent, Player
 
 
@@ -43,12 +46,27 @@ class GameStartedFields(TypedDict):
     shuffle: bool
     teams: list[list[str]]  # 904.2, 805: teams sharing turns, in turn order; empty when every player is alone
     archenemy: str | None  # 904.2a
+    cards: dict[str, dict[str, Any]]  # schema 5: every card's definition, by name (docs/cards.md)
+
+
+def _pin_classic_cards(e: Event) -> Event:
+    """Schema 5 (class version 2) records the definitions a game is played with; a game recorded
+    before was played with the classic ones (``core.classic_cards``, frozen), which fill ``cards``."""
+    if "cards" not in e:
+        e["cards"] = CLASSIC.pinned(used_names(e["players"]))
+    return e
+
+
+UPCASTERS[("GameStarted", 1)] = _pin_classic_cards
 
 
 class GameStarted(GameEvent, Aggregate.Created):
     """103: the game starts; players, their zones as given, format, seed and rules edition."""
 
     fields_type = GameStartedFields
+
+    class_version = 2
+    upcast_v1_v2 = stored_upcaster("GameStarted", 1)
 
 
 @applies(GameStarted)
@@ -58,6 +76,8 @@ def _game_started(s: GameState, e: GameStartedFields) -> None:
     s.rules = e["rules"]
     s.teams = [list(team) for team in e["teams"]]
     s.archenemy = e["archenemy"]
+    # schema 5; a GameStarted applied as recorded before (a rebuild that does not upcast): the classic cards
+    s.cards = Catalog.of(e["cards"]) if "cards" in e else CLASSIC
     names = [p["name"] for p in e["players"]]
     start = names.index(e["starting_player"])
     s.turn_order = names[start:] + names[:start]  # 103.1: play proceeds from the starting player

@@ -14,6 +14,7 @@ from uuid import UUID
 from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.setup import seeded_order
+from mtg_ledger.replays.cards import changed_since
 from mtg_ledger.replays.stores import snapshots
 from mtg_ledger.replays.messages import Phrase, catalogue, say
 from mtg_ledger.replays.logfile import Finding, integrity, write
@@ -177,6 +178,7 @@ def audit(
         found = [f for f in result.findings if f.version <= sound]
         report.findings.extend(found)
         report.notices.extend(unseeded_shuffles(usable))
+        report.notices.extend(cards_changed(next(iter(usable)), versions))
         report.verified = min((f.version - 1 for f in found), default=sound)
     return report
 
@@ -233,6 +235,14 @@ def audit_game(ledger: Any, game_id: UUID, progress: Progress | None = None) -> 
     report.snapshots, found = snapshots.check_all(ledger, game_id, sound, ledger.last_version(game_id))
     report.findings.extend(found)
     return report
+
+
+def cards_changed(first: Map, versions: dict[str, int] | None) -> list[Phrase]:
+    """The cards whose definition in the pool today is not the one the game recorded (schema 5; a
+    GameStarted of schema 4 or before names the classic definitions it was played with)."""
+    started = first if versions is None else upgrade(first, versions)
+    cards = started.get("cards") if started.get("type") == "GameStarted" else None
+    return changed_since(cards) if isinstance(cards, dict) else []
 
 
 def unseeded_shuffles(events: Iterable[Map]) -> list[Phrase]:

@@ -48,7 +48,8 @@ class ReplayResult:
 
 
 def setup_of(started: Map) -> dict[str, Any]:
-    """The setup a GameStarted event was made from."""
+    """The setup a GameStarted event was made from, with the card definitions it recorded (its
+    current form's: a GameStarted of schema 4 or before is upcast with the classic ones)."""
     players = []
     for p in started["players"]:
         entry: dict[str, Any] = {
@@ -69,6 +70,8 @@ def setup_of(started: Map) -> dict[str, Any]:
         "starting_player": started["starting_player"],
         "players": players,
     }
+    if "cards" in started:
+        setup["cards"] = started["cards"]
     return setup
 
 

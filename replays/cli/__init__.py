@@ -57,10 +57,12 @@ class Verb(NamedTuple):
 GAME_ARG = arg("game", metavar="GAME", help="a game id in the store")
 
 VERBS: Final = (
-    Verb("demo", f"{VERBS_MODULE}:cmd_demo", "play a seeded game between the built-in decks (two players, or a 3-4 player free-for-all)",
-         "mtg-ledger demo --seed 7 --players 3 --db demo.sqlite", "write", (
+    Verb("demo", f"{VERBS_MODULE}:cmd_demo", "play a seeded game between the built-in decks or deck list files (two players, or a 3-4 player free-for-all)",
+         "mtg-ledger demo --seed 7 --players 3 --db demo.sqlite\nmtg-ledger demo --deck mine.txt --deck red-blue", "write", (
              arg("--seed", type=int, default=7, metavar="N", help="the seed of the shuffles (default 7)"),
              arg("--players", type=int, default=2, metavar="N", help="2 (a two-player game) or 3-4 (a free-for-all)"),
+             arg("--deck", action="append", metavar="FILE", help="a deck list file (docs/decks.md) or a shipped deck's name, once a player (2 to 4); "
+                 "replaces --players"),
              arg("--quiet", action="store_true", help="print only the summary, not the narration"),
          )),
     Verb("play", f"{VERBS_MODULE}:cmd_play", "run a scenario file and store its events; prints the game id",
@@ -162,6 +164,10 @@ VERBS: Final = (
              arg("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)"),
              arg("--port", type=int, default=0, help="the port (default 0: any free one)"),
              arg("--open", action="store_true", help="open the address in the default browser too"),
+         )),
+    Verb("cards", "mtg_ledger.replays.cli.card_verbs:cmd_cards", "the card pool: every card, or those whose name contains QUERY; one card's text and abilities",
+         "mtg-ledger cards bolt\nmtg-ledger cards --json", "none", (
+             arg("query", nargs="?", metavar="QUERY", help="a card's name or part of it (case aside); the card named so comes first"),
          )),
     Verb("schema", f"{VERBS_MODULE}:cmd_schema", "print the JSON Schema of a scenario file, for editors",
          "mtg-ledger schema -o scenario.schema.json", "none", (

@@ -84,8 +84,11 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> int:
     from mtg_ledger.replays.demo.decks import demo_setup
     from mtg_ledger.replays.ledger.play import play_demo
 
+    from mtg_ledger.replays.cli.decks import deck_lists
+
+    decks = deck_lists(args.deck) if args.deck else None
     ledger = store.ledger
-    game = play_demo(ledger, demo_setup(args.seed, args.players))
+    game = play_demo(ledger, demo_setup(args.seed, args.players, decks))
     events = list(ledger.event_maps(game))
     state = ledger.state(game)
     summary = {"game": str(game), "turns": state.turn, "events": len(events), "winner": state.winner, "winners": list(state.winners),

@@ -12,7 +12,7 @@ from typing import Any
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, teams, triggers
-from mtg_ledger.core.cards import card
+
 from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
@@ -43,7 +43,7 @@ def _order(state: GameState, player: str) -> OrderTriggers:
     mine = [t for t in state.pending_triggers if t.player == player]
     chosen: list[tuple[Any, ...] | None] = []
     for t in mine:
-        options = triggers.legal_targets(state, triggers.ability(t).target, player)
+        options = triggers.legal_targets(state, triggers.ability(state, t).target, player)
         if not options:
             chosen.append(None)
             continue
@@ -101,11 +101,11 @@ def _weakest_opponent(state: GameState, player: str) -> str:
 
 
 def _taxed(state: GameState, defender: str) -> int:
-    return sum(ch.face(p).attack_tax for p in ch.on_battlefield(state) if p.controller == defender)
+    return sum(ch.face(state, p).attack_tax for p in ch.on_battlefield(state) if p.controller == defender)
 
 
 def _creatures(state: GameState, player: str) -> list[Permanent]:
-    return [p for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(p)]
+    return [p for p in ch.on_battlefield(state) if p.controller == player and ch.is_creature(state, p)]
 
 
 def _priority(state: GameState, player: str) -> Command:
@@ -127,7 +127,7 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
     own_main = teams.is_active(state, player) and state.step in MAIN_STEPS and not state.stack
     if teams.is_active(state, player) and state.step == "upkeep":  # Colossus of Sardia and its like
         for perm in _creatures(state, player):
-            face = ch.face(perm)
+            face = ch.face(state, perm)
             if perm.tapped and face.activated:
                 wanted.append(ActivateAbility(player, perm.object, len(face.mana_abilities)))
     if "Moment of Silence" in hand and not teams.is_active(state, player) and state.step == "beginning_of_combat":
@@ -135,11 +135,11 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
         if active is not None and any(combat.can_attack(state, c) for c in _creatures(state, active)):
             wanted.append(CastSpell(player, "Moment of Silence", targets=(active,)))
     if own_main:
-        lands = sorted({c for c in hand if card(c).is_type("Land")}, key=lambda c: (-_land_need(state, player, c), c))
+        lands = sorted({c for c in hand if state.cards.card(c).is_type("Land")}, key=lambda c: (-_land_need(state, player, c), c))
         wanted.extend(PlayLand(player, c) for c in lands)
         spells = sorted(
-            {c for c in hand if not card(c).is_type("Land") and card(c).sorcery_speed and _worth_casting(state, c)},
-            key=lambda c: (-card(c).mana_cost.mana_value, c),
+            {c for c in hand if not state.cards.card(c).is_type("Land") and state.cards.card(c).sorcery_speed and _worth_casting(state, c)},
+            key=lambda c: (-state.cards.card(c).mana_cost.mana_value, c),
         )
         wanted.extend(CastSpell(player, c) for c in spells)
     if "Lightning Bolt" in hand and not state.stack:
@@ -164,11 +164,11 @@ def _worth_casting(state: GameState, name: str) -> bool:
 
 def _land_need(state: GameState, player: str, land: str) -> int:
     """How many spells in hand want the color this land makes and that the player lacks."""
-    color = card(land).mana_abilities[0].produces
+    color = state.cards.card(land).mana_abilities[0].produces
     have = {c for _, _, c in ch.mana_sources(state, player)}
     if color in have:
         return 0
-    return sum(1 for c in state.players[player].hand if any(col == color for col, _ in card(c).mana_cost.colored))
+    return sum(1 for c in state.players[player].hand if any(col == color for col, _ in state.cards.card(c).mana_cost.colored))
 
 
 def _bolt_victim(state: GameState, foes: list[str]) -> Permanent | None:
@@ -256,10 +256,10 @@ def _block(state: GameState, player: str) -> DeclareBlockers:
 
 def _discard(state: GameState, decision: Decision) -> Discard:  # 514.1, and discards on resolution
     """Keep lands while there are few on the battlefield; otherwise shed lands, then the priciest."""
-    lands_out = sum(1 for p in state.battlefield if p.controller == decision.player and ch.face(p).is_type("Land"))
+    lands_out = sum(1 for p in state.battlefield if p.controller == decision.player and ch.face(state, p).is_type("Land"))
 
     def keep_score(name: str) -> tuple[int, str]:
-        definition = card(name)
+        definition = state.cards.card(name)
         if definition.is_type("Land"):
             return (10 if lands_out < 5 else -1, name)
         return (10 - definition.mana_cost.mana_value, name)

@@ -26,6 +26,7 @@ from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
+from mtg_ledger.replays.cards import pin
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
@@ -122,9 +123,10 @@ class Ledger(Application[UUID]):
 
     def start(self, setup: dict[str, Any], game_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
         """Start a game from a setup (scenario players, format, seed, shuffle); runs to the first decision.
-        ``also``'s events (the game's access tokens) are saved in the same transaction."""
+        ``also``'s events (the game's access tokens) are saved in the same transaction. The game records
+        the definitions of its cards from the card pool as it is now (``replays.cards.pin``)."""
         began = time.perf_counter()
-        game = Game.start(setup, game_id or uuid4())
+        game = Game.start(pin(setup), game_id or uuid4())
         count = len(game.pending_events)
         try:
             self._save(game, *also)

@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mtg_ledger.core.cards import CARDS
+from mtg_ledger.replays.cards import live_pool
+from mtg_ledger.replays.cards.decks import DeckError, parse_deck, shuffled, unknown_cards
+from mtg_ledger.replays.messages import say
 from mtg_ledger.core.commands import Command
 from mtg_ledger.replays.scenario.actions import ACTION_NAMES, ActionModel, PassUntil, known
 from mtg_ledger.replays.scenario.actions import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
@@ -77,6 +79,7 @@ def setup_of(model: Setup, where: str) -> dict[str, Any]:
         first = schemers[0]
     names: list[str] = []
     setup_players = []
+    decks = _decks(model, where)
     for i, p in enumerate(players):
         at = f"{where}: players[{i}]"
         if p.name in names:
@@ -85,7 +88,10 @@ def setup_of(model: Setup, where: str) -> dict[str, Any]:
         entry: dict[str, Any] = {"name": p.name}
         if p.life is not None:
             entry["life"] = p.life  # left out, the format decides (20; the archenemy 40, rule 904.5)
-        entry["library"] = _cards(p.library, f"{at}.library")
+        if i in decks:  # 103.3: a deck is shuffled before the game, with the scenario's seed
+            entry["library"] = shuffled(decks[i], model.seed, p.name)
+        else:
+            entry["library"] = _cards(p.library, f"{at}.library")
         for zone in ("hand", "battlefield", "schemes"):
             if zone in p.model_fields_set and getattr(p, zone) is not None:
                 entry[zone] = _cards(getattr(p, zone), f"{at}.{zone}")
@@ -96,10 +102,32 @@ def setup_of(model: Setup, where: str) -> dict[str, Any]:
     return {"format": fmt, "seed": model.seed, "shuffle": model.shuffle, "starting_player": starting, "players": setup_players}
 
 
+def _decks(model: Setup, where: str) -> dict[int, list[str]]:
+    """The main deck of each player who gives a deck list, by seat; every unknown name of every deck in one error."""
+    decks: dict[int, list[str]] = {}
+    names: list[str] = []
+    for i, p in enumerate(model.players):
+        if p.deck is None:
+            continue
+        at = f"{where}: players[{i}].deck"
+        if "library" in p.model_fields_set:
+            raise ScenarioError(f"{at}: a player gives a library or a deck, not both")
+        try:
+            deck = parse_deck(p.deck)
+        except DeckError as e:
+            raise ScenarioError(f"{at}: {say('deck.at_line', {'line': e.line, 'why': e.why})}") from None
+        decks[i] = deck.main
+        names.extend(deck.names())
+    unknown = unknown_cards(names)
+    if unknown is not None:
+        raise ScenarioError(f"{where}: {say(unknown.id, unknown.params)}")
+    return decks
+
+
 def _cards(names: list[str], at: str) -> list[str]:
     for j, name in enumerate(names):
         known(name, f"{at}[{j}]")
-        if name not in CARDS:
+        if name not in live_pool().catalog.cards:
             raise ScenarioError(f"{at}[{j}]: {name!r} is not a card that can start in a zone (a token or a back face)")
     return list(names)
 

@@ -21,7 +21,7 @@ from typing import Annotated, Any, ClassVar, Literal, get_args
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic_core import PydanticCustomError
 
-from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, require_known
+from mtg_ledger.replays.cards import live_pool
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.commands import (
     ActivateAbility,
@@ -185,7 +185,7 @@ def known(name: str, at: str) -> str:
     """``name`` if the pool knows it (a card, a token or a back face); else a ScenarioError naming the
     nearest names of the pool, never the whole pool."""
     try:
-        require_known(name)
+        live_pool().catalog.require_known(name)
     except UnknownCard as e:
         near = nearest_cards(name)
         hint = f"; did you mean {', '.join(repr(n) for n in near[:-1])}{' or ' if len(near) > 1 else ''}{near[-1]!r}?" if near else ""
@@ -195,7 +195,7 @@ def known(name: str, at: str) -> str:
 
 def nearest_cards(name: str) -> list[str]:
     """The pool's names closest to ``name`` (difflib's ratio, case left aside), best first."""
-    pool = [*CARDS, *TOKENS, *BACK_FACES]
+    pool = live_pool().catalog.names()
     by_lower = {n.lower(): n for n in pool}
     return [by_lower[n] for n in difflib.get_close_matches(name.lower(), list(by_lower), n=NEAREST, cutoff=0.6)]
 
@@ -224,7 +224,7 @@ def _in_hand(value: str | CardByName, at: str, *, printed: bool = False) -> str:
     """A card in a hand, by name (its index changes nothing: a hand is known by card names only);
     ``printed``: a card of the pool, not a token or a back face."""
     name = known(value if isinstance(value, str) else value.card, at)
-    if printed and name not in CARDS:
+    if printed and name not in live_pool().catalog.cards:
         raise ScenarioError(f"{at}: {name!r} is not a card that can be in a hand (a token or a back face)")
     return name
 

@@ -81,6 +81,11 @@ class PlayerSetup(Strict):
     name: str = Field(min_length=1)
     life: Whole | Absent = Field(None, description="starting life; left out, the format decides (20; the archenemy 40)")
     library: list[str] = Field([], description="top card first")
+    deck: str | Absent = Field(
+        None,
+        description="instead of library: a deck list in the common text form, one `N Card Name` a line (docs/decks.md); "
+        "shuffled with the seed; its sideboard is not played",
+    )
     hand: list[str] | Absent = Field(None, description="the opening hand as given; left out, seven cards are drawn (103.5)")
     battlefield: list[str] = []
     schemes: list[str] | Absent = Field(None, description="the archenemy's scheme deck, top first")

@@ -21,6 +21,7 @@ from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.deps import Settings
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.limits import BODY_LIMIT, BodyLimit
+from mtg_ledger.replays.service.card_routes import router as card_router
 from mtg_ledger.replays.service.routes import router
 from mtg_ledger.replays.service.viewer_routes import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
@@ -86,6 +87,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     app.state.wakeups, app.state.listener = Wakeups(every=POLL), None  # until the store is open
     errors.install(app)
     app.include_router(router)
+    app.include_router(card_router)
     app.include_router(viewer_router)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": config.max_log_bytes})
     return app

@@ -18,6 +18,7 @@ from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.replays.ledger.application import GameExists, GameNotFound, NotADecisionPoint, VersionConflict
 from mtg_ledger.replays.logfile import UnreadableLog
+from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import ScenarioError
 from mtg_ledger.replays.scenario.schema import describe
@@ -48,6 +49,14 @@ class TooLarge(Exception):
     """413: a body over the limit."""
 
 
+class CardNotFound(Exception):
+    """404: no card of the pool has this name; ``nearest``, the names it has nearest the one asked for."""
+
+    def __init__(self, name: str, nearest: list[str]) -> None:
+        super().__init__(say("card.none_match", {"query": name, "nearest": ", ".join(nearest) or "-"}))
+        self.nearest = nearest
+
+
 class StoreUnavailable(Exception):
     """503 at once: this process has lost its session with the database (PostgreSQL restarting, say)."""
 
@@ -56,6 +65,7 @@ STATUS: dict[type[Exception], int] = {
     Unauthorized: 401,
     Forbidden: 403,
     GameNotFound: 404,
+    CardNotFound: 404,
     VersionConflict: 409,  # the game moved on (a stale expected_version, or a race lost at the store)
     GameExists: 409,
     Conflict: 409,
@@ -98,6 +108,8 @@ def body_of(error: BaseException) -> dict[str, Any]:
         return {"error": error.message, "rule": error.rule}
     if isinstance(error, Unprocessable) and error.field:
         return {"error": str(error), "field": error.field}
+    if isinstance(error, CardNotFound):
+        return {"error": str(error), "nearest": error.nearest}
     if status_of(error) == 503:
         return {"error": "the store is unavailable; try again"}
     return {"error": str(error)}

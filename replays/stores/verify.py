@@ -28,6 +28,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.hashing import GENESIS_HASH
+from mtg_ledger.core.catalog import Catalog
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
 from mtg_ledger.replays.stores import snapshot_delta as delta
@@ -143,7 +144,9 @@ def load(
             for stored in candidates:
                 tries += 1
                 try:
-                    return fold(ledger, game_id, *snapshot_game(ledger.mapper, game_id, stored, ledger.snapshots.recorder), version=version)
+                    game, state_hash = snapshot_game(ledger.mapper, game_id, stored, ledger.snapshots.recorder)
+                    pin_cards(ledger, game_id, game)
+                    return fold(ledger, game_id, game, state_hash, version=version)
                 except SnapshotRejected as e:
                     if rejected is not None:
                         rejected(e)
@@ -153,6 +156,17 @@ def load(
             if below is None or below < 1:
                 break
     return fold(ledger, game_id, None, None, version=version)
+
+
+def pin_cards(ledger: Any, game_id: UUID, game: Game) -> None:
+    """A snapshot holds no card definitions (they never change in a game): the game's are those its
+    checked GameStarted records (schema 5; before, the classic ones its upcast form names)."""
+    try:
+        first = next(maps(ledger, game_id, None, 1), None)
+    except Exception as e:
+        raise SnapshotRejected(game.version, Phrase("snapshot.cannot_read", {"error": brief(e)})) from None
+    if first is not None and "cards" in first:
+        game.state.cards = Catalog.of(first["cards"])
 
 
 def fold(ledger: Any, game_id: UUID, game: Game | None, state_hash: str | None, *, version: int | None) -> Game | None:

@@ -88,7 +88,7 @@ function permanent(p, marks) {
   const stats = p.power !== null && p.power !== undefined ? ` ${p.power}/${p.toughness}` : "";
   const classes = ["card", p.tapped ? "tapped" : "", p.phased_out ? "phased" : "", p.attacking ? "attacking" : "", marks.objects.has(p.object) ? "changed" : ""];
   return el("li", { class: classes.join(" "), "data-object": p.object },
-    el("span", { class: "name", text: `${p.card}` }), el("span", { class: "id", text: ` #${p.object}${stats}` }),
+    el("span", { class: "name", tabindex: "0", "data-card": p.card, text: `${p.card}` }), el("span", { class: "id", text: ` #${p.object}${stats}` }),
     labels.length ? el("span", { class: "labels", text: ` — ${labels.join(", ")}` }) : "",
     marks.objects.has(p.object) ? el("span", { class: "sr", text: " (changed by this event)" }) : "");
 }
@@ -97,9 +97,40 @@ function hand(cards) {
   if (typeof cards === "number") return el("span", { text: `${cards} card${cards === 1 ? "" : "s"} (hidden)` });
   const hidden = cards.filter((c) => c === null).length;
   const known = cards.filter((c) => c !== null);
-  const text = known.length ? known.join(", ") : (hidden ? "" : "empty");
-  return el("span", { text: text + (hidden ? `${known.length ? ", " : ""}${hidden} hidden card${hidden === 1 ? "" : "s"}` : "") });
+  const names = known.flatMap((c, i) => [i ? ", " : "", el("span", { class: "name", tabindex: "0", "data-card": c, text: c })]);
+  const rest = known.length ? "" : (hidden ? "" : "empty");
+  return el("span", {}, ...names, rest + (hidden ? `${known.length ? ", " : ""}${hidden} hidden card${hidden === 1 ? "" : "s"}` : ""));
 }
+
+// A card's Oracle text, shown while its name is hovered or focused (GET /cards/{name}: anyone may read it).
+const cardTexts = new Map();
+async function cardText(name) {
+  if (!cardTexts.has(name)) {
+    cardTexts.set(name, fetch(`/cards/${encodeURIComponent(name)}`).then((r) => (r.ok ? r.json() : null)).catch(() => null));
+  }
+  return cardTexts.get(name);
+}
+function typeLine(card) {
+  const left = [...card.supertypes, ...card.types].join(" ");
+  return card.subtypes.length ? `${left} — ${card.subtypes.join(" ")}` : left;
+}
+async function showCard(event) {
+  const target = event.target.closest && event.target.closest("[data-card]");
+  if (!target) return;
+  const name = target.getAttribute("data-card");
+  const card = await cardText(name);
+  const face = card && card.back && card.back.name === name ? card.back : card;
+  if (!face) { $("card-text").replaceChildren(el("p", { text: `${name}: no such card in the pool` })); return; }
+  const stats = face.power !== undefined ? `${face.power}/${face.toughness}` : (face.loyalty !== undefined ? `loyalty ${face.loyalty}` : "");
+  $("card-text").replaceChildren(
+    el("h3", { text: `${face.name}${face.mana_cost ? `  ${face.mana_cost}` : ""}` }),
+    el("p", { class: "type-line", text: typeLine(face) }),
+    ...face.oracle.split("\n").filter((l) => l).map((l) => el("p", { class: "oracle", text: l })),
+    stats ? el("p", { text: stats }) : "");
+  target.setAttribute("title", `${face.name}: ${face.oracle}`);
+}
+document.addEventListener("mouseover", showCard);
+document.addEventListener("focusin", showCard);
 
 function renderBoard(outline) {
   const s = view.state, marks = changed(view.previous, s);
@@ -123,7 +154,8 @@ function renderBoard(outline) {
   });
   $("players").replaceChildren(...players);
   $("stack").replaceChildren(...[...s.stack].reverse().map((o) =>
-    el("li", { "data-object": o.object, text: `${o.card} #${o.object} (${o.controller})${o.targets && o.targets.length ? ` → ${o.targets.map((t) => typeof t === "number" ? `#${t}` : t).join(", ")}` : ""}` })));
+    el("li", { "data-object": o.object }, el("span", { class: "name", tabindex: "0", "data-card": o.card, text: o.card }),
+      ` #${o.object} (${o.controller})${o.targets && o.targets.length ? ` → ${o.targets.map((t) => typeof t === "number" ? `#${t}` : t).join(", ")}` : ""}`)));
   if (!s.stack.length) $("stack").replaceChildren(el("li", { class: "empty", text: "empty" }));
   $("changes").replaceChildren(...(marks.lines.length ? marks.lines : ["nothing on the board"]).map((t) => el("li", { text: t })));
 }

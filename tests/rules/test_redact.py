@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, card
+from mtg_ledger.core.cards import CLASSIC
 from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.redact import JUDGE, view
@@ -25,7 +25,8 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.core.view import state_view
 from tests.conftest import examples
 
-NAMES = frozenset({*CARDS, *TOKENS, *BACK_FACES})
+NAMES = frozenset(CLASSIC.names())
+CARDS, card = CLASSIC.cards, CLASSIC.card
 LANDS = {"alice": "Forest", "bob": "Mountain", "carol": "Plains"}
 SPELLS = sorted(n for n in CARDS if not card(n).is_type("Land") and not card(n).is_type("Scheme"))
 SCHEMES = sorted(n for n in CARDS if card(n).is_type("Scheme"))

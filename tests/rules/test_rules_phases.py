@@ -214,7 +214,7 @@ def test_history_of_benalia_enters_with_a_lore_counter_and_chapter_i_creates_a_k
     assert (token["player"], token["token"]) == ("alice", "Knight")
     knight = table.state.permanent(token["object"])
     assert knight.token and (ch.power(table.state, knight), ch.toughness(table.state, knight)) == (2, 2)
-    assert ch.has_keyword(table.state, knight, "vigilance") and ch.face(knight).colors == ("W",)
+    assert ch.has_keyword(table.state, knight, "vigilance") and ch.face(table.state, knight).colors == ("W",)
 
 
 def test_history_of_benalia_gets_a_lore_counter_in_the_next_precombat_main_phase_and_chapter_ii_creates_a_knight_505_4():
@@ -255,5 +255,5 @@ def test_chapter_iii_pumps_a_nontoken_knight_its_controller_controls_too_714_2()
     assert (ch.power(table.state, mine), ch.toughness(table.state, mine)) == (4, 2)
     assert (ch.power(table.state, bobs), ch.toughness(table.state, bobs)) == (2, 1)
     assert sorted(e["effect"]["object"] for e in events_of(table, "EffectCreated")) == sorted(
-        p.object for p in table.state.battlefield if p.controller == "alice" and "Knight" in ch.face(p).subtypes
+        p.object for p in table.state.battlefield if p.controller == "alice" and "Knight" in ch.face(table.state, p).subtypes
     )

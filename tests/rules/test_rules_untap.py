@@ -147,7 +147,7 @@ def test_it_becomes_night_when_the_previous_active_player_cast_no_spells_and_vil
     assert (changed["to"], changed["rule"], changed["transformed"]) == ("night", "502.2", [1])
     assert step_began(table, 2, "untap")["v"] < changed["v"] < step_began(table, 2, "upkeep")["v"]
     watch = perm(table, "Village Watch")
-    assert watch.transformed and ch.name(watch) == "Village Reavers"
+    assert watch.transformed and ch.name(table.state, watch) == "Village Reavers"
     assert (ch.power(table.state, watch), ch.toughness(table.state, watch)) == (5, 5)
 
 
@@ -172,7 +172,7 @@ def test_a_village_watch_entering_while_it_is_night_enters_as_village_reavers_wi
     transformed = last(table, "PermanentsTransformed")
     assert (transformed["permanents"], transformed["rule"]) == ([entered], "702.145")
     reavers = table.state.permanent(entered)
-    assert ch.name(reavers) == "Village Reavers" and (ch.power(table.state, reavers), ch.toughness(table.state, reavers)) == (5, 5)
+    assert ch.name(table.state, reavers) == "Village Reavers" and (ch.power(table.state, reavers), ch.toughness(table.state, reavers)) == (5, 5)
     assert ch.has_keyword(table.state, reavers, "haste") and not ch.sick(table.state, reavers)
 
     advance_to(table, 3, "declare_attackers")
@@ -194,7 +194,7 @@ def test_two_spells_in_a_turn_make_it_day_again_and_village_reavers_transforms_b
     changed = last(table, "DayNightChanged")
     assert (changed["to"], changed["rule"], changed["transformed"]) == ("day", "502.2", [1])
     watch = perm(table, "Village Watch")
-    assert not watch.transformed and ch.name(watch) == "Village Watch"
+    assert not watch.transformed and ch.name(table.state, watch) == "Village Watch"
     assert (ch.power(table.state, watch), ch.toughness(table.state, watch)) == (4, 3)
 
 

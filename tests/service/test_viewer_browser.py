@@ -231,3 +231,23 @@ def test_the_step_control_follows_the_game_shown(browser: webdriver.Chrome, url:
     browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_DOWN)  # the next step: the control moves with it
     wait_for(lambda: select.get_attribute("value") not in ("precombat_main", ""))
     assert select.get_attribute("value") == board(browser)["step"]
+
+
+def test_a_card_s_oracle_text_is_shown_when_its_name_is_focused_or_hovered(browser: webdriver.Chrome, url: str, stored: Any) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from mtg_ledger.replays.cards import live_pool
+
+    _, game, tokens, events = stored
+    browser.get(f"{url}/games/{game}/viewer#token={tokens[JUDGE_HOLDER]}&v={len(events)}")
+    at_version(browser, len(events), len(events))
+    names = browser.find_elements(By.CSS_SELECTOR, "#players [data-card]")
+    assert names, "no card name on the board"
+    first, last = names[0], names[-1]
+    browser.execute_script("arguments[0].focus()", first)
+    oracle = live_pool().definitions[first.get_attribute("data-card")]["oracle"].splitlines()[0]
+    wait_for(lambda: oracle in browser.find_element(By.ID, "card-text").text)
+    ActionChains(browser).move_to_element(last).perform()
+    name = last.get_attribute("data-card")
+    wait_for(lambda: browser.find_element(By.CSS_SELECTOR, "#card-text h3").text.startswith(name))
+    shot(browser, "viewer-card-text")

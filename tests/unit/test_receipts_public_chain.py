@@ -16,10 +16,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS
 from mtg_ledger.core.hashing import GENESIS_HASH, canonical, chain, sort_keys
 from mtg_ledger.core.public import GENESIS, hidden_values, link, public_form, set_path
 from mtg_ledger.core.redact import JUDGE, view_of_event
+from mtg_ledger.replays.cards import live_pool
 from mtg_ledger.replays.receipts import player
 from mtg_ledger.replays.receipts.book import shown, value_at
 from mtg_ledger.replays.receipts.commitments import Salts, new_secret
@@ -27,7 +27,7 @@ from mtg_ledger.replays.receipts.signing import SigningKey, b64, raw_public
 from tests.conftest import examples
 from tests.rules.test_random_play import play_randomly
 
-POOL = sorted({*CARDS, *TOKENS, *BACK_FACES})
+POOL = sorted(live_pool().catalog.names())  # every card, token and back face a hidden value could be
 
 
 def _signer() -> tuple[SigningKey, dict[str, str]]:

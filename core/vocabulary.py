@@ -1,0 +1,297 @@
+"""Cards as plain data (docs/cards.md): the vocabulary a card's abilities are written in, and the
+compiler from a card's definition (a map, as a card file or ``GameStarted.cards`` holds it) to the
+``CardDef`` the rules read.
+
+One table per kind of thing. ``EFFECT_KINDS``: what a spell or an ability does as it resolves, each a
+primitive of ``core.effects`` carried out by its entry in ``core.effect_table``. ``ABILITY_KINDS``: a
+card's abilities, mana (605), activated (602), triggered (603) and the static abilities of
+``core.statics`` (604). A definition names an effect's kind by its key ``effect`` and an ability's by
+``ability``. An entry is a kind's name and its class: the fields a definition gives are the class's own
+dataclass fields, checked against their annotations (``int``, ``str``, ``bool``, an optional
+one, a tuple of strings, or a tuple of effects). A new kind is one entry in one table.
+
+Pure: a definition is handed in as data and compiled; nothing is read from disk here. A definition the
+vocabulary cannot read raises ``CardDataError``, naming the path of the field at fault.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from mtg_ledger.core import effects as fx
+from mtg_ledger.core import statics as st
+from mtg_ledger.core.carddef import CardDef
+from mtg_ledger.core.mana import COLORS as MANA_COLORS
+
+EFFECT_KINDS: dict[str, type] = {
+    "deal_damage": fx.DealDamage,
+    "pump_until_end_of_turn": fx.PumpUntilEndOfTurn,
+    "pump_yours_until_end_of_turn": fx.PumpYoursUntilEndOfTurn,
+    "draw_cards": fx.DrawCards,
+    "lose_life": fx.LoseLife,
+    "gain_life": fx.GainLife,
+    "add_counters": fx.AddCounters,
+    "create_token": fx.CreateToken,
+    "discard_cards": fx.DiscardCards,
+    "untap_self": fx.UntapSelf,
+    "untap_attackers": fx.UntapAttackers,
+    "additional_combat_and_main": fx.AdditionalCombatAndMain,
+    "skip_next_combat": fx.SkipNextCombat,
+    "no_maximum_hand_size_until_your_next_turn": fx.NoMaximumHandSizeUntilYourNextTurn,
+    "destroy_nonland": fx.DestroyNonland,
+}
+
+ABILITY_KINDS: dict[str, type] = {
+    "mana": fx.ManaAbility,  # 605.1a
+    "activated": fx.ActivatedAbility,  # 602
+    "triggered": fx.TriggeredAbility,  # 603
+    "attack_tax": st.AttackTax,  # 508.1d
+    "no_maximum_hand_size": st.NoMaximumHandSize,  # 402.2
+    "doesnt_untap": st.DoesntUntap,  # 502.3
+    "grant_keyword": st.GrantKeyword,  # 604.1
+}
+
+# The keywords a card may list (its "keywords"), each with its rule. Daybound and nightbound are
+# kept as the definition's flags (702.145); the others are the permanent's keyword abilities.
+KEYWORDS: dict[str, str] = {
+    "first strike": "702.7",
+    "double strike": "702.4",
+    "flying": "702.9",
+    "haste": "702.10",
+    "reach": "702.17",
+    "trample": "702.19",
+    "vigilance": "702.20",
+    "phasing": "702.26",
+    "daybound": "702.145",
+    "nightbound": "702.145",
+}
+FLAG_KEYWORDS = ("daybound", "nightbound")
+_NOT_STATIC = (fx.ManaAbility, fx.TriggeredAbility, fx.ActivatedAbility)
+COLORS = ("W", "U", "B", "R", "G")  # 105.1
+
+# A card's own fields: name -> (what it holds, required). "face" fields are a back face's too.
+CARD_FIELDS: dict[str, tuple[str, bool]] = {
+    "name": ("text", True),
+    "mana_cost": ("mana", False),
+    "colors": ("colors", False),
+    "color_identity": ("colors", False),
+    "supertypes": ("texts", False),
+    "types": ("texts", True),
+    "subtypes": ("texts", False),
+    "power": ("int", False),
+    "toughness": ("int", False),
+    "loyalty": ("int", False),
+    "defense": ("int", False),
+    "oracle": ("text", True),
+    "keywords": ("keywords", False),
+    "token": ("bool", False),
+    "spell": ("spell", False),
+    "abilities": ("abilities", False),
+    "back": ("face", False),
+}
+SPELL_FIELDS = ("target", "effects")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
+TARGETS = ("any", "creature", "player")
+
+Path = tuple[str | int, ...]
+
+
+class CardDataError(ValueError):
+    """A definition the vocabulary cannot read: ``path`` is the field at fault (keys and list indexes
+    from the definition's top), ``code`` the message id (section ``card`` of the catalogues), ``params``
+    its holes."""
+
+    def __init__(self, path: Path, code: str, /, **params: Any) -> None:
+        self.path, self.code, self.params = path, code, params
+        super().__init__(f"{dotted(path)}: {code} {params}")
+
+
+def dotted(path: Path) -> str:
+    """``("abilities", 0, "effects", 1, "amount")`` -> ``abilities[0].effects[1].amount``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out
+
+
+def compile_card(data: Mapping[str, Any]) -> CardDef:
+    """The ``CardDef`` of a card's definition (docs/cards.md), or ``CardDataError``."""
+    return _face(data, (), top=True)
+
+
+def kind_fields(cls: type) -> dict[str, tuple[Any, bool]]:
+    """A vocabulary class's fields: name -> (annotation, required)."""
+    hints = typing.get_type_hints(cls)
+    return {
+        f.name: (hints[f.name], f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING)
+        for f in dataclasses.fields(cls)
+    }
+
+
+def _face(data: Any, path: Path, top: bool) -> CardDef:
+    if not isinstance(data, Mapping):
+        raise CardDataError(path, "card.not_a_table")
+    for key in data:
+        if key not in CARD_FIELDS or (not top and key in ("back", "token", "color_identity")):
+            raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join(CARD_FIELDS))
+    for key, (_, required) in CARD_FIELDS.items():
+        if required and key not in data:
+            raise CardDataError((*path, key), "card.missing_field", field=key)
+    values = {key: _card_field(kind, data[key], (*path, key)) for key, (kind, _) in CARD_FIELDS.items() if key in data}
+    keywords: tuple[str, ...] = values.get("keywords", ())
+    spell: dict[str, Any] = values.get("spell", {})
+    abilities: tuple[Any, ...] = values.get("abilities", ())
+    return CardDef(
+        name=values["name"],
+        types=values["types"],
+        oracle=values["oracle"],
+        cost=values.get("mana_cost", ""),
+        subtypes=values.get("subtypes", ()),
+        supertypes=values.get("supertypes", ()),
+        power=values.get("power"),
+        toughness=values.get("toughness"),
+        target=spell.get("target"),
+        effects=spell.get("effects", ()),
+        mana_abilities=tuple(a for a in abilities if isinstance(a, fx.ManaAbility)),
+        keywords=frozenset(k for k in keywords if k not in FLAG_KEYWORDS),
+        triggers=tuple(a for a in abilities if isinstance(a, fx.TriggeredAbility)),
+        activated=tuple(a for a in abilities if isinstance(a, fx.ActivatedAbility)),
+        daybound="daybound" in keywords,
+        nightbound="nightbound" in keywords,
+        back=values.get("back"),
+        colors=values.get("colors", ()),
+        color_identity=values.get("color_identity", ()),
+        statics=tuple(a for a in abilities if not isinstance(a, _NOT_STATIC)),  # every other kind is static (604)
+        loyalty=values.get("loyalty"),
+        defense=values.get("defense"),
+    )
+
+
+def _card_field(kind: str, value: Any, path: Path) -> Any:
+    if kind == "text":
+        return _typed(str, value, path)
+    if kind == "int":
+        return _typed(int, value, path)
+    if kind == "bool":
+        return _typed(bool, value, path)
+    if kind == "mana":
+        text = _typed(str, value, path)
+        _check_mana(text, path)
+        return text
+    if kind in ("texts", "colors", "keywords"):
+        items = _strings(value, path)
+        allowed = {"colors": COLORS, "keywords": tuple(KEYWORDS)}.get(kind)
+        for i, item in enumerate(items):
+            if allowed is not None and item not in allowed:
+                raise CardDataError((*path, i), "card.not_one_of", value=item, allowed=", ".join(allowed))
+        return items
+    if kind == "spell":
+        return _spell(value, path)
+    if kind == "abilities":
+        return tuple(_kind(ABILITY_KINDS, "ability", item, (*path, i)) for i, item in enumerate(_list(value, path)))
+    return _face(value, path, top=False)
+
+
+def _spell(value: Any, path: Path) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise CardDataError(path, "card.not_a_table")
+    out: dict[str, Any] = {}
+    for key, item in value.items():
+        if key not in SPELL_FIELDS:
+            raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join(SPELL_FIELDS))
+        if key == "target":
+            target = _typed(str, item, (*path, key))
+            if target not in TARGETS:
+                raise CardDataError((*path, key), "card.not_one_of", value=target, allowed=", ".join(TARGETS))
+            out[key] = target
+        else:
+            out[key] = _effects(item, (*path, key))
+    return out
+
+
+def _effects(value: Any, path: Path) -> tuple[Any, ...]:
+    return tuple(_kind(EFFECT_KINDS, "effect", item, (*path, i)) for i, item in enumerate(_list(value, path)))
+
+
+def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
+    """One entry of ``table`` built from ``{tag: its name, ...its fields}`` (``tag``: "effect" or "ability")."""
+    if not isinstance(data, Mapping):
+        raise CardDataError(path, "card.not_a_table")
+    name = data.get(tag)
+    if name is None:
+        raise CardDataError((*path, tag), "card.missing_field", field=tag)
+    if name not in table:
+        raise CardDataError((*path, tag), "card.unknown_kind", kind=name, known=", ".join(table))
+    cls = table[name]
+    fields = kind_fields(cls)
+    values: dict[str, Any] = {}
+    for key, item in data.items():
+        if key == tag:
+            continue
+        if key not in fields:
+            raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join([tag, *fields]))
+        values[key] = _annotated(fields[key][0], item, (*path, key))
+    for key, (_, required) in fields.items():
+        if required and key not in values:
+            raise CardDataError((*path, key), "card.missing_field", field=key)
+    return cls(**values)
+
+
+def _annotated(hint: Any, value: Any, path: Path) -> Any:
+    """A field's value checked against its annotation."""
+    if hint in (int, str, bool):
+        return _typed(hint, value, path)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        return _annotated(inner, value, path)
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        if args[0] is str:
+            return _strings(value, path)
+        if args[0] == fx.Effect:
+            return _effects(value, path)
+    raise TypeError(f"the vocabulary cannot read a field annotated {hint!r}")  # a defect of a table entry
+
+
+_TYPE_WORDS = {int: "integer", str: "string", bool: "boolean"}
+
+
+def _typed(kind: type, value: Any, path: Path) -> Any:
+    if type(value) is not kind:
+        raise CardDataError(path, "card.wrong_type", wanted=_TYPE_WORDS[kind], got=type(value).__name__)
+    return value
+
+
+def _list(value: Any, path: Path) -> list[Any]:
+    if not isinstance(value, list):
+        raise CardDataError(path, "card.wrong_type", wanted="array", got=type(value).__name__)
+    return value
+
+
+def _strings(value: Any, path: Path) -> tuple[str, ...]:
+    return tuple(_typed(str, item, (*path, i)) for i, item in enumerate(_list(value, path)))
+
+
+def _check_mana(text: str, path: Path) -> None:
+    """202.1: a mana cost is a run of mana symbols, ``{2}{W}{W}``."""
+    rest = text
+    while rest:
+        end = rest.find("}")
+        symbol = rest[1:end] if rest.startswith("{") and end > 1 else None
+        if symbol is None or not (symbol.isdigit() or symbol in MANA_COLORS):
+            raise CardDataError(path, "card.bad_mana_cost", cost=text)
+        rest = rest[end + 1 :]
+
+
+def tokens_created(definition: CardDef) -> tuple[str, ...]:
+    """The tokens a card's effects create (111.1), by name, in the order they are written."""
+    found: list[str] = []
+    faces = [definition] if definition.back is None else [definition, definition.back]
+    for face in faces:
+        abilities: list[fx.TriggeredAbility | fx.ActivatedAbility] = [*face.triggers, *face.activated]
+        every = [*face.effects, *(e for a in abilities for e in a.effects)]
+        found.extend(e.token for e in every if isinstance(e, fx.CreateToken) and e.token not in found)
+    return tuple(found)
