@@ -2,7 +2,8 @@
 was created, or later with their token) signs each of their decisions, and the signature is stored with it.
 
 The signed message is the UTF-8 bytes of ``mtg-ledger decision\\n<game>\\n<version>\\n<body>``: the game's
-id, the version the game is at when the decision is taken (the ``expected_version`` a careful client sends),
+id, the version the game is at when the decision is taken (the body must name it as ``expected_version``:
+the decision is stored at that version or not at all),
 and the body as sent, as canonical JSON (keys sorted, no spaces, UTF-8). The signature goes in the request's
 ``Signature`` header, in base64. The audit of a stored game checks every stored signature against the
 player's key, and that every decision of such a player after they registered their key was signed.

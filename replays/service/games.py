@@ -115,7 +115,7 @@ class Games:
             state = self.ledger.current(game_id).state
             command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
-            proof = self._signed(game_id, player, state.version, *signed)
+            proof = self._signed(game_id, player, expected, *signed)
 
             def records(game: Game, new: list[Map]) -> list[Any]:
                 events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
@@ -135,13 +135,17 @@ class Games:
             self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
         return response
 
-    def _signed(self, game_id: UUID, player: str, version: int, raw: bytes, signature: str | None) -> DecisionSigned | None:
-        """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature)."""
+    def _signed(self, game_id: UUID, player: str, version: int | None, raw: bytes, signature: str | None) -> DecisionSigned | None:
+        """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature).
+        A signed decision names the version it was signed at (``expected_version``): it is stored at that
+        version or not at all (``decide`` refuses any other with 409), so the audit finds its signature there."""
         registered = find(self.ledger, player_key_id(str(game_id), player))
         if not isinstance(registered, PlayerKey):
             return None
         if not signature:
             raise Unauthorized(say("receipt.signature_needed", {"player": player}))
+        if version is None:
+            raise Unprocessable(say("receipt.signed_without_version", {"player": player}), field="body.expected_version")
         try:
             body = canonical_body(json.loads(raw))
         except ValueError:

@@ -246,3 +246,28 @@ def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_
     (finding,) = report["findings"]
     assert finding["message_id"] == "receipt.unsigned_decision" and finding["params"]["player"] == pending_player
     assert "n'a pas de signature" in finding["message"]
+
+
+def test_a_signed_decision_is_stored_at_the_version_it_was_signed_at_or_not_at_all(store: dict[str, str]) -> None:
+    """Another worker may store a decision between the check of a signature and its decision: the signed
+    body names its version (``expected_version``), and a game that moved on refuses it (409), storing nothing."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    keys = {"alice": Ed25519PrivateKey.generate(), "bob": Ed25519PrivateKey.generate()}
+    with server(store) as url:
+        game, tokens = new_game(url, {**SETUP, "keys": {name: _public(k) for name, k in keys.items()}})
+        pending = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+        who, version = pending["player"], pending["version"]
+        act, headers = f"{url}/games/{game}/actions", bearer(tokens[who])
+        loose = {"action": "pass"}
+        refused = httpx.post(act, headers={**headers, "Signature": _signature(keys[who], game, version, loose)}, json=loose)
+        assert refused.status_code == 422 and "expected_version" in refused.json()["error"]
+        body = {"action": "pass", "expected_version": version}
+        signature = _signature(keys[who], game, version, body)
+        # another process stores the pending player's pass meanwhile
+        assert main(["decide", game, "--db", store["SQLITE_DBNAME"], json.dumps({"player": who, "action": "pass"})]) == 0
+        moved = httpx.get(f"{url}/games/{game}/receipt", headers=bearer(tokens["judge"])).json()["version"]
+        assert moved > version
+        stale = httpx.post(act, headers={**headers, "Signature": signature}, json=body)
+        assert stale.status_code == 409
+        assert httpx.get(f"{url}/games/{game}/receipt", headers=bearer(tokens["judge"])).json()["version"] == moved
