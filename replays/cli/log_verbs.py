@@ -130,6 +130,9 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         from mtg_ledger.replays.receipts.audit import add_receipt_findings
 
         add_receipt_findings(report, events, versions, secret, receipts, keys)
+        report.notices.extend(receipt_verbs.keys_source(store, args.keys))
+        if args.keys is not None and (not isinstance(found, Path) or getattr(args, "db", None)):
+            report.findings.extend(receipt_verbs.keys_not_in_store(store, args.keys, keys))
     if args.json:
         emit(report.to_json(args.lang))
     else:

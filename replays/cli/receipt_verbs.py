@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.errors import UserError
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.replays.cli.verbs import _viewer, emit
+from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.receipts.signing import SIGNING_KEY_ENV, keys_document, load_file, published, rotate
 
@@ -103,3 +105,17 @@ def game_secret_of(store: Store, game: UUID) -> bytes | None:
     from mtg_ledger.replays.receipts.records import game_secret
 
     return game_secret(store.ledger, str(game), create=False)
+
+
+def keys_source(store: Store, path: str | None) -> list[Phrase]:
+    """The notice that says which keys verified the receipts: a file someone handed in, or the store's."""
+    if path is not None:
+        return [Phrase("receipt.keys_from_file", {"file": path})]
+    return [Phrase("receipt.keys_from_store", {"store": store.where()})]
+
+
+def keys_not_in_store(store: Store, path: str, keys: dict[str, str]) -> list[Finding]:
+    """Each key of a ``--keys`` file that the store's ring does not hold: a receipt it verifies was not
+    signed by this service (a judge takes the keys from the service, not from the one who accuses)."""
+    ring = published(store.ledger)
+    return [Finding.of(0, "receipt", "receipt.key_not_in_store", {"key": kid, "file": path}) for kid in keys if ring.get(kid) != keys[kid]]

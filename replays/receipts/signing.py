@@ -218,6 +218,8 @@ def receipt_problem(receipt: Any, keys: Mapping[str, str]) -> tuple[str, dict[st
     public = keys.get(kid) if isinstance(kid, str) else None
     if public is None:
         return "receipt.unknown_key", {"key": str(kid)}
+    if key_id(unb64(public) or b"") != kid:
+        return "receipt.key_id_mismatch", {"key": kid}  # a key's id is the start of its own sha256: never taken on trust
     verifier = public_key(public)
     raw = unb64(signature)
     if verifier is None or raw is None:

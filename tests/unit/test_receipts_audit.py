@@ -260,3 +260,35 @@ def test_serve_refuses_a_signing_key_file_that_holds_no_key(db: str, tmp_path: P
     assert "MTG_LEDGER_SIGNING_KEY" in capsys.readouterr().err
     monkeypatch.setenv("MTG_LEDGER_SIGNING_KEY", str(tmp_path / "missing.pem"))
     assert main(["keys", "--db", db]) == 2
+
+
+def test_receipts_forged_with_the_accusers_own_key_are_refused_under_the_services_id_and_flagged_otherwise(
+    ledger: Ledger, db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dishonest player signs two receipts with their own key and lists it in the keys they hand in: under
+    the service's key id it is refused (a key's id is its own sha256), under its own id the judge's store
+    says it is no key of this service; the report says which keys it used."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from mtg_ledger.replays.receipts.signing import SigningKey, b64, raw_public
+
+    book = ReceiptBook(ledger)
+    game, receipts = _play(ledger, book, 10)
+    genuine = receipts[-1]
+    mine = SigningKey.of(Ed25519PrivateKey.generate())
+    forged = [mine.receipt(str(game), genuine["version"], bytes(32)), genuine]
+    service_id = genuine["key"]
+    lying = {service_id: b64(raw_public(mine.private.public_key()))}  # my key under the service's id
+    forged_as_service = [{**forged[0], "key": service_id}, genuine]
+    code, report = _audit(capsys, str(game), "--db", db, "--receipts", _saved(tmp_path, "r1.json", forged_as_service), "--keys", _saved(tmp_path, "k1.json", keys_document(lying)))
+    refused = [f["message"] for f in _receipt_findings(report) if f["message_id"] == "receipt.refused"]
+    assert code == 1 and "receipt.fork" not in [f["message_id"] for f in report["findings"]]
+    assert len(refused) == 2 and all(f"names key {service_id}, but the key given under that id is another" in r for r in refused)
+    own = {**published(ledger), mine.id: b64(raw_public(mine.private.public_key()))}
+    keys_file = _saved(tmp_path, "k2.json", keys_document(own))
+    code, report = _audit(capsys, str(game), "--db", db, "--receipts", _saved(tmp_path, "r2.json", forged), "--keys", keys_file)
+    not_ours = [f for f in report["findings"] if f["message_id"] == "receipt.key_not_in_store"]
+    assert code == 1 and [f["params"]["key"] for f in not_ours] == [mine.id]
+    assert report["notices"] == [f"receipts checked against the keys of {keys_file}"]
+    code, report = _audit(capsys, str(game), "--db", db, "--receipts", _saved(tmp_path, "r3.json", [genuine]))
+    assert code == 0 and report["notices"] == [f"receipts checked against the service keys of {db}"]
