@@ -101,7 +101,7 @@ def read_keys(store: Store, path: str | None) -> dict[str, str]:
         raise UserError(f'--keys {path}: not a list of keys as GET /keys gives it ({{"keys": [{{"id", "alg", "public"}}]}})') from None
 
 
-def game_secret_of(store: Store, game: UUID) -> bytes | None:
+def game_secret_of(store: Store, game: UUID) -> list[tuple[int, bytes]] | None:
     from mtg_ledger.replays.receipts.records import game_secret
 
     return game_secret(store.ledger, str(game), create=False)

@@ -68,7 +68,7 @@ class ReceiptBook:
         if found is None:
             secret = game_secret(self.ledger, str(game_id))
             assert secret is not None  # made when missing
-            found = _kept(self._salts, game_id, Salts(secret))
+            found = _kept(self._salts, game_id, Salts(str(game_id), secret))
         return found
 
     def head(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = (), keep: bool = True) -> bytes:

@@ -28,6 +28,7 @@ from tests.conftest import examples
 from tests.rules.test_random_play import play_randomly
 
 POOL = sorted({*CARDS, *TOKENS, *BACK_FACES})
+GAME = "3f1c2d4e-0000-4000-8000-000000000000"
 
 
 def _signer() -> tuple[SigningKey, dict[str, str]]:
@@ -80,10 +81,10 @@ def _guesses(event: dict[str, Any], path: str, previous_hash: str, previous_head
 @given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1), decisions=st.integers(1, 300))
 def test_every_player_rebuilds_the_public_chain_from_their_views_and_each_receipt_verifies(seed: int, choice_seed: int, decisions: int) -> None:
     events = play_randomly(seed, random.Random(choice_seed), decisions).events
-    salts = Salts(new_secret())
+    game = "3f1c2d4e-0000-4000-8000-000000000001"
+    salts = Salts(game, [(1, new_secret())])
     key, keys = _signer()
     heads = dict(salts.heads(events))
-    game = "3f1c2d4e-0000-4000-8000-000000000001"
     chosen = random.Random(seed).sample(sorted(heads), min(5, len(heads)))
     receipts = [key.receipt(game, v, heads[v]) for v in chosen]
     for name in {p["name"] for p in events[0]["players"]}:
@@ -104,10 +105,10 @@ def test_nothing_a_player_receives_holds_a_hash_of_a_hidden_card_they_could_repr
     """402.3, 401.2: for every hidden value, every guess a player could hash (each card of the pool, the
     true value itself) is absent from their views, the receipts and the public heads."""
     events = play_randomly(seed, random.Random(choice_seed), decisions).events
-    salts = Salts(new_secret())
+    game = "3f1c2d4e-0000-4000-8000-000000000002"
+    salts = Salts(game, [(1, new_secret())])
     key, _ = _signer()
     heads = dict(salts.heads(events))
-    game = "3f1c2d4e-0000-4000-8000-000000000002"
     for name in sorted({p["name"] for p in events[0]["players"]}):
         views = [shown(salts, e, name) for e in events]
         receipts = [key.receipt(game, v, heads[v]) for v in heads]
@@ -129,7 +130,7 @@ def test_the_public_form_hides_what_redaction_hides_and_nothing_else() -> None:
     """401.2, 402.3: a library's order, an opponent's draw, the seed and the state hash become commitments;
     what every player sees stays as it is."""
     events = play_randomly(11, random.Random(5), 40).events
-    salts = Salts(new_secret())
+    salts = Salts(GAME, [(1, new_secret())])
     paths = {e["type"]: {p for p, _ in hidden_values(e)} for e in events}
     assert paths["CardDrawn"] == {"card"} and paths["LibraryShuffled"] == {"order"} and paths["TurnBegan"] == {"state_hash"}
     assert {"seed", "players.0.library", "players.1.library"} <= paths["GameStarted"]
@@ -143,11 +144,11 @@ def test_the_public_form_hides_what_redaction_hides_and_nothing_else() -> None:
 def test_a_commitment_opens_only_to_its_value_with_its_salt() -> None:
     """The judge (or a player once given the salts) can check every commitment; another card does not open it."""
     events = play_randomly(3, random.Random(3), 30).events
-    salts = Salts(new_secret())
+    salts = Salts(GAME, [(1, new_secret())])
     drawn = next(e for e in events if e["type"] == "CardDrawn")
     ((path, value, salt, commitment),) = salts.openings(drawn)
     from mtg_ledger.replays.receipts.commitments import commitment as commit
 
     assert commit(salt, value) == commitment
     assert all(commit(salt, other) != commitment for other in POOL if other != value)
-    assert Salts(new_secret()).openings(drawn)[0][3] != commitment  # another game's secret, other salts
+    assert Salts(GAME, [(1, new_secret())]).openings(drawn)[0][3] != commitment  # another game's secret, other salts
