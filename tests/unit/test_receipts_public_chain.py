@@ -1,7 +1,8 @@
 """The public chain (docs/receipts.md): over random games, every player rebuilds it from their own views
 and checks the service's receipts against it, and nothing a player is shown holds a hash of a hidden value
 (rules 400.2, 401.2, 402.3) that they could reproduce without the salts: each hidden card is tried
-against every card of the pool."""
+against every card of the pool, unsalted and with every salt the player holds (and 32 zero bytes); and one
+value is committed to differently at every version, path and game."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from mtg_ledger.core.public import GENESIS, hidden_values, link, public_form, se
 from mtg_ledger.core.redact import JUDGE, view_of_event
 from mtg_ledger.replays.receipts import player
 from mtg_ledger.replays.receipts.book import shown, value_at
-from mtg_ledger.replays.receipts.commitments import Salts, new_secret
+from mtg_ledger.replays.receipts.commitments import Salts, commitment, new_secret
 from mtg_ledger.replays.receipts.signing import SigningKey, b64, raw_public
 from tests.conftest import examples
 from tests.rules.test_random_play import play_randomly
@@ -97,6 +98,16 @@ def test_every_player_rebuilds_the_public_chain_from_their_views_and_each_receip
         assert all("card" in v.get("salts", {}) for v in own)
 
 
+def _salted_guesses(views: list[dict[str, Any]], events: list[dict[str, Any]]) -> set[str]:
+    """Every commitment a player can make with a salt they hold (each salt they were given, and 32 zero
+    bytes) over a guess: each card of the pool, and the true value of every hidden value (which covers a
+    hand, a library or an order they could guess whole)."""
+    salts = {bytes.fromhex(s) for v in views for s in (v.get("salts") or {}).values()} | {bytes(32)}
+    values = {json.dumps(value, sort_keys=True): value for e in events for _, value in hidden_values(e)}
+    guesses = [*POOL, *values.values()]
+    return {commitment(salt, guess).hex() for salt in salts for guess in guesses}
+
+
 @settings(max_examples=examples(10))
 @given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1), decisions=st.integers(1, 150))
 def test_nothing_a_player_receives_holds_a_hash_of_a_hidden_card_they_could_reproduce_without_the_salts(
@@ -113,6 +124,7 @@ def test_nothing_a_player_receives_holds_a_hash_of_a_hidden_card_they_could_repr
         views = [shown(salts, e, name) for e in events]
         receipts = [key.receipt(game, v, heads[v]) for v in heads]
         received = set(_strings([views, receipts]))
+        salted = _salted_guesses(views, events)
         previous_hash, previous_head = GENESIS_HASH, GENESIS
         for event, view in zip(events, views, strict=True):
             for path, value in hidden_values(event):
@@ -120,6 +132,7 @@ def test_nothing_a_player_receives_holds_a_hash_of_a_hidden_card_they_could_repr
                     continue  # theirs to see
                 guesses = _guesses(event, path, previous_hash, previous_head, value)
                 assert received.isdisjoint(guesses), f"{name} can test guesses of event {event['v']}'s {path}"
+                assert view["commitments"][path] not in salted, f"{name} opens event {event['v']}'s {path} with a salt they hold"
             assert event["hash"] not in received  # the log's chain covers hidden cards: never shown to a player
             if event["type"] == "TurnBegan":
                 assert event["state_hash"] not in received
@@ -152,3 +165,19 @@ def test_a_commitment_opens_only_to_its_value_with_its_salt() -> None:
     assert commit(salt, value) == commitment
     assert all(commit(salt, other) != commitment for other in POOL if other != value)
     assert Salts(GAME, [(1, new_secret())]).openings(drawn)[0][3] != commitment  # another game's secret, other salts
+
+
+@settings(max_examples=examples(10))
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1), decisions=st.integers(1, 150))
+def test_one_hidden_value_is_committed_to_differently_at_every_version_path_and_game(seed: int, choice_seed: int, decisions: int) -> None:
+    """A card drawn twice, the same hand or state hash again: every commitment of a game differs from
+    every other, and from every commitment of another game with the same events and the same secret."""
+    events = play_randomly(seed, random.Random(choice_seed), decisions).events
+    secret = [(1, new_secret())]
+    mine, other = Salts(GAME, secret), Salts("3f1c2d4e-0000-4000-8000-0000000000ff", secret)
+    ours = [c for e in events for _, _, _, c in mine.openings(e)]
+    theirs = {c for e in events for _, _, _, c in other.openings(e)}
+    assert ours and len(set(ours)) == len(ours)
+    assert theirs.isdisjoint(ours)
+    drawn = [e for e in events if e["type"] == "CardDrawn"]
+    assert len({mine.commit(e["v"])("card", "Forest") for e in drawn}) == len(drawn)  # one card, at each version
