@@ -123,6 +123,7 @@ VERBS: Final = (
          f"mtg-ledger receipt {GAME} --as alice --json", "write", (
              GAME_ARG,
              arg("--as", dest="as_player", metavar="PLAYER", help="as PLAYER, who must be a player of the game"),
+             arg("--openings", action="store_true", help="once the game has ended: every hidden value with its salt, which opens each commitment"),
          )),
     Verb("keys", f"{RECEIPT_VERBS_MODULE}:cmd_keys", "the service's public keys, which verify its receipts; --rotate makes a new signing key",
          "mtg-ledger keys --json", "write", (

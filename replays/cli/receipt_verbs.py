@@ -17,6 +17,7 @@ from mtg_ledger.replays.cli.errors import UserError
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.replays.cli.verbs import _viewer, emit
 from mtg_ledger.replays.logfile import Finding
+from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.receipts.signing import SIGNING_KEY_ENV, keys_document, load_file, published, rotate
 
@@ -29,12 +30,30 @@ def cmd_receipt(store: Store, args: argparse.Namespace) -> int:
         raise UserError(f"no game {game} in {store.where(ledger)}")
     if args.as_player:
         _viewer(ledger, game, args.as_player)  # a player of the game (every holder gets the same receipt)
+    if args.openings:
+        return _openings(ledger, game, args.json)
     receipt = ReceiptBook(ledger, signing_env()).receipt(game, version)
     if args.json:
         emit(receipt)
     else:
         print(f"game      {receipt['game']}\nversion   {receipt['version']}\nhead      {receipt['head']}\n"
               f"key       {receipt['key']}\nsignature {receipt['signature']}")
+    return 0
+
+
+def _openings(ledger: Any, game: UUID, as_json: bool) -> int:
+    """``receipt --openings``: what ``GET /games/{id}/openings`` gives, once the game has ended."""
+    state = ledger.state_now(game)
+    if not state.ended:
+        raise UserError(say("receipt.not_ended", {"game": str(game)}))
+    document = {"game": str(game), "version": state.version,
+                "openings": ReceiptBook(ledger).openings(game, ledger.event_maps(game, None, state.version))}
+    if as_json:
+        emit(document)
+    else:
+        for event in document["openings"]:
+            for path, opened in event["openings"].items():
+                print(f"{event['v']}  {path}  {opened['salt']}  {json.dumps(opened['value'], ensure_ascii=False)}")
     return 0
 
 

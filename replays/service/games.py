@@ -174,6 +174,16 @@ class Games:
             return self.receipts.receipt(game_id, version)
 
 
+    def openings(self, game_id: UUID) -> Map:
+        """Every hidden value of an ended game with its salt, for every holder: each player checks every
+        commitment they were shown (409 while the game goes on)."""
+        with self.lock(game_id):
+            game = self.ledger.current(game_id)
+        if not game.state.ended:
+            raise Conflict(say("receipt.not_ended", {"game": str(game_id)}))
+        events = self.ledger.event_maps(game_id, None, game.version)
+        return {"game": str(game_id), "version": game.version, "openings": self.receipts.openings(game_id, events)}
+
     def _answered(self, game_id: UUID, player: str, key: str, printed: str) -> Map | None:
         record = answered(self.ledger, str(game_id), player, key)
         if record is None:

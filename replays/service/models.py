@@ -71,6 +71,14 @@ class Receipt(BaseModel):
     signature: str = Field(description="Ed25519, base64, over the UTF-8 bytes of 'mtg-ledger receipt\\n<game>\\n<version>\\n<head>'")
 
 
+class Openings(BaseModel):
+    """Every hidden value of an ended game with its salt (docs/receipts.md)."""
+
+    game: str
+    version: int
+    openings: list[dict[str, Any]] = Field(description='each event that hid a value: {"v", "openings": {path: {"salt" (hex), "value"}}}')
+
+
 class ActionTaken(BaseModel):
     version: int
     events: list[dict[str, Any]] = Field(description="the events the decision caused, as this player may see them")

@@ -271,3 +271,28 @@ def test_a_signed_decision_is_stored_at_the_version_it_was_signed_at_or_not_at_a
         stale = httpx.post(act, headers={**headers, "Signature": signature}, json=body)
         assert stale.status_code == 409
         assert httpx.get(f"{url}/games/{game}/receipt", headers=bearer(tokens["judge"])).json()["version"] == moved
+
+
+def test_once_the_game_has_ended_every_player_opens_every_commitment_they_were_shown(store: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    with server(store) as url:
+        game, tokens = new_game(url, SETUP)
+        play(url, game, tokens, 12)
+        early = httpx.get(f"{url}/games/{game}/openings", headers=bearer(tokens["alice"]))
+        assert early.status_code == 409 and "has not ended" in early.json()["error"]
+        capsys.readouterr()
+        assert main(["receipt", game, "--db", store["SQLITE_DBNAME"], "--openings"]) == 2
+        assert "has not ended" in capsys.readouterr().err
+        pending = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+        assert httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[pending["player"]]), json={"action": "concede"}).status_code == 200
+        for name in ("alice", "bob"):
+            views = ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens[name])).text)
+            openings = httpx.get(f"{url}/games/{game}/openings", headers=bearer(tokens[name])).json()
+            hidden_from_them = [(v["v"], p) for v in views for p in v.get("commitments", {}) if p not in v.get("salts", {})]
+            assert hidden_from_them, name  # the opponent's hand, their draws, the seed: now opened too
+            assert player.open_all(views, openings["openings"]) == []
+            v, path = hidden_from_them[0]
+            lying = [{**o, "openings": {**o["openings"], path: {**o["openings"][path], "value": "Black Lotus"}}} if o["v"] == v else o for o in openings["openings"]]
+            assert player.open_all(views, lying) == [f"{v}:{path}"]
+    capsys.readouterr()
+    assert main(["receipt", game, "--db", store["SQLITE_DBNAME"], "--openings", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == openings
