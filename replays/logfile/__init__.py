@@ -232,7 +232,7 @@ def header_findings(header: Map) -> list[Finding]:
 
 
 def _receipts_form(receipts: Any) -> bool:
-    """``receipts`` of a header: ``secret`` (32 bytes in hex), ``players`` (name -> ``{public, since}``) and
+    """``receipts`` of a header: ``secret`` (32 bytes in hex), ``players`` (name -> ``{public, since, proof}``) and
     ``decisions`` (``[version, player, body, signature]`` each), every one optional; ``later`` (``[first
     version, secret]`` each, in order: an imported game's own secrets after the file's events) with ``secret``."""
     if not isinstance(receipts, dict) or set(receipts) - {"secret", "later", "players", "decisions"}:
@@ -243,7 +243,9 @@ def _receipts_form(receipts: Any) -> bool:
         return False
     players = receipts.get("players", {})
     if not isinstance(players, dict) or not all(
-        isinstance(k, dict) and isinstance(k.get("public"), str) and type(k.get("since")) is int for k in players.values()
+        isinstance(k, dict) and isinstance(k.get("public"), str) and type(k.get("since")) is int and isinstance(k.get("proof", ""), str)
+        and not set(k) - {"public", "since", "proof"}
+        for k in players.values()
     ):
         return False
     decisions = receipts.get("decisions", [])

@@ -81,14 +81,15 @@ class PlayerKey(Aggregate):
     """A player's Ed25519 public key (base64): from then on their decisions must be signed with it."""
 
     @recorded_as("PlayerKeyRegistered")
-    def __init__(self, game: str, player: str, public: str, since: int) -> None:
+    def __init__(self, game: str, player: str, public: str, since: int, proof: str | None = None) -> None:
         self.game = game
         self.player = player
         self.public = public
         self.since = since  # the game's version when it was registered: the decisions after it are signed
+        self.proof = proof  # the key's own signature of its registration (decisions.key_message)
 
     @staticmethod
-    def create_id(game: str, player: str, public: str, since: int) -> UUID:
+    def create_id(game: str, player: str, public: str, since: int, proof: str | None = None) -> UUID:
         return player_key_id(game, player)
 
 
@@ -167,7 +168,7 @@ def kept_for_log(app: Application[UUID], game: str, players: list[str], last: in
             out["later"] = [list(x) for x in found.later]
     keys = player_keys(app, game, players)
     if keys:
-        out["players"] = {name: {"public": k.public, "since": k.since} for name, k in keys.items()}
+        out["players"] = {name: {"public": k.public, "since": k.since, **({"proof": k.proof} if k.proof else {})} for name, k in keys.items()}
         signed = (find(app, signature_id(game, v)) for v in range(min(k.since for k in keys.values()), last))
         out["decisions"] = [[s.expected, s.player, s.body, s.signature] for s in signed if isinstance(s, DecisionSigned)]
     return out
@@ -183,7 +184,7 @@ def from_log(kept: Any, game: str, count: int) -> list[Aggregate]:
         later = [[int(first), s] for first, s in kept.get("later") or [] if first <= count]
         records.append(GameSecret(game=game, secret=kept["secret"], later=[*later, [count + 1, new_secret().hex()]]))
     for name, key in (kept.get("players") or {}).items():
-        records.append(PlayerKey(game=game, player=name, public=key["public"], since=key["since"]))
+        records.append(PlayerKey(game=game, player=name, public=key["public"], since=key["since"], proof=key.get("proof")))
     for v, name, body, signature in kept.get("decisions") or []:
         records.append(DecisionSigned(game=game, expected=v, player=name, body=body, signature=signature))
     return records

@@ -192,7 +192,7 @@ def get_openings(games: Service, id: GameId, holder: Member) -> Any:
 def register_key(games: Service, id: GameId, holder: Player, body: PlayerKeyIn) -> Any:
     """Register the token's player's Ed25519 public key: every decision after it must be signed with it
     (docs/receipts.md). Once only: 409 if the player has one."""
-    return games.register_key(id, holder.holder, body.public)
+    return games.register_key(id, holder.holder, body.public, body.since, body.proof)
 
 
 @router.get("/keys", response_model=Keys, responses={503: _503}, tags=["service"])

@@ -326,3 +326,22 @@ def test_one_secret_salts_two_games_differently() -> None:
     secret = [(1, new_secret())]
     a, b = Salts("3f1c2d4e-0000-4000-8000-00000000000a", secret), Salts("3f1c2d4e-0000-4000-8000-00000000000b", secret)
     assert all(a.salt(v, path) != b.salt(v, path) for v in range(1, 50) for path in ("card", "order", "players.0.hand"))
+
+
+def test_a_player_key_the_store_put_in_without_its_own_proof_is_a_finding(ledger: Ledger, db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whoever holds the store can write a player's key record; without the key's own signature of its
+    registration the audit says so, and a player who gives the key they registered sees it is not theirs."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from mtg_ledger.replays.receipts.records import PlayerKey, players_of
+    from mtg_ledger.replays.receipts.signing import b64, raw_public
+
+    game, _ = _play(ledger, ReceiptBook(ledger), 5)
+    name = players_of(ledger, game)[0]
+    planted = b64(raw_public(Ed25519PrivateKey.generate().public_key()))
+    ledger.save(PlayerKey(game=str(game), player=name, public=planted, since=ledger.last_version(game)))
+    code, report = _audit(capsys, str(game), "--db", db)
+    assert code == 1 and [(f["message_id"], f["params"]["player"]) for f in report["findings"]] == [("receipt.key_unproven", name)]
+    theirs = b64(raw_public(Ed25519PrivateKey.generate().public_key()))
+    code, report = _audit(capsys, str(game), "--db", db, "--player-key", f"{name}={theirs}")
+    assert code == 1 and "receipt.player_key_differs" in [f["message_id"] for f in report["findings"]]
