@@ -202,7 +202,7 @@ def _registered(key: Any, name: str, game: str = "", since: int = 0) -> dict[str
 
 def _signature(key: Any, game: str, version: int, body: dict[str, Any]) -> str:
     """What a player's own tools sign: the game, the version it is at, the body as canonical JSON."""
-    message = f"mtg-ledger decision\n{game}\n{version}\n{json.dumps(body, sort_keys=True, separators=(',', ':'))}".encode()
+    message = f"mtg-ledger decision\n{game}\n{version}\n{json.dumps(body, sort_keys=True, separators=(',', ':'), ensure_ascii=False)}".encode()
     return base64.b64encode(key.sign(message)).decode()
 
 
