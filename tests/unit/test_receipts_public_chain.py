@@ -21,6 +21,7 @@ from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS
 from mtg_ledger.core.hashing import GENESIS_HASH, canonical, chain, sort_keys
 from mtg_ledger.core.public import GENESIS, hidden_values, link, public_form, set_path
 from mtg_ledger.core.redact import JUDGE, view_of_event
+from mtg_ledger.core.schema import SCHEMAS, upgrade
 from mtg_ledger.replays.receipts import player
 from mtg_ledger.replays.receipts.book import shown, value_at
 from mtg_ledger.replays.receipts.commitments import Salts, commitment, new_secret
@@ -30,6 +31,7 @@ from tests.rules.test_random_play import play_randomly
 
 POOL = sorted({*CARDS, *TOKENS, *BACK_FACES})
 GAME = "3f1c2d4e-0000-4000-8000-000000000000"
+RECEIPTS_SINCE = 5  # the schema version that brought receipts
 
 
 def _signer() -> tuple[SigningKey, dict[str, str]]:
@@ -181,3 +183,18 @@ def test_one_hidden_value_is_committed_to_differently_at_every_version_path_and_
     assert theirs.isdisjoint(ours)
     drawn = [e for e in events if e["type"] == "CardDrawn"]
     assert len({mine.commit(e["v"])("card", "Forest") for e in drawn}) == len(drawn)  # one card, at each version
+
+
+@settings(max_examples=examples(10))
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1), decisions=st.integers(1, 200))
+def test_upcasting_never_changes_the_public_chain_of_events_recorded_since_receipts(seed: int, choice_seed: int, decisions: int) -> None:
+    """The public chain is computed over each event's current form. A receipt covers only events recorded
+    since receipts exist (schema 5): upgrading them from the class versions of every such schema to the
+    engine's must leave their public chain as it was, or an upgrade would turn every kept receipt into a
+    false rewrite. A new class version must therefore leave those events' public form alone."""
+    events = play_randomly(seed, random.Random(choice_seed), decisions).events
+    salts = Salts(GAME, [(1, new_secret())])
+    recorded = list(salts.heads(events))
+    for schema, versions in SCHEMAS.items():
+        if schema >= RECEIPTS_SINCE:
+            assert list(salts.heads(upgrade(e, versions) for e in events)) == recorded, schema
