@@ -120,11 +120,13 @@ VERBS: Final = (
              arg("--receipts", nargs="+", metavar="FILE",
                  help="receipts a player kept (each file one receipt or a JSON array of them), checked against the log"),
              arg("--keys", metavar="FILE", help="the service's public keys for --receipts (a saved GET /keys answer; default: the store's)"),
+             arg("--player-key", action="append", metavar="NAME=KEY", help="the public key (base64) player NAME registered: the log must hold that one (repeatable)"),
          )),
     Verb("receipt", f"{RECEIPT_VERBS_MODULE}:cmd_receipt", "the service's signed receipt of a game's latest version (docs/receipts.md)",
          f"mtg-ledger receipt {GAME} --as alice --json", "write", (
              GAME_ARG,
              arg("--as", dest="as_player", metavar="PLAYER", help="as PLAYER, who must be a player of the game"),
+             arg("--openings", action="store_true", help="once the game has ended: every hidden value with its salt, which opens each commitment"),
          )),
     Verb("keys", f"{RECEIPT_VERBS_MODULE}:cmd_keys", "the service's public keys, which verify its receipts; --rotate makes a new signing key",
          "mtg-ledger keys --json", "write", (

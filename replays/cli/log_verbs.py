@@ -91,6 +91,7 @@ def cmd_replay(store: Store, args: argparse.Namespace) -> int:
 
 def cmd_audit(store: Store, args: argparse.Namespace) -> int:
     found = names.file_or_game(store, args.source)
+    expected = _player_keys(getattr(args, "player_key", None) or [])
     receipts = None
     if args.receipts:
         from mtg_ledger.replays.cli import receipt_verbs
@@ -109,10 +110,10 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         with progress_bar(len(events), "audit") as done:
             report = audit(game, events, header, done, versions, damage[0] if damage else None)
         secret = logfile.header_secret(header) if header is not None else None
-        if header is not None and "receipts" in header and not any(f.version == 0 for f in report.findings):
+        if header is not None and ("receipts" in header or expected) and not any(f.version == 0 for f in report.findings):
             from mtg_ledger.replays.receipts.decisions import logged_decision_findings
 
-            report.findings.extend(logged_decision_findings(header["receipts"], game, report.decisions))
+            report.findings.extend(logged_decision_findings(header.get("receipts"), game, report.decisions, expected))
     else:  # a stored game: rows as recorded (one that cannot be read is a finding), and every snapshot against the events
         stored = found
         with progress_bar(store.ledger.last_version(stored), "audit") as done:
@@ -125,16 +126,32 @@ def cmd_audit(store: Store, args: argparse.Namespace) -> int:
         from mtg_ledger.replays.receipts.records import players_of
 
         players = players_of(store.ledger, stored)
-        report.findings.extend(stored_decision_findings(store.ledger, str(stored), players, report.decisions))
+        report.findings.extend(stored_decision_findings(store.ledger, str(stored), players, report.decisions, expected))
     if receipts is not None:
         from mtg_ledger.replays.receipts.audit import add_receipt_findings
 
         add_receipt_findings(report, events, versions, secret, receipts, keys)
+        report.notices.extend(receipt_verbs.keys_source(store, args.keys))
+        if args.keys is not None and (not isinstance(found, Path) or getattr(args, "db", None)):
+            report.findings.extend(receipt_verbs.keys_not_in_store(store, args.keys, keys))
     if args.json:
         emit(report.to_json(args.lang))
     else:
         print("\n".join(report.to_text(args.lang)))
     return 0 if report.clean else 1
+
+
+def _player_keys(given: list[str]) -> dict[str, str]:
+    """``--player-key NAME=KEY``: the public key (base64) a player says is theirs, by name."""
+    from mtg_ledger.replays.messages import say
+
+    out = {}
+    for item in given:
+        name, _, public = item.partition("=")
+        if not name or not public:
+            raise UserError(say("receipt.player_key_arg", {"given": item}))
+        out[name] = public
+    return out
 
 
 def cmd_diff(store: Store, args: argparse.Namespace) -> int:

@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.errors import UserError
 from mtg_ledger.replays.cli.store import Store
 from mtg_ledger.replays.cli.verbs import _viewer, emit
+from mtg_ledger.replays.logfile import Finding
+from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.receipts.signing import SIGNING_KEY_ENV, keys_document, load_file, published, rotate
 
@@ -27,12 +30,30 @@ def cmd_receipt(store: Store, args: argparse.Namespace) -> int:
         raise UserError(f"no game {game} in {store.where(ledger)}")
     if args.as_player:
         _viewer(ledger, game, args.as_player)  # a player of the game (every holder gets the same receipt)
+    if args.openings:
+        return _openings(ledger, game, args.json)
     receipt = ReceiptBook(ledger, signing_env()).receipt(game, version)
     if args.json:
         emit(receipt)
     else:
         print(f"game      {receipt['game']}\nversion   {receipt['version']}\nhead      {receipt['head']}\n"
               f"key       {receipt['key']}\nsignature {receipt['signature']}")
+    return 0
+
+
+def _openings(ledger: Any, game: UUID, as_json: bool) -> int:
+    """``receipt --openings``: what ``GET /games/{id}/openings`` gives, once the game has ended."""
+    state = ledger.state_now(game)
+    if not state.ended:
+        raise UserError(say("receipt.not_ended", {"game": str(game)}))
+    document = {"game": str(game), "version": state.version,
+                "openings": ReceiptBook(ledger).openings(game, ledger.event_maps(game, None, state.version))}
+    if as_json:
+        emit(document)
+    else:
+        for event in document["openings"]:
+            for path, opened in event["openings"].items():
+                print(f"{event['v']}  {path}  {opened['salt']}  {json.dumps(opened['value'], ensure_ascii=False)}")
     return 0
 
 
@@ -99,7 +120,21 @@ def read_keys(store: Store, path: str | None) -> dict[str, str]:
         raise UserError(f'--keys {path}: not a list of keys as GET /keys gives it ({{"keys": [{{"id", "alg", "public"}}]}})') from None
 
 
-def game_secret_of(store: Store, game: UUID) -> bytes | None:
+def game_secret_of(store: Store, game: UUID) -> list[tuple[int, bytes]] | None:
     from mtg_ledger.replays.receipts.records import game_secret
 
     return game_secret(store.ledger, str(game), create=False)
+
+
+def keys_source(store: Store, path: str | None) -> list[Phrase]:
+    """The notice that says which keys verified the receipts: a file someone handed in, or the store's."""
+    if path is not None:
+        return [Phrase("receipt.keys_from_file", {"file": path})]
+    return [Phrase("receipt.keys_from_store", {"store": store.where()})]
+
+
+def keys_not_in_store(store: Store, path: str, keys: dict[str, str]) -> list[Finding]:
+    """Each key of a ``--keys`` file that the store's ring does not hold: a receipt it verifies was not
+    signed by this service (a judge takes the keys from the service, not from the one who accuses)."""
+    ring = published(store.ledger)
+    return [Finding.of(0, "receipt", "receipt.key_not_in_store", {"key": kid, "file": path}) for kid in keys if ring.get(kid) != keys[kid]]

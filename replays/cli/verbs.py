@@ -268,7 +268,7 @@ def _salts(ledger: Ledger, game: UUID) -> Any:
     from mtg_ledger.replays.receipts.records import game_secret
 
     secret = game_secret(ledger, str(game), create=False)
-    return None if secret is None else Salts(secret)
+    return None if secret is None else Salts(str(game), secret)
 
 
 def _viewer(ledger: Ledger, game: UUID, name: str) -> str:

@@ -100,8 +100,8 @@ def import_log(
     game_id = game_id or UUID(header["game"])
     if ledger.exists(game_id):
         raise GameExists(game_id)
-    # the public chain goes on with the same commitments; the players' keys and signed decisions come along
-    also = [*also, *from_log(header.get("receipts"), str(game_id))]
+    # the public chain goes on with the file's secret for its events, a new one after; the players' keys and signed decisions come along
+    also = [*also, *from_log(header.get("receipts"), str(game_id), len(events))]
     # the audit brought every event to its current form: none raises SchemaError now
     return _insert(ledger, ((e, upgrade(e, versions)) for e in events), game_id, None, versions, also)
 

@@ -232,15 +232,20 @@ def header_findings(header: Map) -> list[Finding]:
 
 
 def _receipts_form(receipts: Any) -> bool:
-    """``receipts`` of a header: ``secret`` (32 bytes in hex), ``players`` (name -> ``{public, since}``) and
-    ``decisions`` (``[version, player, body, signature]`` each), every one optional."""
-    if not isinstance(receipts, dict) or set(receipts) - {"secret", "players", "decisions"}:
+    """``receipts`` of a header: ``secret`` (32 bytes in hex), ``players`` (name -> ``{public, since, proof}``) and
+    ``decisions`` (``[version, player, body, signature]`` each), every one optional; ``later`` (``[first
+    version, secret]`` each, in order: an imported game's own secrets after the file's events) with ``secret``."""
+    if not isinstance(receipts, dict) or set(receipts) - {"secret", "later", "players", "decisions"}:
+        return False
+    if "later" in receipts and ("secret" not in receipts or _later(receipts["later"]) is None):
         return False
     if "secret" in receipts and header_secret({"receipts": receipts}) is None:
         return False
     players = receipts.get("players", {})
     if not isinstance(players, dict) or not all(
-        isinstance(k, dict) and isinstance(k.get("public"), str) and type(k.get("since")) is int for k in players.values()
+        isinstance(k, dict) and isinstance(k.get("public"), str) and type(k.get("since")) is int and isinstance(k.get("proof", ""), str)
+        and not set(k) - {"public", "since", "proof"}
+        for k in players.values()
     ):
         return False
     decisions = receipts.get("decisions", [])
@@ -249,13 +254,34 @@ def _receipts_form(receipts: Any) -> bool:
     )
 
 
-def header_secret(header: Map) -> bytes | None:
-    """The game's commitment secret a header keeps (schema 5, ``receipts.secret``: 32 bytes in hex), or None."""
-    receipts = header.get("receipts")
-    secret = receipts.get("secret") if isinstance(receipts, dict) else None
-    if not isinstance(secret, str) or len(secret) != 64 or any(c not in "0123456789abcdef" for c in secret):
+def _hex32(text: Any) -> bytes | None:
+    if not isinstance(text, str) or len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
         return None
-    return bytes.fromhex(secret)
+    return bytes.fromhex(text)
+
+
+def _later(later: Any) -> list[tuple[int, bytes]] | None:
+    """``receipts.later``: ``[first version, secret]`` each, versions from 2 and rising, or None."""
+    if not isinstance(later, list):
+        return None
+    out: list[tuple[int, bytes]] = []
+    for item in later:
+        secret = _hex32(item[1]) if isinstance(item, list) and len(item) == 2 else None
+        if secret is None or type(item[0]) is not int or item[0] <= (out[-1][0] if out else 1):
+            return None
+        out.append((item[0], secret))
+    return out
+
+
+def header_secret(header: Map) -> list[tuple[int, bytes]] | None:
+    """The game's commitment secrets a header keeps (schema 5, ``receipts.secret``: 32 bytes in hex, and
+    ``receipts.later``), as ``(first version, secret)``, or None."""
+    receipts = header.get("receipts")
+    secret = _hex32(receipts.get("secret")) if isinstance(receipts, dict) else None
+    later = _later(receipts.get("later", [])) if isinstance(receipts, dict) else None
+    if secret is None or later is None:
+        return None
+    return [(1, secret), *later]
 
 
 def _is_game_id(value: Any) -> bool:

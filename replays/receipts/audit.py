@@ -9,12 +9,13 @@ from typing import Any
 from mtg_ledger.core.schema import SchemaError, upgrade
 from mtg_ledger.replays.audit import AuditReport
 from mtg_ledger.replays.receipts.check import receipt_findings
+from mtg_ledger.replays.receipts.commitments import Secrets
 
 Map = dict[str, Any]
 
 
 def add_receipt_findings(
-    report: AuditReport, events: list[Map], versions: dict[str, int] | None, secret: bytes | None,
+    report: AuditReport, events: list[Map], versions: dict[str, int] | None, secret: Secrets | None,
     receipts: list[tuple[str, Any]], keys: Mapping[str, str],
 ) -> None:
     """Add to ``report`` what is wrong between the log (``events`` as recorded in the class ``versions``)

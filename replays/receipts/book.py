@@ -9,7 +9,7 @@ sees (``salts``), so that they can rebuild the event's public form and check the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from uuid import UUID
 
@@ -68,7 +68,7 @@ class ReceiptBook:
         if found is None:
             secret = game_secret(self.ledger, str(game_id))
             assert secret is not None  # made when missing
-            found = _kept(self._salts, game_id, Salts(secret))
+            found = _kept(self._salts, game_id, Salts(str(game_id), secret))
         return found
 
     def head(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]] = (), keep: bool = True) -> bytes:
@@ -115,6 +115,18 @@ class ReceiptBook:
 
     def views(self, game_id: UUID, events: Sequence[Mapping[str, Any]], viewer: Viewer) -> list[Map]:
         return [self.view(game_id, e, viewer) for e in events]
+
+    def openings(self, game_id: UUID, events: Iterable[Mapping[str, Any]]) -> list[Map]:
+        """Every hidden value of these events with its salt, for every player once the game has ended
+        (``GET /games/{id}/openings``): ``{"v", "openings": {path: {"salt", "value"}}}`` each."""
+        salts = self.salts(game_id)
+        out = []
+        for event in events:
+            if event.get("type") in HIDING:
+                opened = {path: {"salt": salt.hex(), "value": value} for path, value, salt, _ in salts.openings(event)}
+                if opened:
+                    out.append({"v": int(event["v"]), "openings": opened})
+        return out
 
     def view(self, game_id: UUID, event: Mapping[str, Any], viewer: Viewer) -> Map:
         """What ``viewer`` is shown of an event (``shown``)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.replays.logfile import Finding
-from mtg_ledger.replays.receipts.commitments import Salts
+from mtg_ledger.replays.receipts.commitments import Salts, Secrets
 from mtg_ledger.replays.receipts.signing import receipt_problem
 
 Map = dict[str, Any]
@@ -22,7 +22,7 @@ KIND = "receipt"
 
 
 def receipt_findings(
-    game: str, events: Iterable[Mapping[str, Any]], secret: bytes | None, receipts: list[tuple[str, Any]], keys: Mapping[str, str]
+    game: str, events: Iterable[Mapping[str, Any]], secret: Secrets | None, receipts: list[tuple[str, Any]], keys: Mapping[str, str]
 ) -> list[Finding]:
     """What is wrong between the log of ``game`` (its events in their current form, every one) and the
     ``receipts`` (each with its name: a file, and its place in it), given the service's public ``keys``."""
@@ -44,7 +44,7 @@ def receipt_findings(
     if secret is None:
         first = min(r["version"] for _, r in valid)
         return [*findings, *(Finding.of(1, KIND, "receipt.no_secret", {"receipt": name, "version": r["version"]}) for name, r in valid if r["version"] == first)]
-    heads = {v: head.hex() for v, head in Salts(secret).heads(events)}
+    heads = {v: head.hex() for v, head in Salts(game, secret).heads(events)}
     count = max(heads, default=0)
     agreeing = sorted(r["version"] for _, r in valid if heads.get(r["version"]) == r["head"])
     for name, r in sorted(valid, key=lambda item: item[1]["version"]):

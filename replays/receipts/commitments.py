@@ -1,10 +1,13 @@
 """The salted commitments of the public chain (docs/receipts.md), and its heads.
 
 Each game has a secret of 32 random bytes that only the store (and a judge's copy of the log file) holds.
-From it, HKDF-SHA256 (no salt, ``info`` = ``mtg-ledger commitments``) derives the game's salt key;
-the salt of the value at ``path`` of event ``v`` is ``HMAC-SHA256(salt key, "<v>:<path>")``, and its
+From it, HKDF-SHA256 (no salt, ``info`` = ``mtg-ledger commitments``, a zero byte and the game's id) derives
+the game's salt key; the salt of the value at ``path`` of event ``v`` is ``HMAC-SHA256(salt key, "<v>:<path>")``, and its
 commitment is ``sha256(salt + msgpack(value))``, the value's keys sorted as the log's canonical form. A
 salt tells nothing of any other salt, so a player may be given the salts of what they already see.
+
+An imported game keeps the secret of the file for the versions the file holds, and has a secret of its own
+for the versions played after it (``Secrets``): two copies of one file played on never share a salt.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from mtg_ledger.core.public import GENESIS, link, next_head, seen_and_hidden, wi
 
 SECRET_BYTES = 32
 Map = dict[str, Any]
+Secrets = list[tuple[int, bytes]]  # (first version, secret), in order: each salts its versions up to the next, the first from 1
 
 
 def new_secret() -> bytes:
@@ -34,14 +38,23 @@ def commitment(salt: bytes, value: Any) -> bytes:
     return hashlib.sha256(salt + msgpack.packb(sort_keys(value), use_bin_type=True)).digest()
 
 
-class Salts:
-    """One game's salts, derived from its secret."""
+def salt_key(game: str, secret: bytes) -> bytes:
+    """The salt key of ``game`` from one of its secrets: HKDF-SHA256, ``info`` binding the game's id."""
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"mtg-ledger commitments\0" + game.encode()).derive(secret)
 
-    def __init__(self, secret: bytes) -> None:
-        self._key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"mtg-ledger commitments").derive(secret)
+
+class Salts:
+    """One game's salts, derived from its secrets and its id."""
+
+    def __init__(self, game: str, secrets: Secrets) -> None:
+        self._keys = [(first, salt_key(game, secret)) for first, secret in sorted(secrets)]
 
     def salt(self, version: int, path: str) -> bytes:
-        mac = hmac.HMAC(self._key, hashes.SHA256())
+        key = self._keys[0][1]
+        for first, later in self._keys[1:]:
+            if first <= version:
+                key = later
+        mac = hmac.HMAC(key, hashes.SHA256())
         mac.update(f"{version}:{path}".encode())
         return mac.finalize()
 

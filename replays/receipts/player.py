@@ -50,6 +50,20 @@ def wrongly_committed(view: Mapping[str, Any]) -> list[str]:
     ]
 
 
+def open_all(views: Iterable[Mapping[str, Any]], openings: Iterable[Mapping[str, Any]]) -> list[str]:
+    """Once the game has ended: each commitment of the player's views that the openings the service gives
+    every player (``GET /games/{id}/openings``) do not open (``<v>:<path>``); an empty list when every one does."""
+    given = {int(o["v"]): o.get("openings") or {} for o in openings}
+    wrong = []
+    for view in views:
+        opened = given.get(int(view["v"]), {})
+        for path, hexed in (view.get("commitments") or {}).items():
+            found = opened.get(path)
+            if not isinstance(found, Mapping) or commitment(bytes.fromhex(found["salt"]), found["value"]).hex() != hexed:
+                wrong.append(f"{view['v']}:{path}")
+    return wrong
+
+
 def check(views: Iterable[Mapping[str, Any]], receipt: Mapping[str, Any], keys: Mapping[str, str]) -> str | None:
     """None when ``receipt`` is genuine and its head is the one the views give at its version; else why not."""
     problem = receipt_problem(receipt, keys)

@@ -20,6 +20,7 @@ from eventsourcing.domain import event as recorded_as
 from eventsourcing.persistence import IntegrityError
 
 from mtg_ledger.core.topics import stored_as
+from mtg_ledger.replays.receipts.commitments import Secrets, new_secret
 
 SECRETS = UUID("3d6a1f0e-7b52-4c8e-a1d9-5e2f8c4b0a71")
 KEYS = UUID("9a4e2c71-0d3b-4f6a-8e15-c7b2d9f3a602")
@@ -32,13 +33,17 @@ class GameSecret(Aggregate):
     """The secret a game's commitments are salted from (hex)."""
 
     @recorded_as("GameSecretCreated")
-    def __init__(self, game: str, secret: str) -> None:
+    def __init__(self, game: str, secret: str, later: list[list[Any]] | None = None) -> None:
         self.game = game
         self.secret = secret
+        self.later = later or []  # [first version, secret (hex)]: an imported game's own secret after the file's events
 
     @staticmethod
-    def create_id(game: str, secret: str) -> UUID:
+    def create_id(game: str, secret: str, later: list[list[Any]] | None = None) -> UUID:
         return uuid5(SECRETS, game)
+
+    def secrets(self) -> Secrets:
+        return [(1, bytes.fromhex(self.secret)), *((int(first), bytes.fromhex(s)) for first, s in self.later)]
 
 
 stored_as("GameSecretCreated")(GameSecret.GameSecretCreated)  # type: ignore[attr-defined]  # made by @event
@@ -76,14 +81,15 @@ class PlayerKey(Aggregate):
     """A player's Ed25519 public key (base64): from then on their decisions must be signed with it."""
 
     @recorded_as("PlayerKeyRegistered")
-    def __init__(self, game: str, player: str, public: str, since: int) -> None:
+    def __init__(self, game: str, player: str, public: str, since: int, proof: str | None = None) -> None:
         self.game = game
         self.player = player
         self.public = public
         self.since = since  # the game's version when it was registered: the decisions after it are signed
+        self.proof = proof  # the key's own signature of its registration (decisions.key_message)
 
     @staticmethod
-    def create_id(game: str, player: str, public: str, since: int) -> UUID:
+    def create_id(game: str, player: str, public: str, since: int, proof: str | None = None) -> UUID:
         return player_key_id(game, player)
 
 
@@ -126,9 +132,8 @@ def find(app: Application[UUID], aggregate_id: UUID) -> Any:
         return None
 
 
-def game_secret(app: Application[UUID], game: str, create: bool = True) -> bytes | None:
-    """The game's commitment secret; made and stored the first time it is asked for (``create``)."""
-    from mtg_ledger.replays.receipts.commitments import new_secret
+def game_secret(app: Application[UUID], game: str, create: bool = True) -> Secrets | None:
+    """The game's commitment secrets; made and stored the first time it is asked for (``create``)."""
 
     secret_id = uuid5(SECRETS, game)
     found = find(app, secret_id)
@@ -138,7 +143,7 @@ def game_secret(app: Application[UUID], game: str, create: bool = True) -> bytes
         except IntegrityError:  # another process made it first: theirs stands
             pass
         found = find(app, secret_id)
-    return bytes.fromhex(found.secret) if isinstance(found, GameSecret) else None
+    return found.secrets() if isinstance(found, GameSecret) else None
 
 
 def players_of(ledger: Any, game: UUID) -> list[str]:
@@ -156,26 +161,30 @@ def kept_for_log(app: Application[UUID], game: str, players: list[str], last: in
     """What a log file's header keeps of a game's receipts (``receipts``): its commitment secret, its players'
     keys and their signed decisions (looked up at each version, for a game whose players have keys)."""
     out: dict[str, Any] = {}
-    secret = game_secret(app, game, create=False)
-    if secret is not None:
-        out["secret"] = secret.hex()
+    found = find(app, uuid5(SECRETS, game))
+    if isinstance(found, GameSecret):
+        out["secret"] = found.secret
+        if found.later:
+            out["later"] = [list(x) for x in found.later]
     keys = player_keys(app, game, players)
     if keys:
-        out["players"] = {name: {"public": k.public, "since": k.since} for name, k in keys.items()}
+        out["players"] = {name: {"public": k.public, "since": k.since, **({"proof": k.proof} if k.proof else {})} for name, k in keys.items()}
         signed = (find(app, signature_id(game, v)) for v in range(min(k.since for k in keys.values()), last))
         out["decisions"] = [[s.expected, s.player, s.body, s.signature] for s in signed if isinstance(s, DecisionSigned)]
     return out
 
 
-def from_log(kept: Any, game: str) -> list[Aggregate]:
-    """The records a log file's ``receipts`` stand for, for the game it is imported as."""
+def from_log(kept: Any, game: str, count: int) -> list[Aggregate]:
+    """The records a log file's ``receipts`` stand for, for the game it is imported as (``count`` events):
+    the file's secrets salt the versions it holds, and a new secret of this game's own every one after."""
     if not isinstance(kept, dict):
         return []
     records: list[Aggregate] = []
     if isinstance(kept.get("secret"), str):
-        records.append(GameSecret(game=game, secret=kept["secret"]))
+        later = [[int(first), s] for first, s in kept.get("later") or [] if first <= count]
+        records.append(GameSecret(game=game, secret=kept["secret"], later=[*later, [count + 1, new_secret().hex()]]))
     for name, key in (kept.get("players") or {}).items():
-        records.append(PlayerKey(game=game, player=name, public=key["public"], since=key["since"]))
+        records.append(PlayerKey(game=game, player=name, public=key["public"], since=key["since"], proof=key.get("proof")))
     for v, name, body, signature in kept.get("decisions") or []:
         records.append(DecisionSigned(game=game, expected=v, player=name, body=body, signature=signature))
     return records

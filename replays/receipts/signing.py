@@ -63,11 +63,48 @@ def receipt_message(game: str, version: int, head: str) -> bytes:
 
 
 def public_key(text: Any) -> Ed25519PublicKey | None:
-    """An Ed25519 public key from its 32 bytes in base64, or None."""
+    """An Ed25519 public key from its 32 bytes in base64, or None: also for a weak key (``weak``), under
+    which a signature can be made without any private key."""
     raw = unb64(text)
-    if raw is None or len(raw) != 32:
+    if raw is None or len(raw) != 32 or weak(raw):
         return None
-    return Ed25519PublicKey.from_public_bytes(raw)
+    try:
+        return Ed25519PublicKey.from_public_bytes(raw)
+    except ValueError:
+        return None
+
+
+_P = 2**255 - 19
+_D = -121665 * pow(121666, _P - 2, _P) % _P
+_SQRT_M1 = pow(2, (_P - 1) // 4, _P)
+
+
+def weak(raw: bytes) -> bool:
+    """Whether 32 bytes are no usable Ed25519 public key (RFC 8032, 5.1.3): not a point of the curve, a
+    y not below p (a second encoding), or a point of small order (8P is the identity: with the identity,
+    R = identity and S = 0 is a signature of every message)."""
+    y = int.from_bytes(raw, "little") & ((1 << 255) - 1)
+    if y >= _P:
+        return True
+    u, v = (y * y - 1) % _P, (_D * y * y + 1) % _P
+    x = u * pow(v, 3, _P) * pow(u * pow(v, 7, _P), (_P - 5) // 8, _P) % _P
+    if v * x * x % _P != u:
+        x = x * _SQRT_M1 % _P
+        if v * x * x % _P != u:
+            return True  # no point has this y
+    point = (x, y)
+    for _ in range(3):
+        point = _add(point, point)
+    return point == (0, 1)
+
+
+def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """Two points of edwards25519 added (affine coordinates)."""
+    (x1, y1), (x2, y2) = a, b
+    t = _D * x1 * x2 * y1 * y2 % _P
+    x = (x1 * y2 + x2 * y1) * pow(1 + t, _P - 2, _P) % _P
+    y = (y1 * y2 + x1 * x2) * pow(1 - t, _P - 2, _P) % _P
+    return x, y
 
 
 @dataclass(frozen=True)
@@ -181,6 +218,8 @@ def receipt_problem(receipt: Any, keys: Mapping[str, str]) -> tuple[str, dict[st
     public = keys.get(kid) if isinstance(kid, str) else None
     if public is None:
         return "receipt.unknown_key", {"key": str(kid)}
+    if key_id(unb64(public) or b"") != kid:
+        return "receipt.key_id_mismatch", {"key": kid}  # a key's id is the start of its own sha256: never taken on trust
     verifier = public_key(public)
     raw = unb64(signature)
     if verifier is None or raw is None:

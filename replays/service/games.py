@@ -32,9 +32,9 @@ from mtg_ledger.replays.scenario import setup_of
 from mtg_ledger.replays.scenario.schema import Setup
 from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.receipts.book import ReceiptBook
-from mtg_ledger.replays.receipts.decisions import canonical_body, signed_by, stored_decision_findings
+from mtg_ledger.replays.receipts.decisions import canonical_body, proof_holds, registration_message, signed_by, stored_decision_findings
 from mtg_ledger.replays.receipts.records import DecisionSigned, PlayerKey, find, player_key_id, players_of
-from mtg_ledger.replays.receipts.signing import public_key
+from mtg_ledger.replays.receipts.signing import b64, public_key
 from mtg_ledger.replays.service.errors import Conflict, Unauthorized, Unprocessable
 
 Map = dict[str, Any]
@@ -65,9 +65,18 @@ class Games:
         _no_judge_seat(names)
         game_id = uuid4()
         tokens, records = issue(str(game_id), [*names, JUDGE_HOLDER])
-        keys = [PlayerKey(game=str(game_id), player=name, public=public, since=0) for name, public in _keys(body, names).items()]
+        given = _keys(body, names)
+        keys = [PlayerKey(game=str(game_id), player=name, public=public, since=0, proof=proof) for name, (public, proof) in given.items()]
         self.ledger.start(setup, game_id, also=[*records, *keys])
-        return {"game": str(game_id), "version": self.ledger.state_now(game_id).version, "tokens": tokens}
+        out: Map = {"game": str(game_id), "version": self.ledger.state_now(game_id).version, "tokens": tokens}
+        if given:
+            out["registrations"] = {name: self._registration(game_id, name, public, 0) for name, (public, _) in given.items()}
+        return out
+
+    def _registration(self, game_id: UUID, player: str, public: str, since: int) -> Map:
+        """The service's signature of a player's key registration, which the player keeps."""
+        key = self.receipts.key
+        return {"key": key.id, "signature": b64(key.private.sign(registration_message(str(game_id), player, public, since)))}
 
     def import_log(self, data: bytes) -> Map:
         """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
@@ -115,7 +124,7 @@ class Games:
             state = self.ledger.current(game_id).state
             command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
-            proof = self._signed(game_id, player, state.version, *signed)
+            proof = self._signed(game_id, player, expected, *signed)
 
             def records(game: Game, new: list[Map]) -> list[Any]:
                 events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
@@ -135,13 +144,17 @@ class Games:
             self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
         return response
 
-    def _signed(self, game_id: UUID, player: str, version: int, raw: bytes, signature: str | None) -> DecisionSigned | None:
-        """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature)."""
+    def _signed(self, game_id: UUID, player: str, version: int | None, raw: bytes, signature: str | None) -> DecisionSigned | None:
+        """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature).
+        A signed decision names the version it was signed at (``expected_version``): it is stored at that
+        version or not at all (``decide`` refuses any other with 409), so the audit finds its signature there."""
         registered = find(self.ledger, player_key_id(str(game_id), player))
         if not isinstance(registered, PlayerKey):
             return None
         if not signature:
             raise Unauthorized(say("receipt.signature_needed", {"player": player}))
+        if version is None:
+            raise Unprocessable(say("receipt.signed_without_version", {"player": player}), field="body.expected_version")
         try:
             body = canonical_body(json.loads(raw))
         except ValueError:
@@ -150,18 +163,24 @@ class Games:
             raise Unauthorized(say("receipt.not_their_signature", {"player": player, "version": version}))
         return DecisionSigned(game=str(game_id), expected=version, player=player, body=body, signature=signature)
 
-    def register_key(self, game_id: UUID, player: str, public: str) -> Map:
+    def register_key(self, game_id: UUID, player: str, public: str, since: int, proof: str) -> Map:
+        """A player's key, registered at the game's version ``since`` (409 if it has moved on) with its own
+        signature of the registration (``proof``: the key is theirs, and no weak key)."""
         if public_key(public) is None:
-            raise Unprocessable("body.public: not an Ed25519 public key (its 32 bytes in base64)", field="body.public")
+            raise Unprocessable(say("receipt.not_a_public_key", {"field": "body.public"}), field="body.public")
+        if not proof_holds(public, proof, str(game_id), player, since):
+            raise Unprocessable(say("receipt.no_proof", {"field": "body.proof", "player": player, "since": since}), field="body.proof")
         with self.lock(game_id):
             if find(self.ledger, player_key_id(str(game_id), player)) is not None:
-                raise Conflict(f"{player} has a key already: it cannot be changed")
-            since = self.ledger.current(game_id).version
+                raise Conflict(say("receipt.key_taken", {"player": player}))
+            now = self.ledger.current(game_id).version
+            if now != since:
+                raise Conflict(say("receipt.key_since_moved", {"since": since, "version": now}))
             try:
-                self.ledger.save(PlayerKey(game=str(game_id), player=player, public=public, since=since))
+                self.ledger.save(PlayerKey(game=str(game_id), player=player, public=public, since=since, proof=proof))
             except IntegrityError:
-                raise Conflict(f"{player} has a key already: it cannot be changed") from None
-        return {"game": str(game_id), "player": player, "public": public, "since": since}
+                raise Conflict(say("receipt.key_taken", {"player": player})) from None
+        return {"game": str(game_id), "player": player, "public": public, "since": since, "registration": self._registration(game_id, player, public, since)}
 
     def receipt(self, game_id: UUID) -> Map:
         """The receipt of the game's latest version."""
@@ -169,6 +188,16 @@ class Games:
             version = self.ledger.current(game_id).version
             return self.receipts.receipt(game_id, version)
 
+
+    def openings(self, game_id: UUID) -> Map:
+        """Every hidden value of an ended game with its salt, for every holder: each player checks every
+        commitment they were shown (409 while the game goes on)."""
+        with self.lock(game_id):
+            game = self.ledger.current(game_id)
+        if not game.state.ended:
+            raise Conflict(say("receipt.not_ended", {"game": str(game_id)}))
+        events = self.ledger.event_maps(game_id, None, game.version)
+        return {"game": str(game_id), "version": game.version, "openings": self.receipts.openings(game_id, events)}
 
     def _answered(self, game_id: UUID, player: str, key: str, printed: str) -> Map | None:
         record = answered(self.ledger, str(game_id), player, key)
@@ -235,15 +264,19 @@ class Games:
         return report.to_json(lang)
 
 
-def _keys(body: Setup, names: list[str]) -> dict[str, str]:
-    """``keys`` of a new game's body: players' public keys, each checked."""
+def _keys(body: Setup, names: list[str]) -> dict[str, tuple[str, str]]:
+    """``keys`` of a new game's body: players' public keys and their proofs (over no game id, version 0), each checked."""
     given = getattr(body, "keys", None) or {}
-    for name, public in given.items():
+    out = {}
+    for name, key in given.items():
         if name not in names:
             raise Unprocessable(f"body.keys.{name}: not a player of this game (players: {', '.join(names)})", field=f"body.keys.{name}")
-        if public_key(public) is None:
-            raise Unprocessable(f"body.keys.{name}: not an Ed25519 public key (its 32 bytes in base64)", field=f"body.keys.{name}")
-    return dict(given)
+        if public_key(key.public) is None:
+            raise Unprocessable(say("receipt.not_a_public_key", {"field": f"body.keys.{name}.public"}), field=f"body.keys.{name}.public")
+        if not proof_holds(key.public, key.proof, "", name, 0):
+            raise Unprocessable(say("receipt.no_proof", {"field": f"body.keys.{name}.proof", "player": name, "since": 0}), field=f"body.keys.{name}.proof")
+        out[name] = (key.public, key.proof)
+    return out
 
 
 def _no_judge_seat(names: list[str]) -> None:

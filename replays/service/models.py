@@ -16,12 +16,19 @@ from mtg_ledger.replays.scenario.schema import PlayerSetup, Setup, one_of, with_
 # --- creating a game -----------------------------------------------------------------------
 
 
+class NewKey(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    public: str = Field(description="an Ed25519 public key: its 32 bytes in base64")
+    proof: str = Field(description="the key's own signature (base64) of 'mtg-ledger player-key\\n\\n<player>\\n<public>\\n0' (no game id yet)")
+
+
 class NewGame(Setup):
     """A scenario (docs/reference/scenario-files.md) without its actions."""
 
     players: Annotated[list[PlayerSetup], Field(max_length=8)]
-    keys: dict[str, str] | None = Field(
-        None, description="players' Ed25519 public keys (base64 of 32 bytes) by name: their decisions must then be signed (docs/receipts.md)"
+    keys: dict[str, NewKey] | None = Field(
+        None, description="players' Ed25519 public keys by name, each with its proof: their decisions must then be signed (docs/receipts.md)"
     )
 
 
@@ -29,6 +36,13 @@ class PlayerKeyIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     public: str = Field(description="an Ed25519 public key: its 32 bytes in base64")
+    since: int = Field(description="the game's version now: every decision after it must be signed (409 if the game has moved on)")
+    proof: str = Field(description="the key's own signature (base64) of 'mtg-ledger player-key\\n<game>\\n<player>\\n<public>\\n<since>'")
+
+
+class Registration(BaseModel):
+    key: str = Field(description="the id of the service key that signed (GET /keys)")
+    signature: str = Field(description="Ed25519, base64, over 'mtg-ledger player-key registered\\n<game>\\n<player>\\n<public>\\n<since>'")
 
 
 class PlayerKeyOut(BaseModel):
@@ -36,12 +50,14 @@ class PlayerKeyOut(BaseModel):
     player: str
     public: str
     since: int = Field(description="the game's version when it was registered: every decision after it must be signed")
+    registration: Registration = Field(description="the service's signature of this registration: keep it (docs/receipts.md)")
 
 
 class GameCreated(BaseModel):
     game: str
     version: int | None = None
     tokens: dict[str, str] = Field(description="one token per player, and the judge's; shown once, never again")
+    registrations: dict[str, Registration] | None = Field(None, description="with keys: the service's signature of each player's key registration")
 
 
 # --- actions ---------------------------------------------------------------------------------
@@ -69,6 +85,14 @@ class Receipt(BaseModel):
     head: str = Field(description="the public chain's head after event `version`, in hex")
     key: str = Field(description="the id of the service key that signed (GET /keys)")
     signature: str = Field(description="Ed25519, base64, over the UTF-8 bytes of 'mtg-ledger receipt\\n<game>\\n<version>\\n<head>'")
+
+
+class Openings(BaseModel):
+    """Every hidden value of an ended game with its salt (docs/receipts.md)."""
+
+    game: str
+    version: int
+    openings: list[dict[str, Any]] = Field(description='each event that hid a value: {"v", "openings": {path: {"salt" (hex), "value"}}}')
 
 
 class ActionTaken(BaseModel):

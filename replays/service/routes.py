@@ -18,7 +18,7 @@ from mtg_ledger.replays.service.errors import StoreUnavailable, Unprocessable
 from mtg_ledger.replays.service.games import viewer_of
 from mtg_ledger.replays.service.models import (
     Action, ActionTaken, AuditOut, DecisionOut, ErrorOut, GameCreated, Health, Keys, NewGame, PlayerKeyIn, PlayerKeyOut, Receipt,
-    ReceiptsIn, StateOut,
+    Openings, ReceiptsIn, StateOut,
 )
 from mtg_ledger.replays.service.sse import follow
 
@@ -181,11 +181,18 @@ def get_receipt(games: Service, id: GameId, holder: Member) -> Any:
     return games.receipt(id)
 
 
+@router.get("/games/{id}/openings", response_model=Openings, responses={**READ, 409: _E}, tags=["reading"])
+def get_openings(games: Service, id: GameId, holder: Member) -> Any:
+    """Once the game has ended, every hidden value with its salt, for every holder of the game: each
+    player opens every commitment they were shown (docs/receipts.md). 409 while the game goes on."""
+    return games.openings(id)
+
+
 @router.put("/games/{id}/key", status_code=201, response_model=PlayerKeyOut, responses=WRITE, tags=["playing"])
 def register_key(games: Service, id: GameId, holder: Player, body: PlayerKeyIn) -> Any:
     """Register the token's player's Ed25519 public key: every decision after it must be signed with it
     (docs/receipts.md). Once only: 409 if the player has one."""
-    return games.register_key(id, holder.holder, body.public)
+    return games.register_key(id, holder.holder, body.public, body.since, body.proof)
 
 
 @router.get("/keys", response_model=Keys, responses={503: _503}, tags=["service"])

@@ -192,19 +192,29 @@ def _public(key: Any) -> str:
     return base64.b64encode(key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)).decode()
 
 
+def _registered(key: Any, name: str, game: str = "", since: int = 0) -> dict[str, Any]:
+    """A key as a player registers it: its public half and its own signature of the registration (no game
+    id for a key given when the game is created)."""
+    public = _public(key)
+    proof = key.sign(f"mtg-ledger player-key\n{game if since else ''}\n{name}\n{public}\n{since}".encode())
+    return {"public": public, "proof": base64.b64encode(proof).decode(), **({"since": since} if game else {})}
+
+
 def _signature(key: Any, game: str, version: int, body: dict[str, Any]) -> str:
     """What a player's own tools sign: the game, the version it is at, the body as canonical JSON."""
-    message = f"mtg-ledger decision\n{game}\n{version}\n{json.dumps(body, sort_keys=True, separators=(',', ':'))}".encode()
+    message = f"mtg-ledger decision\n{game}\n{version}\n{json.dumps(body, sort_keys=True, separators=(',', ':'), ensure_ascii=False)}".encode()
     return base64.b64encode(key.sign(message)).decode()
 
 
 def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_signature(store: dict[str, str], tmp_path: Path) -> None:
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
     alice_key, bob_key = Ed25519PrivateKey.generate(), Ed25519PrivateKey.generate()
     with server(store) as url:
-        assert httpx.post(f"{url}/games", json={**SETUP, "keys": {"carol": _public(alice_key)}}).status_code == 422
-        game, tokens = new_game(url, {**SETUP, "keys": {"alice": _public(alice_key)}})
+        assert httpx.post(f"{url}/games", json={**SETUP, "keys": {"carol": _registered(alice_key, "carol")}}).status_code == 422
+        stolen = {"public": _public(alice_key), "proof": _registered(bob_key, "alice")["proof"]}  # alice's key, without alice's proof
+        assert httpx.post(f"{url}/games", json={**SETUP, "keys": {"alice": stolen}}).status_code == 422
+        game, tokens = new_game(url, {**SETUP, "keys": {"alice": _registered(alice_key, "alice")}})
         judge = bearer(tokens["judge"])
         for _ in range(6):
             pending = httpx.get(f"{url}/games/{game}/decision", headers=judge).json()
@@ -220,16 +230,32 @@ def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_
                 signature = None
             headers = {**bearer(tokens[who]), **({"Signature": signature} if signature else {})}
             assert httpx.post(act, headers=headers, json=body).status_code == 200
-        registered = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json={"public": _public(bob_key)})
-        assert registered.status_code == 201 and registered.json()["since"] == httpx.get(f"{url}/games/{game}/receipt", headers=judge).json()["version"]
-        again = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json={"public": _public(alice_key)})
+        now = httpx.get(f"{url}/games/{game}/receipt", headers=judge).json()["version"]
+        as_alice = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json={**_registered(alice_key, "alice", game, now), "public": _public(bob_key)})
+        assert as_alice.status_code == 422 and "not the key's own signature" in as_alice.json()["error"]
+        stale = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json=_registered(bob_key, "bob", game, now - 1))
+        assert stale.status_code == 409
+        registered = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json=_registered(bob_key, "bob", game, now))
+        assert registered.status_code == 201 and registered.json()["since"] == now
+        # the service's signature of the registration: bob keeps it, and proves later which key was his
+        kept = registered.json()["registration"]
+        message = f"mtg-ledger player-key registered\n{game}\nbob\n{_public(bob_key)}\n{now}".encode()
+        Ed25519PublicKey.from_public_bytes(base64.b64decode(published(url)[kept["key"]])).verify(base64.b64decode(kept["signature"]), message)
+        again = httpx.put(f"{url}/games/{game}/key", headers=bearer(tokens["bob"]), json=_registered(alice_key, "bob", game, now))
         assert again.status_code == 409
         assert httpx.get(f"{url}/games/{game}/audit", headers=judge).json()["clean"] is True
         (tmp_path / "signed.mtgl").write_bytes(httpx.get(f"{url}/games/{game}/export", headers=judge).content)
     # the log file carries the keys and the signed decisions: the judge checks them without the store
     header, events = logfile.read(tmp_path / "signed.mtgl")
     assert set(header["receipts"]["players"]) == {"alice", "bob"} and len(header["receipts"]["decisions"]) == 3
-    assert main(["audit", str(tmp_path / "signed.mtgl")]) == 0
+    assert main(["audit", str(tmp_path / "signed.mtgl"), "--player-key", f"alice={_public(alice_key)}", "--player-key", f"bob={_public(bob_key)}"]) == 0
+    # the header is not covered by the chain: alice's key swapped for another, and her decisions signed again with it
+    mallory = Ed25519PrivateKey.generate()
+    swapped = {**header["receipts"], "players": {**header["receipts"]["players"], "alice": {**_registered(mallory, "alice"), "since": 0}}}
+    swapped["decisions"] = [[v, who, body, _signature(mallory, game, v, json.loads(body)) if who == "alice" else sig] for v, who, body, sig in swapped["decisions"]]
+    logfile.write(tmp_path / "swapped.mtgl", game, events, receipts=swapped)
+    assert main(["audit", str(tmp_path / "swapped.mtgl")]) == 0  # consistent in itself
+    assert main(["audit", str(tmp_path / "swapped.mtgl"), "--player-key", f"alice={_public(alice_key)}"]) == 1  # not the key alice registered
     assert main(["import", str(tmp_path / "signed.mtgl"), "--db", str(tmp_path / "other.sqlite")]) == 0
     assert main(["audit", game, "--db", str(tmp_path / "other.sqlite")]) == 0  # imported with its keys and signatures
     unsigned = {**header["receipts"], "decisions": header["receipts"]["decisions"][1:]}
@@ -246,3 +272,53 @@ def test_a_player_with_a_key_must_sign_each_decision_and_the_audit_checks_every_
     (finding,) = report["findings"]
     assert finding["message_id"] == "receipt.unsigned_decision" and finding["params"]["player"] == pending_player
     assert "n'a pas de signature" in finding["message"]
+
+
+def test_a_signed_decision_is_stored_at_the_version_it_was_signed_at_or_not_at_all(store: dict[str, str]) -> None:
+    """Another worker may store a decision between the check of a signature and its decision: the signed
+    body names its version (``expected_version``), and a game that moved on refuses it (409), storing nothing."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    keys = {"alice": Ed25519PrivateKey.generate(), "bob": Ed25519PrivateKey.generate()}
+    with server(store) as url:
+        game, tokens = new_game(url, {**SETUP, "keys": {name: _registered(k, name) for name, k in keys.items()}})
+        pending = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+        who, version = pending["player"], pending["version"]
+        act, headers = f"{url}/games/{game}/actions", bearer(tokens[who])
+        loose = {"action": "pass"}
+        refused = httpx.post(act, headers={**headers, "Signature": _signature(keys[who], game, version, loose)}, json=loose)
+        assert refused.status_code == 422 and "expected_version" in refused.json()["error"]
+        body = {"action": "pass", "expected_version": version}
+        signature = _signature(keys[who], game, version, body)
+        # another process stores the pending player's pass meanwhile
+        assert main(["decide", game, "--db", store["SQLITE_DBNAME"], json.dumps({"player": who, "action": "pass"})]) == 0
+        moved = httpx.get(f"{url}/games/{game}/receipt", headers=bearer(tokens["judge"])).json()["version"]
+        assert moved > version
+        stale = httpx.post(act, headers={**headers, "Signature": signature}, json=body)
+        assert stale.status_code == 409
+        assert httpx.get(f"{url}/games/{game}/receipt", headers=bearer(tokens["judge"])).json()["version"] == moved
+
+
+def test_once_the_game_has_ended_every_player_opens_every_commitment_they_were_shown(store: dict[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    with server(store) as url:
+        game, tokens = new_game(url, SETUP)
+        play(url, game, tokens, 12)
+        early = httpx.get(f"{url}/games/{game}/openings", headers=bearer(tokens["alice"]))
+        assert early.status_code == 409 and "has not ended" in early.json()["error"]
+        capsys.readouterr()
+        assert main(["receipt", game, "--db", store["SQLITE_DBNAME"], "--openings"]) == 2
+        assert "has not ended" in capsys.readouterr().err
+        pending = httpx.get(f"{url}/games/{game}/decision", headers=bearer(tokens["judge"])).json()
+        assert httpx.post(f"{url}/games/{game}/actions", headers=bearer(tokens[pending["player"]]), json={"action": "concede"}).status_code == 200
+        for name in ("alice", "bob"):
+            views = ndjson(httpx.get(f"{url}/games/{game}/events", headers=bearer(tokens[name])).text)
+            openings = httpx.get(f"{url}/games/{game}/openings", headers=bearer(tokens[name])).json()
+            hidden_from_them = [(v["v"], p) for v in views for p in v.get("commitments", {}) if p not in v.get("salts", {})]
+            assert hidden_from_them, name  # the opponent's hand, their draws, the seed: now opened too
+            assert player.open_all(views, openings["openings"]) == []
+            v, path = hidden_from_them[0]
+            lying = [{**o, "openings": {**o["openings"], path: {**o["openings"][path], "value": "Black Lotus"}}} if o["v"] == v else o for o in openings["openings"]]
+            assert player.open_all(views, lying) == [f"{v}:{path}"]
+    capsys.readouterr()
+    assert main(["receipt", game, "--db", store["SQLITE_DBNAME"], "--openings", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == openings

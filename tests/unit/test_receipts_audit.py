@@ -61,13 +61,13 @@ def _receipt_findings(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in report["findings"] if f["kind"] == "receipt"]
 
 
-def _write(path: Path, game: UUID, events: list[dict[str, Any]], secret: bytes | None, rehash: bool = True) -> str:
+def _write(path: Path, game: UUID, events: list[dict[str, Any]], secret: list[tuple[int, bytes]] | None, rehash: bool = True) -> str:
     """A log file of these events, as a forger with the store would write it: the chain recomputed (``rehash``)."""
     if rehash:
         previous = GENESIS_HASH
         for e in events:
             e["hash"] = previous = chain(previous, e)
-    logfile.write(path, str(game), events, receipts=None if secret is None else {"secret": secret.hex()})
+    logfile.write(path, str(game), events, receipts=None if secret is None else {"secret": secret[0][1].hex()})
     return str(path)
 
 
@@ -260,3 +260,88 @@ def test_serve_refuses_a_signing_key_file_that_holds_no_key(db: str, tmp_path: P
     assert "MTG_LEDGER_SIGNING_KEY" in capsys.readouterr().err
     monkeypatch.setenv("MTG_LEDGER_SIGNING_KEY", str(tmp_path / "missing.pem"))
     assert main(["keys", "--db", db]) == 2
+
+
+def test_receipts_forged_with_the_accusers_own_key_are_refused_under_the_services_id_and_flagged_otherwise(
+    ledger: Ledger, db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dishonest player signs two receipts with their own key and lists it in the keys they hand in: under
+    the service's key id it is refused (a key's id is its own sha256), under its own id the judge's store
+    says it is no key of this service; the report says which keys it used."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from mtg_ledger.replays.receipts.signing import SigningKey, b64, raw_public
+
+    book = ReceiptBook(ledger)
+    game, receipts = _play(ledger, book, 10)
+    genuine = receipts[-1]
+    mine = SigningKey.of(Ed25519PrivateKey.generate())
+    forged = [mine.receipt(str(game), genuine["version"], bytes(32)), genuine]
+    service_id = genuine["key"]
+    lying = {service_id: b64(raw_public(mine.private.public_key()))}  # my key under the service's id
+    forged_as_service = [{**forged[0], "key": service_id}, genuine]
+    code, report = _audit(capsys, str(game), "--db", db, "--receipts", _saved(tmp_path, "r1.json", forged_as_service), "--keys", _saved(tmp_path, "k1.json", keys_document(lying)))
+    refused = [f["message"] for f in _receipt_findings(report) if f["message_id"] == "receipt.refused"]
+    assert code == 1 and "receipt.fork" not in [f["message_id"] for f in report["findings"]]
+    assert len(refused) == 2 and all(f"names key {service_id}, but the key given under that id is another" in r for r in refused)
+    own = {**published(ledger), mine.id: b64(raw_public(mine.private.public_key()))}
+    keys_file = _saved(tmp_path, "k2.json", keys_document(own))
+    code, report = _audit(capsys, str(game), "--db", db, "--receipts", _saved(tmp_path, "r2.json", forged), "--keys", keys_file)
+    not_ours = [f for f in report["findings"] if f["message_id"] == "receipt.key_not_in_store"]
+    assert code == 1 and [f["params"]["key"] for f in not_ours] == [mine.id]
+    assert report["notices"] == [f"receipts checked against the keys of {keys_file}"]
+    code, report = _audit(capsys, str(game), "--db", db, "--receipts", _saved(tmp_path, "r3.json", [genuine]))
+    assert code == 0 and report["notices"] == [f"receipts checked against the service keys of {db}"]
+
+
+def test_one_file_imported_twice_and_played_on_shares_no_salt_after_its_events(ledger: Ledger, db: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The file's secret salts only the versions it holds: a copy played on salts what follows with a
+    secret of its own, so a salt one copy shows a player opens nothing in the other. The original's
+    receipts still hold against each copy, up to the file's end."""
+    game, receipts = _play(ledger, ReceiptBook(ledger), 20)
+    count = ledger.last_version(game)
+    assert main(["export", str(game), "--db", db, "-o", str(tmp_path / "game.mtgl")]) == 0
+    copies = [str(tmp_path / f"copy{i}.sqlite") for i in (1, 2)]
+    salts = []
+    for copy in copies:
+        assert main(["import", str(tmp_path / "game.mtgl"), "--db", copy]) == 0
+        other = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": copy})
+        for _ in range(10):  # played on, each copy its own way as far as the salts go
+            command = policy.choose(other.state_now(game))
+            assert command is not None
+            other.decide(game, command)
+        salts.append(ReceiptBook(other).salts(game))
+        other.close()
+        code, report = _audit(capsys, str(game), "--db", copy, "--receipts", _saved(tmp_path, "r.json", receipts), "--keys", _saved(tmp_path, "k.json", keys_document(published(ledger))))
+        assert code == 1 and {f["message_id"] for f in report["findings"]} == {"receipt.key_not_in_store"}  # every receipt agrees
+    original = ReceiptBook(ledger).salts(game)
+    assert all(s.salt(v, "card") == original.salt(v, "card") for s in salts for v in (1, count))
+    assert all(salts[0].salt(v, "card") != salts[1].salt(v, "card") for v in range(count + 1, count + 30))
+
+
+def test_one_secret_salts_two_games_differently() -> None:
+    """The game's id is part of the salt key: a secret copied to another game gives none of its salts."""
+    from mtg_ledger.replays.receipts.commitments import Salts, new_secret
+
+    secret = [(1, new_secret())]
+    a, b = Salts("3f1c2d4e-0000-4000-8000-00000000000a", secret), Salts("3f1c2d4e-0000-4000-8000-00000000000b", secret)
+    assert all(a.salt(v, path) != b.salt(v, path) for v in range(1, 50) for path in ("card", "order", "players.0.hand"))
+
+
+def test_a_player_key_the_store_put_in_without_its_own_proof_is_a_finding(ledger: Ledger, db: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Whoever holds the store can write a player's key record; without the key's own signature of its
+    registration the audit says so, and a player who gives the key they registered sees it is not theirs."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    from mtg_ledger.replays.receipts.records import PlayerKey, players_of
+    from mtg_ledger.replays.receipts.signing import b64, raw_public
+
+    game, _ = _play(ledger, ReceiptBook(ledger), 5)
+    name = players_of(ledger, game)[0]
+    planted = b64(raw_public(Ed25519PrivateKey.generate().public_key()))
+    ledger.save(PlayerKey(game=str(game), player=name, public=planted, since=ledger.last_version(game)))
+    code, report = _audit(capsys, str(game), "--db", db)
+    assert code == 1 and [(f["message_id"], f["params"]["player"]) for f in report["findings"]] == [("receipt.key_unproven", name)]
+    theirs = b64(raw_public(Ed25519PrivateKey.generate().public_key()))
+    code, report = _audit(capsys, str(game), "--db", db, "--player-key", f"{name}={theirs}")
+    assert code == 1 and "receipt.player_key_differs" in [f["message_id"] for f in report["findings"]]
