@@ -44,7 +44,10 @@ def seen_and_hidden(event: Mapping[str, Any]) -> tuple[Map, list[tuple[str, Any]
 def _walk(full: Any, seen: Any, path: str, found: list[tuple[str, Any]]) -> None:
     if full == seen and type(full) is type(seen):
         return
-    if isinstance(full, dict) and isinstance(seen, dict):
+    if isinstance(full, dict) and isinstance(seen, dict) and (not path or full.keys() <= seen.keys()):
+        # a map within the event whose view leaves keys out (the definitions of the cards a viewer does not
+        # see) is hidden whole: a path per left-out key would name what it hides. The event's own keys the
+        # view leaves out (its hash) are not part of its public form.
         for key in seen:
             if key in full:  # a key the view adds (a null) is public as it stands
                 _walk(full[key], seen[key], f"{path}.{key}" if path else str(key), found)
