@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.postgres_import
 	$(PY) -m benchmarks.cli
 	$(PY) -m benchmarks.receipts
+	$(PY) -m benchmarks.cards
 	$(PY) -m benchmarks.targets
 
 # mypy can't follow setuptools' package-dir mapping (core/ is mtg_ledger.core): it reads the packages
