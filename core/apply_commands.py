@@ -79,6 +79,8 @@ def spell_cast(e: Map, decision: Decision, state: GameState) -> CastSpell:
 def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilityPlan | AbilityPlan) -> Next | None:
     if isinstance(checked, AbilityPlan):  # 602.2: on the stack
         _tap(table, checked.player, checked.taps)
+        if checked.loyalty is not None:  # 606.4
+            emit(table, ev.LoyaltyCostPaid, object=checked.source, change=checked.loyalty, turn=table.state.turn)
         emit(
             table,
             ev.AbilityActivated,
@@ -87,7 +89,7 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
             card=checked.card,
             ability=checked.ability,
             object=table.state.next_object,
-            targets=[],
+            targets=checked.targets,
             mana_spent=checked.mana_spent,
             paid_with=[t[0] for t in checked.taps],
         )
@@ -98,7 +100,7 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
 
 
 def ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:
-    return ActivateAbility(e["player"], e["source"], e["ability"])
+    return ActivateAbility(e["player"], e["source"], e["ability"], tuple(e["targets"]))
 
 
 def mana_ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:

@@ -7,8 +7,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtg_ledger.core.effects import ActivatedAbility, Effect, ManaAbility, TriggeredAbility
+from mtg_ledger.core.effects import ActivatedAbility, Effect, ManaAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
 from mtg_ledger.core.mana import ManaCost, parse_cost
+from mtg_ledger.core.statics import Static
+
+
+PROWESS = TriggeredAbility(  # 702.108a
+    "you_cast_noncreature",
+    (PumpSelfUntilEndOfTurn(1, 1),),
+    text="Whenever you cast a noncreature spell, this creature gets +1/+1 until end of turn.",
+)
 
 
 @dataclass(frozen=True)
@@ -37,10 +45,23 @@ class CardDef:
     colors: tuple[str, ...] = ()  # for tokens, which have no mana cost (111.4)
     mana_cost: ManaCost = field(init=False)
     final_chapter: int = field(init=False)  # 714.2d: a Saga's final chapter number (0 for anything else)
+    # keywords also: deathtouch, defender, flash, hexproof, indestructible, lifelink, menace, prowess, ward
+    loyalty: int | None = None  # a planeswalker's printed loyalty: it enters with that many loyalty counters (306.5b)
+    defense: int | None = None  # a battle's printed defense: it enters with that many defense counters (310.4b)
+    enchant: str | None = None  # an Aura's "Enchant <what>" (303.4a, 702.5): "creature"; the Aura spell targets one (303.4a)
+    statics: tuple[Static, ...] = ()  # static abilities (604): core.statics
+    ward: str | None = None  # "Ward {N}" (702.21a): the cost, with "ward" among the keywords
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mana_cost", parse_cost(self.cost))
         object.__setattr__(self, "final_chapter", max((t.chapter for t in self.triggers if t.event == "chapter"), default=0))
+        if "prowess" in self.keywords:  # 702.108a: prowess is a triggered ability, numbered after the printed ones
+            object.__setattr__(self, "triggers", (*self.triggers, PROWESS))
+
+    @property
+    def spell_target(self) -> str | None:
+        """What the spell targets (601.2c): its own target, or an Aura's enchant (303.4a)."""
+        return self.target or self.enchant
 
     def is_type(self, card_type: str) -> bool:
         return card_type in self.types
@@ -52,5 +73,5 @@ class CardDef:
 
     @property
     def sorcery_speed(self) -> bool:
-        """307.1 and 505.6a: everything but instants is cast only at sorcery speed."""
-        return not self.is_type("Instant")
+        """307.1 and 505.6a: everything but instants is cast only at sorcery speed; 702.8a: flash lifts it."""
+        return not self.is_type("Instant") and "flash" not in self.keywords

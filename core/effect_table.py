@@ -43,11 +43,60 @@ def _continuous(table: Table, **fields: Any) -> None:
 
 
 def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: list[Any]) -> None:
-    """120.3: to the targets, or, for a trigger, to "that player"; a player who left is dealt none (800.4a)."""
+    """120.3: to the targets, or, for a trigger, to "that player"; a player who left is dealt none (800.4a).
+    702.15b: damage from a source with lifelink also makes its controller gain that much life."""
     victims = [top.context["player"]] if effect.to == "that_player" else targets
     for target in victims:
         if not isinstance(target, str) or not table.state.players[target].lost:
             emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
+            source = table.state.permanent(_source(top))
+            if source is not None and effect.amount > 0 and ch.has_keyword(table.state, source, "lifelink"):
+                emit(table, ev.LifeGained, player=source.controller, amount=effect.amount, source=source.object)
+
+
+def pump_self(table: Table, top: StackObject, effect: fx.PumpSelfUntilEndOfTurn, targets: list[Any]) -> None:
+    """611.2: the ability's source, if it is still on the battlefield (prowess, 702.108a)."""
+    source = table.state.permanent(_source(top))
+    if source is not None and not source.phased_out:
+        _continuous(table, kind=EffectKind.PT.value, object=source.object, power=effect.power, toughness=effect.toughness)
+
+
+def each_player_draws(table: Table, top: StackObject, effect: fx.EachPlayerDraws, targets: list[Any]) -> None:
+    """121.2, in APNAP order (101.4)."""
+    for player in teams.apnap(table.state):
+        for _ in range(effect.count):
+            draw(table, player)
+
+
+def target_player_draws(table: Table, top: StackObject, effect: fx.TargetPlayerDraws, targets: list[Any]) -> None:
+    """121.2."""
+    for player in targets:
+        for _ in range(effect.count):
+            draw(table, player)
+
+
+def target_player_mills(table: Table, top: StackObject, effect: fx.TargetPlayerMills, targets: list[Any]) -> None:
+    """701.17: as many as the library holds."""
+    for player in targets:
+        milled = table.state.players[player].library[: effect.count]
+        if milled:
+            emit(table, ev.CardsMilled, player=player, cards=list(milled))
+
+
+def attach(table: Table, top: StackObject, effect: fx.Attach, targets: list[Any]) -> None:
+    """702.6a, 701.3: the Equipment becomes attached to the target creature, if both are still there."""
+    source = table.state.permanent(_source(top))
+    if source is not None and not source.phased_out and source.controller == top.controller:
+        for target in targets:
+            if target != source.object:
+                emit(table, ev.Attached, object=source.object, to=target, rule="702.6a")
+
+
+def destroy(table: Table, top: StackObject, effect: fx.Destroy, targets: list[Any]) -> None:
+    """701.8; 702.12b: an indestructible permanent isn't destroyed."""
+    doomed = [p for p in table.state.each(targets) if not ch.has_keyword(table.state, p, "indestructible")]
+    if doomed:
+        emit(table, ev.PermanentsPutIntoGraveyard, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed], rule="701.8")
 
 
 def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets: list[Any]) -> None:
@@ -135,7 +184,11 @@ def no_maximum_hand_size(table: Table, top: StackObject, effect: fx.NoMaximumHan
 def destroy_nonland(table: Table, top: StackObject, effect: fx.DestroyNonland, targets: list[Any]) -> None:
     """701.8."""
     for target in targets:
-        doomed = [p for p in ch.on_battlefield(table.state) if p.controller == target and not ch.face(p).is_type("Land")]
+        doomed = [
+            p
+            for p in ch.on_battlefield(table.state)
+            if p.controller == target and not ch.face(p).is_type("Land") and not ch.has_keyword(table.state, p, "indestructible")  # 702.12b
+        ]
         if doomed:
             gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed]
             emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.8")
@@ -157,4 +210,10 @@ EFFECTS: dict[type, Resolver] = {
     fx.SkipNextCombat: skip_next_combat,
     fx.NoMaximumHandSizeUntilYourNextTurn: no_maximum_hand_size,
     fx.DestroyNonland: destroy_nonland,
+    fx.PumpSelfUntilEndOfTurn: pump_self,
+    fx.EachPlayerDraws: each_player_draws,
+    fx.TargetPlayerDraws: target_player_draws,
+    fx.TargetPlayerMills: target_player_mills,
+    fx.Attach: attach,
+    fx.Destroy: destroy,
 }

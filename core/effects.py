@@ -108,6 +108,45 @@ class DestroyNonland:
     """"destroy all nonland permanents target opponent controls" (701.8)."""
 
 
+@dataclass(frozen=True)
+class PumpSelfUntilEndOfTurn:
+    """"<this creature> gets +P/+T until end of turn" (611.2; prowess, 702.108a)."""
+
+    power: int
+    toughness: int
+
+
+@dataclass(frozen=True)
+class EachPlayerDraws:
+    """"Each player draws N cards" (121.2), in APNAP order (101.4)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class TargetPlayerDraws:
+    """"Target player draws N cards" (121.2)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class TargetPlayerMills:
+    """"Target player mills N cards": the top N cards of their library go to their graveyard (701.17)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class Attach:
+    """"Attach <this permanent> to target creature you control" (Equip, 702.6a; 701.3)."""
+
+
+@dataclass(frozen=True)
+class Destroy:
+    """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b)."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -124,6 +163,12 @@ Effect = (
     | SkipNextCombat
     | NoMaximumHandSizeUntilYourNextTurn
     | DestroyNonland
+    | PumpSelfUntilEndOfTurn
+    | EachPlayerDraws
+    | TargetPlayerDraws
+    | TargetPlayerMills
+    | Attach
+    | Destroy
 )
 
 
@@ -140,8 +185,10 @@ class ActivatedAbility:
 
     cost: str
     effects: tuple[Effect, ...]
-    timing: str | None = None  # "your_upkeep": "Activate only during your upkeep." (602.5b)
+    timing: str | None = None  # "your_upkeep": "Activate only during your upkeep." (602.5b); "sorcery": "Activate only as a sorcery." (602.5d)
     text: str = ""
+    loyalty: int | None = None  # a loyalty ability's cost: +N or -N loyalty counters (606.4); activated as a sorcery, once a turn (606.3)
+    target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
 
 
 @dataclass(frozen=True)
@@ -149,6 +196,8 @@ class TriggeredAbility:
     """"When/Whenever/At <event>, <effect>" (603).
 
     ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
+    ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
+    ``enters`` (this permanent enters the battlefield, 603.6a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
     ``chapter``, 714.2).

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from mtg_ledger.core import state_hash
 from mtg_ledger.core.hashing import GENESIS_HASH
@@ -46,6 +46,23 @@ class Permanent:
     counters: dict[str, int] = field(default_factory=dict)
     token: bool = False  # 111: a token's definition is core.cards.TOKENS[card]
     transformed: bool = False  # 712: a double-faced permanent showing its back face
+    # Fields added with schema 5 (sparse: see ``SPARSE``)
+    attached_to: int | None = None  # 301.5, 303.4: the permanent an Aura or Equipment is attached to
+    attacking_object: int | None = None  # 506.3, 508.1b: the planeswalker or battle it attacks (``attacking``: its defending player)
+    protector: str | None = None  # 310.8: a battle's protector, chosen as it enters (310.11)
+    deathtouched: bool = False  # 704.5h: dealt damage by a source with deathtouch since the last check
+    loyalty_turn: int = 0  # 606.3: the turn in which one of its loyalty abilities was last activated
+
+    # The fields above, with the value they hold on every permanent of an older game: the canonical
+    # form (``state.to_dict``, the state hash, snapshots) leaves a field out while it holds it, so every
+    # game recorded before them keeps its state hashes and snapshot bytes.
+    SPARSE: ClassVar[dict[str, Any]] = {
+        "attached_to": None,
+        "attacking_object": None,
+        "protector": None,
+        "deathtouched": False,
+        "loyalty_turn": 0,
+    }
 
 
 @dataclass
@@ -172,7 +189,7 @@ class GameState:
         so encode or hash the result before the state changes again)."""
         d = dict(vars(self))
         d["players"] = {name: dict(vars(p)) for name, p in self.players.items()}
-        d["battlefield"] = [dict(vars(p)) for p in self.battlefield]
+        d["battlefield"] = [state_hash.visible(p) for p in self.battlefield]
         d["stack"] = [dict(vars(o)) for o in self.stack]
         d["effects"] = [dict(vars(e)) for e in self.effects]
         d["pending_triggers"] = [dict(vars(t)) for t in self.pending_triggers]

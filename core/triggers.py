@@ -11,16 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import teams
+from mtg_ledger.core import targeting, teams
 from mtg_ledger.core.cards import BACK_FACES, CARDS, TOKENS, CardDef
 from mtg_ledger.core.effects import TriggeredAbility
 from mtg_ledger.core.state import GameState, Trigger
 
 Found = dict[str, Any]  # AbilityTriggered fields, without the object id
-# cards (and tokens) one of whose faces has a triggered ability: the others never trigger anything
-_MAY_TRIGGER = frozenset(
-    [name for name, c in CARDS.items() if c.triggers or (c.back is not None and c.back.triggers)]
-    + [name for name, t in TOKENS.items() if t.triggers]
+# cards (and tokens) of the pool as it was loaded none of whose faces has a triggered ability: they
+# never trigger anything (a card named later, not in this set, is looked at)
+_NEVER_TRIGGER = frozenset(
+    [name for name, c in CARDS.items() if not (c.triggers or (c.back is not None and c.back.triggers))]
+    + [name for name, t in TOKENS.items() if not t.triggers and name not in CARDS]
 )
 
 
@@ -50,7 +51,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -59,7 +60,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     found: list[Found] = []
     if kind == "StepBegan":  # "at the beginning of <step>"
         for perm in ch.on_battlefield(state):
-            if perm.card not in _MAY_TRIGGER:
+            if perm.card in _NEVER_TRIGGER:
                 continue
             face = ch.face(perm)
             for i, t in enumerate(face.triggers):
@@ -89,6 +90,18 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             for i, t in enumerate(face.triggers):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
                     found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
+    elif kind == "SpellCast":  # "whenever you cast a noncreature spell" (prowess, 702.108a)
+        if not CARDS[e["card"]].is_type("Creature"):
+            for perm in ch.on_battlefield(state):
+                if perm.controller != e["player"] or perm.card in _NEVER_TRIGGER:
+                    continue
+                face = ch.face(perm)
+                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == "you_cast_noncreature")
+    elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
+        entered = state.permanent(e["permanent"])
+        if entered is not None and entered.card not in _NEVER_TRIGGER:
+            face = ch.face(entered)
+            found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == "enters")
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = CARDS[e["scheme"]]
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")
@@ -99,16 +112,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
 
 
 def legal_targets(state: GameState, spec: str | None, controller: str) -> list[Any]:
-    """115.1: the legal targets for a triggered ability's target spec, in a deterministic order."""
-    if spec is None:
-        return []
-    if spec == "creature_you_control":
-        return [p.object for p in ch.on_battlefield(state) if p.controller == controller and ch.is_creature(p)]
-    if spec == "opponent":
-        return teams.opponents(state, controller)
-    if spec == "player":
-        return state.live_players()
-    raise ValueError(f"unknown target spec {spec!r}")
+    """115.1: the legal targets for a triggered ability's target spec, in a deterministic order (core.targeting)."""
+    return targeting.legal_targets(state, spec, controller)
 
 
 def _signature(t: Trigger) -> tuple[Any, ...]:

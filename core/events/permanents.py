@@ -1,0 +1,127 @@
+"""Schema 5's events about permanents: counters removed (704.5q), loyalty costs paid (606.4), Auras
+and Equipment attached or unattached (701.3, 704.5m-n), a battle's protector chosen (310.11) and cards
+milled (701.17). Declared after every older event, so older log headers keep their order."""
+
+from __future__ import annotations
+
+from typing_extensions import TypedDict
+
+from mtg_ledger.core.events.base import GameEvent, applies
+from mtg_ledger.core.state import GameState
+
+
+class CountersRemovedFields(TypedDict):
+    object: int
+    kind: str
+    count: int
+    rule: str
+
+
+class CountersRemoved(GameEvent):
+    """122.1: ``count`` counters of ``kind`` leave ``object`` (704.5q: +1/+1 and -1/-1 counters
+    annihilate; 606.4: a negative loyalty cost)."""
+
+    fields_type = CountersRemovedFields
+
+    object: int
+    kind: str
+    count: int
+    rule: str
+
+
+@applies(CountersRemoved)
+def _counters_removed(s: GameState, e: CountersRemovedFields) -> None:
+    perm = s.permanent(e["object"])
+    if perm is not None:
+        perm.counters[e["kind"]] = max(0, perm.counters.get(e["kind"], 0) - e["count"])
+
+
+class LoyaltyCostPaidFields(TypedDict):
+    object: int
+    change: int
+    turn: int
+
+
+class LoyaltyCostPaid(GameEvent):
+    """606.4: a loyalty ability's cost, ``change`` loyalty counters put on (+N) or removed from (-N)
+    the planeswalker ``object``, in ``turn``: no other loyalty ability of it this turn (606.3)."""
+
+    fields_type = LoyaltyCostPaidFields
+
+    object: int
+    change: int
+    turn: int
+
+
+@applies(LoyaltyCostPaid)
+def _loyalty_paid(s: GameState, e: LoyaltyCostPaidFields) -> None:
+    perm = s.permanent(e["object"])
+    if perm is not None:
+        perm.counters["loyalty"] = perm.counters.get("loyalty", 0) + e["change"]
+        perm.loyalty_turn = e["turn"]
+
+
+class AttachedFields(TypedDict):
+    object: int
+    to: int | None
+    rule: str
+
+
+class Attached(GameEvent):
+    """701.3: the Aura or Equipment ``object`` becomes attached to ``to`` (303.4f: an Aura spell
+    resolving; 702.6a: equip); ``to`` null: it becomes unattached (704.5n)."""
+
+    fields_type = AttachedFields
+
+    object: int
+    to: int | None
+    rule: str
+
+
+@applies(Attached)
+def _attached(s: GameState, e: AttachedFields) -> None:
+    perm = s.permanent(e["object"])
+    if perm is not None:
+        perm.attached_to = e["to"]
+
+
+class ProtectorChosenFields(TypedDict):
+    object: int
+    player: str
+
+
+class ProtectorChosen(GameEvent):
+    """310.11a: as a Siege enters, its controller chooses an opponent to protect it."""
+
+    fields_type = ProtectorChosenFields
+
+    object: int
+    player: str
+
+
+@applies(ProtectorChosen)
+def _protector(s: GameState, e: ProtectorChosenFields) -> None:
+    perm = s.permanent(e["object"])
+    if perm is not None:
+        perm.protector = e["player"]
+
+
+class CardsMilledFields(TypedDict):
+    player: str
+    cards: list[str]
+
+
+class CardsMilled(GameEvent):
+    """701.17: the top ``cards`` of the player's library go to their graveyard."""
+
+    fields_type = CardsMilledFields
+
+    player: str
+    cards: list[str]
+
+
+@applies(CardsMilled)
+def _milled(s: GameState, e: CardsMilledFields) -> None:
+    player = s.players[e["player"]]
+    del player.library[: len(e["cards"])]
+    player.graveyard.extend(e["cards"])
