@@ -78,11 +78,6 @@ def _granted(state: GameState, perm: Permanent) -> list[AttachedGets | Creatures
     return out
 
 
-def has_static(perm: Permanent, kind: type) -> bool:
-    """Whether the permanent's own text has a static ability of this kind (``core.statics``)."""
-    return any(isinstance(st, kind) for st in face(perm).statics)
-
-
 def is_type(perm: Permanent, card_type: str) -> bool:
     return face(perm).is_type(card_type)
 

@@ -16,7 +16,6 @@ from mtg_ledger.core.mana import ManaCost, Source
 from mtg_ledger.core.payment import and_all, plan_payment
 from mtg_ledger.core.attack_targets import attackable_objects, attackable_players, attacked, defending_player_of
 from mtg_ledger.core.state import GameState, Permanent
-from mtg_ledger.core.statics import CantBlock
 
 FIRST_STRIKE = ("first strike", "double strike")
 Assignment = dict[str, Any]  # {"source": object, "target": object or player name, "amount": n}
@@ -46,8 +45,6 @@ def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent)
         return ("509.1a", Phrase("rules.card_is_not_creature_and_cannot_block", {"card": blocker.card}))
     if blocker.tapped:
         return ("509.1a", Phrase("rules.card_is_tapped_and_cannot_block", {"card": blocker.card}))
-    if ch.has_static(blocker, CantBlock):
-        return ("509.1a", Phrase("rules.card_cannot_block", {"card": blocker.card}))
     if not teams.teammates(state, blocker.controller, attacker.attacking or ""):
         defending = teams.team_of(state, blocker.controller)
         rule = "802.4" if len(defending) == 1 else "805.9"  # 805.9: a creature of the defending team blocks creatures attacking any player of that team

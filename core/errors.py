@@ -140,7 +140,6 @@ ENGLISH: dict[str, str] = {
     "rules.verb_discard": "discard",
     "rules.verb_concede": "concede",
     # schema 5's mechanics
-    "rules.card_cannot_block": "{card} can't block",
     "rules.card_has_defender_and_cannot_attack": "{card} has defender and cannot attack",
     "rules.thing_attacked": "planeswalker or battle to attack",
     "rules.card_cannot_attack_other": "{card} cannot attack {other}: not a planeswalker an opponent controls nor a battle an opponent protects",

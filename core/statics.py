@@ -1,7 +1,6 @@
 """Static abilities (604): what a permanent's text says while it is on the battlefield, as data.
 
-``core.characteristics`` applies them (613: layer 6 for abilities, layer 7c for power and toughness);
-``core.combat`` reads ``CantBlock``; ``core.resolve`` reads ``EntersTapped``.
+``core.characteristics`` applies them (613: layer 6 for abilities, layer 7c for power and toughness).
 """
 
 from __future__ import annotations
@@ -28,14 +27,4 @@ class CreaturesYouControlGet:
     other: bool = False  # "Other creatures you control ..."
 
 
-@dataclass(frozen=True)
-class CantBlock:
-    """"This creature can't block." (509.1a)"""
-
-
-@dataclass(frozen=True)
-class EntersTapped:
-    """"This <permanent> enters tapped." (614.1c)"""
-
-
-Static = AttachedGets | CreaturesYouControlGet | CantBlock | EntersTapped
+Static = AttachedGets | CreaturesYouControlGet
