@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtg_ledger.core.effects import ActivatedAbility, Effect, ManaAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
+from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
 from mtg_ledger.core.mana import ManaCost, parse_cost
 from mtg_ledger.core.statics import Static
 
@@ -50,13 +50,16 @@ class CardDef:
     defense: int | None = None  # a battle's printed defense: it enters with that many defense counters (310.4b)
     enchant: str | None = None  # an Aura's "Enchant <what>" (303.4a, 702.5): "creature"; the Aura spell targets one (303.4a)
     statics: tuple[Static, ...] = ()  # static abilities (604): core.statics
-    ward: str | None = None  # "Ward {N}" (702.21a): the cost, with "ward" among the keywords
+    ward: str | None = None  # "Ward {N}" (702.21a): the cost ("{2}"), with "ward" among the keywords
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mana_cost", parse_cost(self.cost))
         object.__setattr__(self, "final_chapter", max((t.chapter for t in self.triggers if t.event == "chapter"), default=0))
         if "prowess" in self.keywords:  # 702.108a: prowess is a triggered ability, numbered after the printed ones
             object.__setattr__(self, "triggers", (*self.triggers, PROWESS))
+        if self.ward is not None:  # 702.21a: ward is a triggered ability too
+            ward = TriggeredAbility("becomes_target", (CounterUnlessPays(self.ward),), text=f"Ward {self.ward}")
+            object.__setattr__(self, "triggers", (*self.triggers, ward))
 
     @property
     def spell_target(self) -> str | None:

@@ -17,6 +17,9 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
+from mtg_ledger.core.errors import CannotPay, Phrase
+from mtg_ledger.core.mana import parse_cost
+from mtg_ledger.core.payment import plan_payment
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.state import EffectKind, StackObject
 
@@ -97,6 +100,24 @@ def destroy(table: Table, top: StackObject, effect: fx.Destroy, targets: list[An
     doomed = [p for p in table.state.each(targets) if not ch.has_keyword(table.state, p, "indestructible")]
     if doomed:
         emit(table, ev.PermanentsPutIntoGraveyard, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed], rule="701.8")
+
+
+def counter_unless_pays(table: Table, top: StackObject, effect: fx.CounterUnlessPays, targets: list[Any]) -> None:
+    """702.21a: the spell or ability that targeted the ward permanent is countered unless its controller
+    pays; the engine pays for them, as it pays a cost left to it (601.2g-h), when they can."""
+    s = table.state
+    aimed = next((o for o in s.stack if o.object == top.context.get("object")), None)
+    if aimed is None:
+        return  # it has left the stack already
+    what = Phrase("rules.what_ward_cost", {"card": top.card, "cost": effect.cost})
+    try:
+        taps, spent = plan_payment(s, aimed.controller, parse_cost(effect.cost), None, what=what, rule="702.21a")
+    except CannotPay:
+        emit(table, ev.ObjectCountered, object=aimed.object, card=aimed.card, controller=aimed.controller, rule="702.21a")
+        return
+    for obj, name, color in taps:
+        emit(table, ev.ManaAbilityActivated, player=aimed.controller, source=obj, card=name, mana=color)
+    emit(table, ev.ManaSpent, player=aimed.controller, mana=spent, paid_with=[t[0] for t in taps], rule="702.21a")
 
 
 def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets: list[Any]) -> None:
@@ -216,4 +237,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.TargetPlayerMills: target_player_mills,
     fx.Attach: attach,
     fx.Destroy: destroy,
+    fx.CounterUnlessPays: counter_unless_pays,
 }

@@ -147,6 +147,15 @@ class Destroy:
     """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b)."""
 
 
+@dataclass(frozen=True)
+class CounterUnlessPays:
+    """"counter it unless that player pays <cost>" (ward, 702.21a): the spell or ability that made the
+    trigger, unless its controller pays. The engine pays for them when they can (the choice not to pay
+    is not yet asked)."""
+
+    cost: str
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -169,6 +178,7 @@ Effect = (
     | TargetPlayerMills
     | Attach
     | Destroy
+    | CounterUnlessPays
 )
 
 
@@ -198,6 +208,7 @@ class TriggeredAbility:
     ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
     ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
     ``enters`` (this permanent enters the battlefield, 603.6a),
+    ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
     ``chapter``, 714.2).

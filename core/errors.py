@@ -152,6 +152,7 @@ ENGLISH: dict[str, str] = {
     "rules.what_ability_of_card": "{card}'s ability can be activated",
     "rules.card_loyalty_ability_already_activated_this_turn": "a loyalty ability of {card} has already been activated this turn",
     "rules.card_has_too_few_loyalty_counters": "{card} has {n} loyalty counter(s), fewer than the {cost} its ability removes",
+    "rules.what_ward_cost": "{card}'s ward cost {cost}",
 }
 
 

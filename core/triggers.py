@@ -51,7 +51,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -90,7 +90,12 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             for i, t in enumerate(face.triggers):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
                     found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
-    elif kind == "SpellCast":  # "whenever you cast a noncreature spell" (prowess, 702.108a)
+    if kind in ("SpellCast", "AbilityActivated"):  # ward (702.21a): a permanent becomes a target
+        found.extend(_became_targets(state, e["player"], e["object"], e["targets"]))
+    elif kind == "TriggeredAbilitiesStacked":
+        for obj in e["objects"]:
+            found.extend(_became_targets(state, e["player"], obj, e["targets"].get(str(obj), [])))
+    if kind == "SpellCast":  # "whenever you cast a noncreature spell" (prowess, 702.108a)
         if not CARDS[e["card"]].is_type("Creature"):
             for perm in ch.on_battlefield(state):
                 if perm.controller != e["player"] or perm.card in _NEVER_TRIGGER:
@@ -105,6 +110,22 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = CARDS[e["scheme"]]
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")
+    return found
+
+
+def _became_targets(state: GameState, player: str, obj: int, targets: list[Any]) -> list[Found]:
+    """702.21a: "whenever this permanent becomes the target of a spell or ability an opponent controls"."""
+    found: list[Found] = []
+    for target in dict.fromkeys(t for t in targets if isinstance(t, int)):
+        perm = state.permanent(target)
+        if perm is None or perm.phased_out or perm.card in _NEVER_TRIGGER or teams.teammates(state, perm.controller, player):
+            continue
+        face = ch.face(perm)
+        found.extend(
+            _found(perm, perm.controller, face.name, i, {"object": obj, "player": player})
+            for i, t in enumerate(face.triggers)
+            if t.event == "becomes_target"
+        )
     return found
 
 

@@ -1,12 +1,14 @@
-"""Schema 5's events about permanents: counters removed (704.5q), loyalty costs paid (606.4), Auras
-and Equipment attached or unattached (701.3, 704.5m-n), a battle's protector chosen (310.11) and cards
-milled (701.17). Declared after every older event, so older log headers keep their order."""
+"""Schema 5's events: counters removed (704.5q), loyalty costs paid (606.4), Auras and Equipment
+attached or unattached (701.3, 704.5m-n), a battle's protector chosen (310.11), cards milled (701.17),
+mana spent on a cost a resolving ability asks for (ward, 702.21a) and a spell or ability countered.
+Declared after every older event, so older log headers keep their order."""
 
 from __future__ import annotations
 
 from typing_extensions import TypedDict
 
 from mtg_ledger.core.events.base import GameEvent, applies
+from mtg_ledger.core.events.changes import spend
 from mtg_ledger.core.state import GameState
 
 
@@ -125,3 +127,55 @@ def _milled(s: GameState, e: CardsMilledFields) -> None:
     player = s.players[e["player"]]
     del player.library[: len(e["cards"])]
     player.graveyard.extend(e["cards"])
+
+
+class ManaSpentFields(TypedDict):
+    player: str
+    mana: dict[str, int]
+    paid_with: list[int]
+    rule: str
+
+
+class ManaSpent(GameEvent):
+    """``player`` pays a cost a resolving ability asks for (702.21a: ward's "unless that player pays")
+    with ``mana`` from their pool, after tapping ``paid_with`` for it (the ManaAbilityActivated just before)."""
+
+    fields_type = ManaSpentFields
+
+    player: str
+    mana: dict[str, int]
+    paid_with: list[int]
+    rule: str
+
+
+@applies(ManaSpent)
+def _mana_spent(s: GameState, e: ManaSpentFields) -> None:
+    spend(s.players[e["player"]].mana_pool, e["mana"])
+
+
+class ObjectCounteredFields(TypedDict):
+    object: int
+    card: str
+    controller: str
+    rule: str
+
+
+class ObjectCountered(GameEvent):
+    """701.6a: a spell or ability on the stack is countered: it leaves the stack, a spell to its
+    owner's graveyard (``rule``: what countered it, 702.21a for ward)."""
+
+    fields_type = ObjectCounteredFields
+
+    object: int
+    card: str
+    controller: str
+    rule: str
+
+
+@applies(ObjectCountered)
+def _countered(s: GameState, e: ObjectCounteredFields) -> None:
+    gone = [o for o in s.stack if o.object == e["object"]]
+    s.stack = [o for o in s.stack if o.object != e["object"]]
+    for o in gone:
+        if o.kind == "spell":
+            s.players[o.controller].graveyard.append(o.card)

@@ -43,6 +43,12 @@ VAMPIRE_NIGHTHAWK = creature(
     "Vampire Nighthawk", "{1}{B}{B}", ("Vampire", "Shaman"), (2, 3), "Flying\nDeathtouch\nLifelink", "flying", "deathtouch", "lifelink"
 )
 BOGGART_BRUTE = creature("Boggart Brute", "{2}{R}", ("Goblin", "Warrior"), (3, 2), "Menace", "menace")
+WATERFALL_AERIALIST = creature(
+    "Waterfall Aerialist", "{3}{U}", ("Djinn", "Wizard"), (3, 1),
+    "Flying\nWard {2} (Whenever this creature becomes the target of a spell or ability an opponent controls, "
+    "counter it unless that player pays {2}.)",
+    "flying", "ward", ward="{2}",
+)
 MONASTERY_SWIFTSPEAR = creature(
     "Monastery Swiftspear", "{R}", ("Human", "Monk"), (1, 2),
     "Haste\nProwess (Whenever you cast a noncreature spell, this creature gets +1/+1 until end of turn.)", "haste", "prowess",
@@ -90,7 +96,7 @@ GLORIOUS_ANTHEM = CardDef(
 MECHANICS = (
     TYPHOID_RATS, WALL_OF_WOOD, AMBUSH_VIPER, GLADECOVER_SCOUT, DARKSTEEL_MYR, VAMPIRE_NIGHTHAWK, BOGGART_BRUTE,
     MONASTERY_SWIFTSPEAR, ISAMARU, INSTILL_INFECTION, JACE_BELEREN, INVASION_OF_DOMINARIA, HOLY_STRENGTH, BONESPLITTER,
-    GLORIOUS_ANTHEM,
+    GLORIOUS_ANTHEM, WATERFALL_AERIALIST,
 )
 
 

@@ -120,3 +120,36 @@ def test_prowess_gives_plus_one_plus_one_until_end_of_turn_when_its_controller_c
     assert table.state.players["bob"].life == 17
     advance_to(table, 2, "upkeep")
     assert ch.power(table.state, swiftspear) == 1  # 514.2
+
+
+def test_ward_counters_an_opponents_spell_that_targets_it_unless_its_controller_pays_702_21a():
+    table = start(two_players(alice={"battlefield": ["Mountain"], "hand": ["Lightning Bolt"]}, bob={"battlefield": ["Waterfall Aerialist"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Lightning Bolt", targets=(CardRef("Waterfall Aerialist"),)))
+    assert [t["card"] for t in events_of(table, "AbilityTriggered")] == ["Waterfall Aerialist"]
+    both_pass(table)  # the ward trigger resolves: alice has no mana left to pay {2}
+    countered = events_of(table, "ObjectCountered")
+    assert [(e["card"], e["rule"]) for e in countered] == [("Lightning Bolt", "702.21a")]
+    assert table.state.stack == [] and table.state.players["alice"].graveyard == ["Lightning Bolt"]
+    assert perm(table, "Waterfall Aerialist").damage == 0
+
+
+def test_ward_is_paid_from_the_spells_controllers_mana_when_they_can_and_the_spell_resolves_702_21a():
+    table = start(
+        two_players(alice={"battlefield": ["Mountain", "Mountain", "Mountain"], "hand": ["Lightning Bolt"]}, bob={"battlefield": ["Waterfall Aerialist"]})
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Lightning Bolt", targets=(CardRef("Waterfall Aerialist"),)))
+    both_pass(table)
+    spent = events_of(table, "ManaSpent")
+    assert [(e["player"], e["mana"], e["rule"]) for e in spent] == [("alice", {"R": 2}, "702.21a")]
+    both_pass(table)
+    assert table.state.players["bob"].graveyard == ["Waterfall Aerialist"]
+
+
+def test_ward_does_not_trigger_for_its_controllers_own_spells_702_21a():
+    table = start(two_players(bob={"battlefield": ["Waterfall Aerialist", "Forest"], "hand": ["Giant Growth"]}))
+    advance_to(table, 1, "upkeep")
+    table.handle(PassPriority("alice"))
+    table.handle(CastSpell("bob", "Giant Growth", targets=(CardRef("Waterfall Aerialist"),)))
+    assert events_of(table, "AbilityTriggered") == []
