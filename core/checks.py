@@ -79,6 +79,7 @@ WANTED = {
     "creature_you_control": Phrase("rules.wanted_creature_you_control"),
     "permanent": Phrase("rules.wanted_permanent"),
     "nonland_permanent": Phrase("rules.wanted_nonland_permanent"),
+    "spell": Phrase("rules.wanted_spell"),
 }
 
 
@@ -99,6 +100,8 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
         return [chosen]
+    if spec == "spell":
+        return [_spell_on_stack(state, chosen, name)]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
     perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_target"))
     if spec in ("player", "opponent") or not targeting.kind_fits(spec, perm, controller):
@@ -108,8 +111,23 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
     return [perm.object]
 
 
+def _spell_on_stack(state: GameState, chosen: Target, name: str) -> int:
+    """115.1, 601.2c: a spell on the stack, by its object id or its card's name (the topmost of that name first)."""
+    spells = [o for o in reversed(state.stack) if o.kind == "spell"]
+    if isinstance(chosen, int):
+        found = [o for o in spells if o.object == chosen]
+    else:
+        ref = CardRef(chosen) if isinstance(chosen, str) else chosen
+        found = [o for o in spells if o.card == ref.card][ref.index : ref.index + 1]
+    if not found:
+        raise IllegalTarget("115.1", "rules.card_must_target_a_spell_on_the_stack", card=name, ref=chosen)
+    return found[0].object
+
+
 def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
     """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
+    if spec == "spell":
+        return targeting.spell_fits(state, target)
     if isinstance(target, str):
         return targeting.player_fits(state, spec, target, controller)
     perm = state.permanent(target)

@@ -120,6 +120,19 @@ def counter_unless_pays(table: Table, top: StackObject, effect: fx.CounterUnless
     emit(table, ev.ManaSpent, player=aimed.controller, mana=spent, paid_with=[t[0] for t in taps], rule="702.21a")
 
 
+def return_to_owners_hand(table: Table, top: StackObject, effect: fx.ReturnToOwnersHand, targets: list[Any]) -> None:
+    """400.7: to its owner's hand."""
+    back = table.state.each(targets)
+    if back:
+        emit(table, ev.PermanentsReturnedToHand, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in back], source=top.object)
+
+
+def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
+    """701.6a."""
+    for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
+        emit(table, ev.ObjectCountered, object=aimed.object, card=aimed.card, controller=aimed.controller, rule="701.6a")
+
+
 def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets: list[Any]) -> None:
     """611.2, layers 6 and 7c."""
     for target in targets:
@@ -238,4 +251,6 @@ EFFECTS: dict[type, Resolver] = {
     fx.Attach: attach,
     fx.Destroy: destroy,
     fx.CounterUnlessPays: counter_unless_pays,
+    fx.ReturnToOwnersHand: return_to_owners_hand,
+    fx.CounterTargetSpell: counter_target_spell,
 }

@@ -156,6 +156,16 @@ class CounterUnlessPays:
     cost: str
 
 
+@dataclass(frozen=True)
+class ReturnToOwnersHand:
+    """"Return target <permanent> to its owner's hand" (400.7)."""
+
+
+@dataclass(frozen=True)
+class CounterTargetSpell:
+    """"Counter target spell" (701.6a): the spell leaves the stack for its owner's graveyard."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -179,6 +189,8 @@ Effect = (
     | Attach
     | Destroy
     | CounterUnlessPays
+    | ReturnToOwnersHand
+    | CounterTargetSpell
 )
 
 

@@ -153,6 +153,8 @@ ENGLISH: dict[str, str] = {
     "rules.card_loyalty_ability_already_activated_this_turn": "a loyalty ability of {card} has already been activated this turn",
     "rules.card_has_too_few_loyalty_counters": "{card} has {n} loyalty counter(s), fewer than the {cost} its ability removes",
     "rules.what_ward_cost": "{card}'s ward cost {cost}",
+    "rules.wanted_spell": "a spell",
+    "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
 }
 
 

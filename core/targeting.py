@@ -2,7 +2,8 @@
 abilities on the stack, resolving (608.2b) and the legal-action lists all ask.
 
 Specs: ``any`` (115.4: a creature, player, planeswalker or battle), ``player``, ``opponent``,
-``creature``, ``creature_you_control``, ``permanent``, ``nonland_permanent``. A permanent with hexproof
+``creature``, ``creature_you_control``, ``permanent``, ``nonland_permanent``, ``spell`` (a spell on the
+stack, by its object id). A permanent with hexproof
 can't be the target of spells or abilities its controller's opponents control (702.11b).
 """
 
@@ -50,5 +51,12 @@ def legal_targets(state: GameState, spec: str | None, controller: str) -> list[s
     """Every legal target of the spec, players first (in turn order), then permanents in battlefield order."""
     if spec is None:
         return []
+    if spec == "spell":
+        return [o.object for o in state.stack if o.kind == "spell"]
     players: list[str | int] = [p for p in state.live_players() if player_fits(state, spec, p, controller)]
     return players + [p.object for p in ch.on_battlefield(state) if permanent_fits(state, spec, p, controller)]
+
+
+def spell_fits(state: GameState, target: int) -> bool:
+    """A spell still on the stack (608.2b)."""
+    return any(o.object == target and o.kind == "spell" for o in state.stack)

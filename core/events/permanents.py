@@ -1,6 +1,7 @@
 """Schema 5's events: counters removed (704.5q), loyalty costs paid (606.4), Auras and Equipment
 attached or unattached (701.3, 704.5m-n), a battle's protector chosen (310.11), cards milled (701.17),
-mana spent on a cost a resolving ability asks for (ward, 702.21a) and a spell or ability countered.
+mana spent on a cost a resolving ability asks for (ward, 702.21a), a spell or ability countered, and
+permanents returned to their owners' hands.
 Declared after every older event, so older log headers keep their order."""
 
 from __future__ import annotations
@@ -8,7 +9,9 @@ from __future__ import annotations
 from typing_extensions import TypedDict
 
 from mtg_ledger.core.events.base import GameEvent, applies
-from mtg_ledger.core.events.changes import spend
+from typing import Any
+
+from mtg_ledger.core.events.changes import leave_battlefield, spend
 from mtg_ledger.core.state import GameState
 
 
@@ -179,3 +182,24 @@ def _countered(s: GameState, e: ObjectCounteredFields) -> None:
     for o in gone:
         if o.kind == "spell":
             s.players[o.controller].graveyard.append(o.card)
+
+
+class PermanentsReturnedToHandFields(TypedDict):
+    permanents: list[dict[str, Any]]
+    source: int
+
+
+class PermanentsReturnedToHand(GameEvent):
+    """400.7: permanents return to their owners' hands as new objects (a token ceases to exist, 111.7)."""
+
+    fields_type = PermanentsReturnedToHandFields
+
+    permanents: list[dict[str, Any]]
+    source: int
+
+
+@applies(PermanentsReturnedToHand)
+def _returned(s: GameState, e: PermanentsReturnedToHandFields) -> None:
+    for perm in leave_battlefield(s, {item["object"] for item in e["permanents"]}):
+        if not perm.token:
+            s.players[perm.owner].hand.append(perm.card)

@@ -11,9 +11,12 @@ from mtg_ledger.core.effects import (
     ActivatedAbility,
     AddCounters,
     Attach,
+    CounterTargetSpell,
+    Destroy,
     DrawCards,
     EachPlayerDraws,
     GainLife,
+    ReturnToOwnersHand,
     TargetPlayerDraws,
     TargetPlayerMills,
     TriggeredAbility,
@@ -93,10 +96,19 @@ GLORIOUS_ANTHEM = CardDef(
     name="Glorious Anthem", cost="{1}{W}{W}", types=("Enchantment",), oracle="Creatures you control get +1/+1.",
     statics=(CreaturesYouControlGet(1, 1),),
 )
+MURDER = CardDef(name="Murder", cost="{1}{B}{B}", types=("Instant",), oracle="Destroy target creature.", target="creature", effects=(Destroy(),))
+UNSUMMON = CardDef(
+    name="Unsummon", cost="{U}", types=("Instant",), oracle="Return target creature to its owner's hand.", target="creature",
+    effects=(ReturnToOwnersHand(),),
+)
+COUNTERSPELL = CardDef(
+    name="Counterspell", cost="{U}{U}", types=("Instant",), oracle="Counter target spell.", target="spell", effects=(CounterTargetSpell(),)
+)
+
 MECHANICS = (
     TYPHOID_RATS, WALL_OF_WOOD, AMBUSH_VIPER, GLADECOVER_SCOUT, DARKSTEEL_MYR, VAMPIRE_NIGHTHAWK, BOGGART_BRUTE,
     MONASTERY_SWIFTSPEAR, ISAMARU, INSTILL_INFECTION, JACE_BELEREN, INVASION_OF_DOMINARIA, HOLY_STRENGTH, BONESPLITTER,
-    GLORIOUS_ANTHEM, WATERFALL_AERIALIST,
+    GLORIOUS_ANTHEM, WATERFALL_AERIALIST, MURDER, UNSUMMON, COUNTERSPELL,
 )
 
 
