@@ -10,6 +10,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell
 from mtg_ledger.core.errors import IllegalTarget, WrongTiming
 from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.view import state_view
 from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, start, two_players
 from tests.rules.mechanics_cards import cards  # noqa: F401  (the fixture)
 
@@ -80,3 +81,13 @@ def test_an_anthem_pumps_the_creatures_its_controller_controls_and_no_others_613
     table = start(two_players(alice={"battlefield": ["Glorious Anthem", "Grizzly Bears"]}, bob={"battlefield": ["Savannah Lions"]}))
     assert pt(table, "Grizzly Bears") == (3, 3)
     assert pt(table, "Savannah Lions") == (2, 1)
+
+
+def test_the_state_view_shows_what_an_aura_is_attached_to_303_4a():
+    table = start(two_players(alice={"battlefield": ["Plains", "Grizzly Bears"], "hand": ["Holy Strength"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Holy Strength", targets=(BEARS,)))
+    both_pass(table)
+    shown = {p["card"]: p for p in state_view(table.state)["battlefield"]}
+    assert shown["Holy Strength"]["attached_to"] == obj(table, "Grizzly Bears")
+    assert "attached_to" not in shown["Grizzly Bears"] and shown["Grizzly Bears"]["toughness"] == 4
