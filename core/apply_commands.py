@@ -81,6 +81,10 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
         _tap(table, checked.player, checked.taps)
         if checked.loyalty is not None:  # 606.4
             emit(table, ev.LoyaltyCostPaid, object=checked.source, change=checked.loyalty, turn=table.state.turn)
+        source = table.state.permanent(checked.source)
+        if checked.sacrifice and source is not None:  # 602.2b: the cost; 701.21
+            gone = [{"object": source.object, "card": source.card, "owner": source.owner}]
+            emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.21")
         emit(
             table,
             ev.AbilityActivated,

@@ -165,7 +165,7 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     targets = check_targets(state, activated.target, command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
-    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty)
+    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice)
 
 
 def check_pass(state: GameState, command: PassPriority) -> PassPlan:

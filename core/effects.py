@@ -211,6 +211,7 @@ class ActivatedAbility:
     text: str = ""
     loyalty: int | None = None  # a loyalty ability's cost: +N or -N loyalty counters (606.4); activated as a sorcery, once a turn (606.3)
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
+    sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
 
 
 @dataclass(frozen=True)
@@ -220,6 +221,7 @@ class TriggeredAbility:
     ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
     ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
     ``enters`` (this permanent enters the battlefield, 603.6a),
+    ``dies`` (this creature is put into a graveyard from the battlefield, 700.4),
     ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach

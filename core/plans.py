@@ -52,6 +52,7 @@ class AbilityPlan:
     mana_spent: dict[str, int]
     targets: list[Any] = field(default_factory=list)  # 602.2b, 601.2c
     loyalty: int | None = None  # a loyalty ability's cost (606.4)
+    sacrifice: bool = False  # the source is sacrificed to pay the cost (701.21)
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -107,6 +107,17 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
         if entered is not None and entered.card not in _NEVER_TRIGGER:
             face = ch.face(entered)
             found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == "enters")
+    elif kind == "PermanentsPutIntoGraveyard":  # "when <this creature> dies" (700.4, 603.10a: it looks back in time)
+        for item in e["permanents"]:
+            if item["card"] in _NEVER_TRIGGER:
+                continue
+            face = definition_named(item["card"])
+            if "Creature" not in face.types:
+                continue
+            # no effect in this engine changes control: the permanent's owner controlled it as it died
+            found.extend(
+                _found(None, item["owner"], face.name, i, {"object": item["object"]}) for i, t in enumerate(face.triggers) if t.event == "dies"
+            )
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = CARDS[e["scheme"]]
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")

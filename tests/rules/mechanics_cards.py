@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from mtg_ledger.core.cards import CARDS
+from mtg_ledger.core.cards import CARDS, TOKENS
 from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.effects import (
     ActivatedAbility,
     AddCounters,
     Attach,
+    CreateToken,
+    DealDamage,
     CounterTargetSpell,
     Destroy,
     DrawCards,
@@ -105,11 +107,24 @@ COUNTERSPELL = CardDef(
     name="Counterspell", cost="{U}{U}", types=("Instant",), oracle="Counter target spell.", target="spell", effects=(CounterTargetSpell(),)
 )
 
+DOOMED_TRAVELER = creature(
+    "Doomed Traveler", "{W}", ("Human", "Soldier"), (1, 1), "When Doomed Traveler dies, create a 1/1 white Spirit creature token with flying.",
+    triggers=(TriggeredAbility("dies", (CreateToken("Spirit"),)),),
+)
+SPIRIT = CardDef(
+    name="Spirit", types=("Creature",), subtypes=("Spirit",), power=1, toughness=1, colors=("W",), oracle="Flying", keywords=frozenset({"flying"})
+)
+MOGG_FANATIC = creature(
+    "Mogg Fanatic", "{R}", ("Goblin",), (1, 1), "Sacrifice Mogg Fanatic: It deals 1 damage to any target.",
+    activated=(ActivatedAbility("", (DealDamage(1),), sacrifice=True, target="any", text="Sacrifice Mogg Fanatic: It deals 1 damage to any target."),),
+)
+
 MECHANICS = (
     TYPHOID_RATS, WALL_OF_WOOD, AMBUSH_VIPER, GLADECOVER_SCOUT, DARKSTEEL_MYR, VAMPIRE_NIGHTHAWK, BOGGART_BRUTE,
     MONASTERY_SWIFTSPEAR, ISAMARU, INSTILL_INFECTION, JACE_BELEREN, INVASION_OF_DOMINARIA, HOLY_STRENGTH, BONESPLITTER,
-    GLORIOUS_ANTHEM, WATERFALL_AERIALIST, MURDER, UNSUMMON, COUNTERSPELL,
+    GLORIOUS_ANTHEM, WATERFALL_AERIALIST, MURDER, UNSUMMON, COUNTERSPELL, DOOMED_TRAVELER, MOGG_FANATIC,
 )
+MECHANICS_TOKENS = (SPIRIT,)
 
 
 @pytest.fixture
@@ -117,4 +132,6 @@ def cards(monkeypatch: pytest.MonkeyPatch) -> None:
     """The cards above, in the pool for the test."""
     for definition in MECHANICS:
         monkeypatch.setitem(CARDS, definition.name, definition)
+    for token in MECHANICS_TOKENS:
+        monkeypatch.setitem(TOKENS, token.name, token)
 
