@@ -138,3 +138,20 @@ def test_at_end_of_combat_creatures_attacking_a_planeswalker_are_removed_from_co
     table.handle(PassPriority("alice"))
     assert (bears.attacking, bears.attacking_object, bears.blocked) == (None, None, False)
     assert last(table, "RemovedFromCombat")["permanents"] == [bears.object]
+
+
+def test_an_ultimate_loyalty_ability_mills_its_target_player_once_enough_loyalty_is_there_701_17():
+    library = ["Island"] * 40  # and Spellbook: no discards to seven on the way
+    table = start(two_players(alice={"battlefield": ["Jace Beleren", "Spellbook"], "library": library}, bob={"battlefield": ["Spellbook"], "library": library}))
+    for turn in (1, 3, 5, 7):  # +2 each of alice's turns: 3, 5, 7, 9, 11
+        advance_to(table, turn, "precombat_main")
+        table.handle(ActivateAbility("alice", JACE, 0))
+        both_pass(table)
+    advance_to(table, 9, "precombat_main")
+    assert ch.loyalty(perm(table, "Jace Beleren")) == 11
+    left = len(table.state.players["bob"].library)
+    table.handle(ActivateAbility("alice", JACE, 2, targets=("bob",)))
+    both_pass(table)
+    assert len(table.state.players["bob"].library) == left - 20
+    assert table.state.players["bob"].graveyard == ["Island"] * 20
+    assert ch.loyalty(perm(table, "Jace Beleren")) == 1
