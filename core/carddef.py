@@ -51,15 +51,19 @@ class CardDef:
     enchant: str | None = None  # an Aura's "Enchant <what>" (303.4a, 702.5): "creature"; the Aura spell targets one (303.4a)
     statics: tuple[Static, ...] = ()  # static abilities (604): core.statics
     ward: str | None = None  # "Ward {N}" (702.21a): the cost ("{2}"), with "ward" among the keywords
+    # every triggered ability, as the engine numbers them: ``triggers`` (as written), then those its keywords
+    # bring (prowess, ward); derived, never written in a card's data
+    triggered: tuple[TriggeredAbility, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mana_cost", parse_cost(self.cost))
         object.__setattr__(self, "final_chapter", max((t.chapter for t in self.triggers if t.event == "chapter"), default=0))
-        if "prowess" in self.keywords:  # 702.108a: prowess is a triggered ability, numbered after the printed ones
-            object.__setattr__(self, "triggers", (*self.triggers, PROWESS))
-        if self.ward is not None:  # 702.21a: ward is a triggered ability too
-            ward = TriggeredAbility("becomes_target", (CounterUnlessPays(self.ward),), text=f"Ward {self.ward}")
-            object.__setattr__(self, "triggers", (*self.triggers, ward))
+        keyworded: list[TriggeredAbility] = []
+        if "prowess" in self.keywords:  # 702.108a: prowess is a triggered ability
+            keyworded.append(PROWESS)
+        if self.ward is not None:  # 702.21a: so is ward
+            keyworded.append(TriggeredAbility("becomes_target", (CounterUnlessPays(self.ward),), text=f"Ward {self.ward}"))
+        object.__setattr__(self, "triggered", (*self.triggers, *keyworded))
 
     @property
     def spell_target(self) -> str | None:

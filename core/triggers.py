@@ -20,8 +20,8 @@ Found = dict[str, Any]  # AbilityTriggered fields, without the object id
 # cards (and tokens) of the pool as it was loaded none of whose faces has a triggered ability: they
 # never trigger anything (a card named later, not in this set, is looked at)
 _NEVER_TRIGGER = frozenset(
-    [name for name, c in CARDS.items() if not (c.triggers or (c.back is not None and c.back.triggers))]
-    + [name for name, t in TOKENS.items() if not t.triggers and name not in CARDS]
+    [name for name, c in CARDS.items() if not (c.triggered or (c.back is not None and c.back.triggered))]
+    + [name for name, t in TOKENS.items() if not t.triggered and name not in CARDS]
 )
 
 
@@ -37,7 +37,7 @@ def definition_named(name: str) -> CardDef:
 
 
 def ability(trigger: Trigger | Any) -> TriggeredAbility:
-    return definition_named(trigger.card).triggers[trigger.ability]
+    return definition_named(trigger.card).triggered[trigger.ability]
 
 
 def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[str, Any] | None = None) -> Found:
@@ -63,7 +63,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             if perm.card in _NEVER_TRIGGER:
                 continue
             face = ch.face(perm)
-            for i, t in enumerate(face.triggers):
+            for i, t in enumerate(face.triggered):
                 if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or teams.is_active(state, perm.controller)):
                     found.append(_found(perm, perm.controller, face.name, i))
     elif kind == "PermanentsPhased":  # 702.26: "whenever this phases out / in"
@@ -73,13 +73,13 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 if phased is None:
                     continue
                 face = ch.face(phased)
-                found.extend(_found(phased, phased.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
+                found.extend(_found(phased, phased.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == event)
     elif kind == "CardsDiscarded":  # "whenever an opponent discards a card": once per card
         for perm in ch.on_battlefield(state):
             if teams.teammates(state, perm.controller, e["player"]):
                 continue
             face = ch.face(perm)
-            for i, t in enumerate(face.triggers):
+            for i, t in enumerate(face.triggered):
                 if t.event == "opponent_discards":
                     found.extend(_found(perm, perm.controller, face.name, i, {"player": e["player"]}) for _ in e["cards"])
     elif kind == "LoreCounterAdded":  # 714.2b: a chapter triggers as lore counters reach its number
@@ -87,7 +87,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
         if saga is not None:
             face = ch.face(saga)
             before = e["total"] - e["count"]
-            for i, t in enumerate(face.triggers):
+            for i, t in enumerate(face.triggered):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
                     found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
     if kind in ("SpellCast", "AbilityActivated"):  # ward (702.21a): a permanent becomes a target
@@ -101,12 +101,12 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 if perm.controller != e["player"] or perm.card in _NEVER_TRIGGER:
                     continue
                 face = ch.face(perm)
-                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == "you_cast_noncreature")
+                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "you_cast_noncreature")
     elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
         entered = state.permanent(e["permanent"])
         if entered is not None and entered.card not in _NEVER_TRIGGER:
             face = ch.face(entered)
-            found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == "enters")
+            found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "enters")
     elif kind == "PermanentsPutIntoGraveyard":  # "when <this creature> dies" (700.4, 603.10a: it looks back in time)
         for item in e["permanents"]:
             if item["card"] in _NEVER_TRIGGER:
@@ -116,11 +116,11 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 continue
             # no effect in this engine changes control: the permanent's owner controlled it as it died
             found.extend(
-                _found(None, item["owner"], face.name, i, {"object": item["object"]}) for i, t in enumerate(face.triggers) if t.event == "dies"
+                _found(None, item["owner"], face.name, i, {"object": item["object"]}) for i, t in enumerate(face.triggered) if t.event == "dies"
             )
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = CARDS[e["scheme"]]
-        found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")
+        found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggered) if t.event == "set_in_motion")
     return found
 
 
@@ -134,7 +134,7 @@ def _became_targets(state: GameState, player: str, obj: int, targets: list[Any])
         face = ch.face(perm)
         found.extend(
             _found(perm, perm.controller, face.name, i, {"object": obj, "player": player})
-            for i, t in enumerate(face.triggers)
+            for i, t in enumerate(face.triggered)
             if t.event == "becomes_target"
         )
     return found
