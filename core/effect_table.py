@@ -127,6 +127,20 @@ def return_to_owners_hand(table: Table, top: StackObject, effect: fx.ReturnToOwn
         emit(table, ev.PermanentsReturnedToHand, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in back], source=top.object)
 
 
+def exile_target(table: Table, top: StackObject, effect: fx.ExileTarget, targets: list[Any]) -> None:
+    """406.2; 608.2h: the life its controller gains is its power as it last existed on the battlefield."""
+    s = table.state
+    gone = s.each(targets)
+    if not gone:
+        return
+    gains = [(p.controller, ch.power(s, p), p.object) for p in gone]
+    emit(table, ev.PermanentsExiled, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in gone], source=top.object)
+    if effect.controller_gains_its_power:
+        for player, amount, obj in gains:
+            if amount > 0:
+                emit(table, ev.LifeGained, player=player, amount=amount, source=obj)
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -253,4 +267,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.CounterUnlessPays: counter_unless_pays,
     fx.ReturnToOwnersHand: return_to_owners_hand,
     fx.CounterTargetSpell: counter_target_spell,
+    fx.ExileTarget: exile_target,
 }

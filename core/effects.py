@@ -166,6 +166,14 @@ class CounterTargetSpell:
     """"Counter target spell" (701.6a): the spell leaves the stack for its owner's graveyard."""
 
 
+@dataclass(frozen=True)
+class ExileTarget:
+    """"Exile target <permanent>" (406.2); ``controller_gains_its_power``: "Its controller gains life equal
+    to its power." (608.2h: its power as it last existed on the battlefield)."""
+
+    controller_gains_its_power: bool = False
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -191,6 +199,7 @@ Effect = (
     | CounterUnlessPays
     | ReturnToOwnersHand
     | CounterTargetSpell
+    | ExileTarget
 )
 
 

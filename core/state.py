@@ -27,6 +27,9 @@ class Player:
     drew_from_empty_library: bool = False  # since the last state-based action check (704.5b)
     lost: bool = False
     loss_reason: str | None = None
+    exile: list[str] = field(default_factory=list)  # 406: cards exiled, in the order they were (schema 5, sparse)
+
+    SPARSE: ClassVar[dict[str, Any]] = {"exile": []}  # as ``Permanent.SPARSE``: left out of the canonical form while empty
 
 
 @dataclass
@@ -188,7 +191,7 @@ class GameState:
         """Every field as builtins (the same as ``dataclasses.asdict``, much faster: no deep copies,
         so encode or hash the result before the state changes again)."""
         d = dict(vars(self))
-        d["players"] = {name: dict(vars(p)) for name, p in self.players.items()}
+        d["players"] = {name: state_hash.visible(p) for name, p in self.players.items()}
         d["battlefield"] = [state_hash.visible(p) for p in self.battlefield]
         d["stack"] = [dict(vars(o)) for o in self.stack]
         d["effects"] = [dict(vars(e)) for e in self.effects]

@@ -63,6 +63,7 @@ def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, A
                 "lands_played": p.lands_played,
                 "lost": p.lost,
                 "loss_reason": p.loss_reason,
+                **({"exile": list(p.exile)} if p.exile else {}),
             }
             for name, p in state.players.items()
         },

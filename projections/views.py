@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from mtg_ledger.core.cards import card
+from mtg_ledger.core.cards import CARDS, card
 from mtg_ledger.core.characteristics import cards_over_maximum as cards_to_discard
 from mtg_ledger.core.characteristics import maximum_hand_size
 from mtg_ledger.core.errors import UnknownCard
@@ -254,6 +254,24 @@ def _object_resolved(v: GameView, e: Event) -> None:
 def _to_graveyard(v: GameView, e: Event) -> None:
     gone = [p["object"] for p in e["permanents"]]
     v.permanents = [p for p in v.permanents if p["object"] not in gone]
+
+
+@folder("PermanentsExiled")
+def _exiled(v: GameView, e: Event) -> None:
+    _to_graveyard(v, e)  # off the battlefield (406.2)
+
+
+@folder("PermanentsReturnedToHand")
+def _returned_to_hand(v: GameView, e: Event) -> None:
+    _to_graveyard(v, e)  # off the battlefield, and a card (not a token, 111.7) into its owner's hand (400.7)
+    for p in e["permanents"]:
+        if p["card"] in CARDS:
+            v.hands[p["owner"]] = v.hands.get(p["owner"], 0) + 1
+
+
+@folder("ObjectCountered")
+def _countered(v: GameView, e: Event) -> None:
+    v.stack = [s for s in v.stack if s["object"] != e["object"]]  # 701.6a
 
 
 @folder("CardsDiscarded")

@@ -1,7 +1,7 @@
 """Schema 5's events: counters removed (704.5q), loyalty costs paid (606.4), Auras and Equipment
 attached or unattached (701.3, 704.5m-n), a battle's protector chosen (310.11), cards milled (701.17),
 mana spent on a cost a resolving ability asks for (ward, 702.21a), a spell or ability countered, and
-permanents returned to their owners' hands.
+permanents returned to their owners' hands or exiled.
 Declared after every older event, so older log headers keep their order."""
 
 from __future__ import annotations
@@ -203,3 +203,24 @@ def _returned(s: GameState, e: PermanentsReturnedToHandFields) -> None:
     for perm in leave_battlefield(s, {item["object"] for item in e["permanents"]}):
         if not perm.token:
             s.players[perm.owner].hand.append(perm.card)
+
+
+class PermanentsExiledFields(TypedDict):
+    permanents: list[dict[str, Any]]
+    source: int
+
+
+class PermanentsExiled(GameEvent):
+    """406.2: permanents move to the exile zone (a token ceases to exist, 111.7)."""
+
+    fields_type = PermanentsExiledFields
+
+    permanents: list[dict[str, Any]]
+    source: int
+
+
+@applies(PermanentsExiled)
+def _exiled(s: GameState, e: PermanentsExiledFields) -> None:
+    for perm in leave_battlefield(s, {item["object"] for item in e["permanents"]}):
+        if not perm.token:
+            s.players[perm.owner].exile.append(perm.card)

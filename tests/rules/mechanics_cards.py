@@ -13,6 +13,7 @@ from mtg_ledger.core.effects import (
     Attach,
     CreateToken,
     DealDamage,
+    ExileTarget,
     CounterTargetSpell,
     Destroy,
     DrawCards,
@@ -119,10 +120,17 @@ MOGG_FANATIC = creature(
     activated=(ActivatedAbility("", (DealDamage(1),), sacrifice=True, target="any", text="Sacrifice Mogg Fanatic: It deals 1 damage to any target."),),
 )
 
+SWORDS_TO_PLOWSHARES = CardDef(
+    name="Swords to Plowshares", cost="{W}", types=("Instant",),
+    oracle="Exile target creature. Its controller gains life equal to its power.", target="creature",
+    effects=(ExileTarget(controller_gains_its_power=True),),
+)
+
 MECHANICS = (
     TYPHOID_RATS, WALL_OF_WOOD, AMBUSH_VIPER, GLADECOVER_SCOUT, DARKSTEEL_MYR, VAMPIRE_NIGHTHAWK, BOGGART_BRUTE,
     MONASTERY_SWIFTSPEAR, ISAMARU, INSTILL_INFECTION, JACE_BELEREN, INVASION_OF_DOMINARIA, HOLY_STRENGTH, BONESPLITTER,
     GLORIOUS_ANTHEM, WATERFALL_AERIALIST, MURDER, UNSUMMON, COUNTERSPELL, DOOMED_TRAVELER, MOGG_FANATIC,
+    SWORDS_TO_PLOWSHARES,
 )
 MECHANICS_TOKENS = (SPIRIT,)
 

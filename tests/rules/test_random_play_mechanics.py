@@ -1,7 +1,7 @@
 """Property: random legal play with the cards of the schema-5 mechanics (keywords, counters, planeswalkers,
 battles, Auras, Equipment, ward, countering, dies triggers, sacrifice) never offers an illegal action,
 never crashes, rebuilds to the same state from its events, and replays from its recorded decisions to the
-same events (the audit's replay)."""
+same events (the audit's replay), and that the read models' fold follows the state (stack, hands, permanents)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
+from mtg_ledger.projections.views import fold, new_view
 from mtg_ledger.replays.audit.replay import replay
 from tests.conftest import examples
 from tests.rules.mechanics_cards import MECHANICS, MECHANICS_TOKENS
@@ -68,9 +69,13 @@ def test_random_legal_play_with_the_new_mechanics_rebuilds_and_replays_to_the_sa
         for token in MECHANICS_TOKENS:
             patch.setitem(TOKENS, token.name, token)
         table = play_randomly(seed, random.Random(choice_seed), 600)
-        state = GameState()
+        state, view = GameState(), new_view("game")
         for e in table.events:
             apply_event(state, e)
+            fold(view, e)
+            assert view.stack == [{"object": s.object, "card": s.card, "controller": s.controller} for s in state.stack], e
+            assert view.hands == {name: len(p.hand) for name, p in state.players.items()}, e
+            assert view.permanents == [{"object": p.object, "card": p.card, "controller": p.controller} for p in state.battlefield], e
         assert state.state_hash() == table.state.state_hash()
         result = replay(table.events)
         assert result.ok, [f.message for f in result.findings][:3]

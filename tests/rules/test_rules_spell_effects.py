@@ -63,3 +63,16 @@ def test_counter_target_spell_removes_the_spell_from_the_stack_to_its_owners_gra
     assert [(e["card"], e["rule"]) for e in events_of(table, "ObjectCountered")] == [("Lightning Bolt", "701.6a")]
     assert table.state.stack == [] and table.state.players["bob"].life == 20
     assert table.state.players["alice"].graveyard == ["Lightning Bolt"] and table.state.players["bob"].graveyard == ["Counterspell"]
+
+
+def test_exile_moves_target_creature_to_its_owners_exile_and_its_controller_gains_its_last_known_power_406_2():
+    table = start(two_players(alice={"battlefield": ["Plains"], "hand": ["Swords to Plowshares"]}, bob={"battlefield": ["Hill Giant", "Forest"], "hand": ["Giant Growth"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Swords to Plowshares", targets=(CardRef("Hill Giant"),)))
+    table.handle(PassPriority("alice"))
+    table.handle(CastSpell("bob", "Giant Growth", targets=(CardRef("Hill Giant"),)))  # in response: 6/6
+    both_pass(table, "bob", "alice")
+    both_pass(table)
+    assert table.state.players["bob"].exile == ["Hill Giant"] and table.state.players["bob"].graveyard == ["Giant Growth"]
+    assert table.state.players["bob"].life == 26  # 608.2h: its power as it last existed, 6
+    assert [e["type"] for e in events_of(table, "PermanentsExiled")] == ["PermanentsExiled"]
