@@ -57,6 +57,7 @@ def test_a_creature_spell_with_flash_can_be_cast_in_the_opponents_turn_702_8a():
     attack(table, CardRef("Grizzly Bears"))
     table.handle(PassPriority("alice"))
     refused(table, CastSpell("bob", "Grizzly Bears"), "505.6a")  # no flash: sorcery speed
+    assert CastSpell("bob", "Ambush Viper") in list(legal_actions(table.state))
     table.handle(CastSpell("bob", "Ambush Viper"))
     both_pass(table, "bob", "alice")  # priority returns to bob after he cast (117.3c)
     assert perm(table, "Ambush Viper").controller == "bob"

@@ -10,7 +10,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core.errors import CannotPay, WrongTiming
 from mtg_ledger.core.legal import legal_actions
-from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, start, two_players
+from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, start, three_players, two_players
 from tests.rules.mechanics_cards import cards  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.usefixtures("cards")
@@ -155,3 +155,39 @@ def test_an_ultimate_loyalty_ability_mills_its_target_player_once_enough_loyalty
     assert len(table.state.players["bob"].library) == left - 20
     assert table.state.players["bob"].graveyard == ["Island"] * 20
     assert ch.loyalty(perm(table, "Jace Beleren")) == 1
+
+
+def test_any_target_includes_a_planeswalker_and_its_attacker_then_attacks_nothing_506_4c():
+    table = start(two_players(alice={"battlefield": ["Jace Beleren"]}, bob={"battlefield": ["Grizzly Bears", "Mountain"], "hand": ["Lightning Bolt"]}))
+    jace = obj(table, "Jace Beleren")
+    advance_to(table, 2, "declare_attackers")
+    table.handle(DeclareAttackers("bob", ((CardRef("Grizzly Bears"), jace),)))
+    assert CastSpell("bob", "Lightning Bolt", targets=(jace,)) in list(legal_actions(table.state))  # 115.4
+    table.handle(CastSpell("bob", "Lightning Bolt", targets=(jace,)))
+    both_pass(table, "bob", "alice")
+    assert table.state.players["alice"].graveyard == ["Jace Beleren"]  # 120.3c, 704.5i
+    advance_to(table, 2, "end_of_combat")
+    assert [a for e in events_of(table, "CombatDamageDealt") for a in e["assignments"]] == []  # it attacks nothing now
+    assert table.state.players["alice"].life == 20
+
+
+def test_a_trampler_blocked_while_attacking_a_planeswalker_assigns_the_rest_to_the_planeswalker_702_19c():
+    table = start(two_players(alice={"battlefield": ["Jace Beleren", "Grizzly Bears"]}, bob={"battlefield": ["Colossal Dreadmaw"]}))
+    jace, bears, dreadmaw = obj(table, "Jace Beleren"), obj(table, "Grizzly Bears"), obj(table, "Colossal Dreadmaw")
+    advance_to(table, 2, "declare_attackers")
+    table.handle(DeclareAttackers("bob", ((dreadmaw, jace),)))
+    advance_to(table, 2, "declare_blockers")
+    table.handle(DeclareBlockers("alice", ((bears, dreadmaw),)))
+    advance_to(table, 2, "end_of_combat")
+    damage = [(a["target"], a["amount"]) for e in events_of(table, "CombatDamageDealt") for a in e["assignments"] if a["source"] == dreadmaw]
+    assert damage == [(bears, 2), (jace, 4)]
+    assert sorted(table.state.players["alice"].graveyard) == ["Grizzly Bears", "Jace Beleren"]  # 704.5g, 704.5i
+
+
+def test_in_a_free_for_all_a_creature_may_attack_any_opponents_planeswalker_506_2():
+    table = start(three_players("free-for-all", alice={"battlefield": ["Grizzly Bears"]}, carol={"battlefield": ["Jace Beleren"]}))
+    advance_to(table, 1, "declare_attackers")
+    jace = obj(table, "Jace Beleren")
+    table.handle(DeclareAttackers("alice", ((CardRef("Grizzly Bears"), jace),)))
+    assert last(table, "AttackersDeclared")["attackers"][0]["defender"] == "carol"
+    assert table.state.defending_players == ["carol"]
