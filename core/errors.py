@@ -139,6 +139,22 @@ ENGLISH: dict[str, str] = {
     "rules.verb_assign_damage": "combat damage assignment",
     "rules.verb_discard": "discard",
     "rules.verb_concede": "concede",
+    # schema 5's mechanics
+    "rules.card_has_defender_and_cannot_attack": "{card} has defender and cannot attack",
+    "rules.thing_attacked": "planeswalker or battle to attack",
+    "rules.card_cannot_attack_other": "{card} cannot attack {other}: not a planeswalker an opponent controls nor a battle an opponent protects",
+    "rules.card_has_menace_blocked_by_one": "{card} has menace: it can't be blocked except by two or more creatures",
+    "rules.wanted_creature_you_control": "a creature you control",
+    "rules.wanted_permanent": "a permanent",
+    "rules.wanted_nonland_permanent": "a nonland permanent",
+    "rules.other_has_hexproof_card_cannot_target": "{other} has hexproof: {card} cannot target it",
+    "rules.what_loyalty_ability_of_card": "a loyalty ability of {card} can be activated",
+    "rules.what_ability_of_card": "{card}'s ability can be activated",
+    "rules.card_loyalty_ability_already_activated_this_turn": "a loyalty ability of {card} has already been activated this turn",
+    "rules.card_has_too_few_loyalty_counters": "{card} has {n} loyalty counter(s), fewer than the {cost} its ability removes",
+    "rules.what_ward_cost": "{card}'s ward cost {cost}",
+    "rules.wanted_spell": "a spell",
+    "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
 }
 
 

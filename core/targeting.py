@@ -1,0 +1,62 @@
+"""What a target spec accepts (115.1): the one predicate that casting, activating, putting triggered
+abilities on the stack, resolving (608.2b) and the legal-action lists all ask.
+
+Specs: ``any`` (115.4: a creature, player, planeswalker or battle), ``player``, ``opponent``,
+``creature``, ``creature_you_control``, ``permanent``, ``nonland_permanent``, ``spell`` (a spell on the
+stack, by its object id). A permanent with hexproof
+can't be the target of spells or abilities its controller's opponents control (702.11b).
+"""
+
+from __future__ import annotations
+
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import teams
+from mtg_ledger.core.state import GameState, Permanent
+
+PLAYER_SPECS = frozenset({"any", "player", "opponent"})
+
+
+def player_fits(state: GameState, spec: str | None, player: str, controller: str) -> bool:
+    """115.1: a player still in the game (800.4a) the spec accepts."""
+    if spec not in PLAYER_SPECS or (spec == "opponent" and teams.teammates(state, controller, player)):
+        return False
+    return player in state.players and not state.players[player].lost
+
+
+def kind_fits(state: GameState, spec: str | None, perm: Permanent, controller: str) -> bool:
+    """Whether the spec accepts a permanent of this kind (hexproof aside)."""
+    if spec == "creature":
+        return ch.is_creature(state, perm)
+    if spec == "creature_you_control":
+        return ch.is_creature(state, perm) and perm.controller == controller
+    if spec == "any":  # 115.4
+        return ch.is_creature(state, perm) or ch.is_type(state, perm, "Planeswalker") or ch.is_type(state, perm, "Battle")
+    if spec == "permanent":
+        return True
+    if spec == "nonland_permanent":
+        return not ch.is_type(state, perm, "Land")
+    return False
+
+
+def hexproof_from(state: GameState, perm: Permanent, controller: str) -> bool:
+    """702.11b: hexproof keeps the permanent from being targeted by what ``controller`` controls."""
+    return not teams.teammates(state, perm.controller, controller) and ch.has_keyword(state, perm, "hexproof")
+
+
+def permanent_fits(state: GameState, spec: str | None, perm: Permanent, controller: str) -> bool:
+    return not perm.phased_out and kind_fits(state, spec, perm, controller) and not hexproof_from(state, perm, controller)
+
+
+def legal_targets(state: GameState, spec: str | None, controller: str) -> list[str | int]:
+    """Every legal target of the spec, players first (in turn order), then permanents in battlefield order."""
+    if spec is None:
+        return []
+    if spec == "spell":
+        return [o.object for o in state.stack if o.kind == "spell"]
+    players: list[str | int] = [p for p in state.live_players() if player_fits(state, spec, p, controller)]
+    return players + [p.object for p in ch.on_battlefield(state) if permanent_fits(state, spec, p, controller)]
+
+
+def spell_fits(state: GameState, target: int) -> bool:
+    """A spell still on the stack (608.2b)."""
+    return any(o.object == target and o.kind == "spell" for o in state.stack)
