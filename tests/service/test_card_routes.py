@@ -58,4 +58,4 @@ def test_post_games_takes_a_player_s_deck_list_and_names_every_unknown_card_in_o
     bad = {"players": [{"name": "alice", "deck": "4 Grizly Bears"}, {"name": "bob", "deck": "1 Lightening Bolt\n1 Grizly Bears"}]}
     r = httpx.post(f"{url}/games", json=bad)
     assert r.status_code == 422 and "2 unknown card(s)" in r.json()["error"]
-    assert "'Grizly Bears' (Grizzly Bears)" in r.json()["error"] and "'Lightening Bolt' (Lightning Bolt)" in r.json()["error"]
+    assert "'Grizly Bears' (Grizzly Bears" in r.json()["error"] and "'Lightening Bolt' (Lightning Bolt" in r.json()["error"]
