@@ -8,7 +8,7 @@ from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
-from mtg_ledger.core.statics import AttachedGets, CreaturesYouControlGet
+from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
     from mtg_ledger.core.commands import CardRef, Ref, Target
@@ -79,6 +79,19 @@ def _granted(state: GameState, perm: Permanent) -> list[AttachedGets | Creatures
             ):
                 out.append(st)
     return out
+
+
+def cannot(state: GameState, perm: Permanent, action: str) -> bool:
+    """508.1a, 509.1a: whether a static ability says this creature can't ``action`` ("attack" or
+    "block"): its own ("This creature can't block."), or an Aura's attached to it ("Enchanted creature
+    can't attack or block.")."""
+    if action == "block" and any(isinstance(s, CantBlock) for s in face(state, perm).statics):
+        return True
+    return any(
+        other.attached_to == perm.object and not other.phased_out and any(isinstance(s, AttachedCantAttackOrBlock) for s in face(state, other).statics)
+        for other in state.battlefield
+        if other.attached_to is not None
+    )
 
 
 def is_type(state: GameState, perm: Permanent, card_type: str) -> bool:

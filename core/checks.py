@@ -73,12 +73,24 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
     return CastPlan(player, command.card, targets, taps, spent)
 
 
-PLAYER_SPECS = {"any": Phrase("rules.wanted_creature_or_player"), "player": Phrase("rules.wanted_player"), "opponent": Phrase("rules.wanted_opponent")}
+PLAYER_SPECS = {
+    "any": Phrase("rules.wanted_creature_or_player"),
+    "player": Phrase("rules.wanted_player"),
+    "opponent": Phrase("rules.wanted_opponent"),
+    "player_or_planeswalker": Phrase("rules.wanted_player_or_planeswalker"),
+}
 WANTED = {
     "creature_you_control": Phrase("rules.wanted_creature_you_control"),
     "permanent": Phrase("rules.wanted_permanent"),
     "nonland_permanent": Phrase("rules.wanted_nonland_permanent"),
     "spell": Phrase("rules.wanted_spell"),
+    "artifact_or_enchantment": Phrase("rules.wanted_artifact_or_enchantment"),
+    "enchantment": Phrase("rules.wanted_enchantment"),
+    "creature_with_flying": Phrase("rules.wanted_creature_with_flying"),
+    "nonblack_creature": Phrase("rules.wanted_nonblack_creature"),
+    "creature_opponent_controls": Phrase("rules.wanted_creature_an_opponent_controls"),
+    "attacking_or_blocking_creature": Phrase("rules.wanted_attacking_or_blocking_creature"),
+    "black_or_red_permanent": Phrase("rules.wanted_black_or_red_permanent"),
 }
 
 

@@ -28,7 +28,8 @@ def must_choose_defender(state: GameState) -> bool:
 
 def can_attack(state: GameState, perm: Permanent) -> bool:
     """508.1a: an untapped creature the active player has controlled since the turn began (302.6);
-    phased-out permanents don't exist (702.26b); a creature with defender can't attack (702.3b)."""
+    phased-out permanents don't exist (702.26b); a creature with defender can't attack (702.3b), nor one
+    a static ability says can't (508.1a: Pacifism)."""
     return (
         teams.is_active(state, perm.controller)
         and not perm.phased_out
@@ -36,6 +37,7 @@ def can_attack(state: GameState, perm: Permanent) -> bool:
         and not ch.sick(state, perm)
         and ch.is_creature(state, perm)
         and not ch.has_keyword(state, perm, "defender")
+        and not ch.cannot(state, perm, "attack")
     )
 
 
@@ -45,6 +47,8 @@ def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent)
         return ("509.1a", Phrase("rules.card_is_not_creature_and_cannot_block", {"card": blocker.card}))
     if blocker.tapped:
         return ("509.1a", Phrase("rules.card_is_tapped_and_cannot_block", {"card": blocker.card}))
+    if ch.cannot(state, blocker, "block"):
+        return ("509.1a", Phrase("rules.card_cannot_block_an_ability_says_so", {"card": blocker.card}))
     if not teams.teammates(state, blocker.controller, attacker.attacking or ""):
         defending = teams.team_of(state, blocker.controller)
         rule = "802.4" if len(defending) == 1 else "805.9"  # 805.9: a creature of the defending team blocks creatures attacking any player of that team
@@ -294,6 +298,8 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
             raise IllegalAction("302.6", "rules.card_has_summoning_sickness_and_cannot_attack", card=perm.card)
         if ch.has_keyword(state, perm, "defender"):
             raise IllegalAction("702.3b", "rules.card_has_defender_and_cannot_attack", card=perm.card)
+        if ch.cannot(state, perm, "attack"):
+            raise IllegalAction("508.1a", "rules.card_cannot_attack_an_ability_says_so", card=perm.card)
         if defender is not None and not (isinstance(defender, str) and defender in state.players):
             chosen.append(_attacking_permanent(state, perm, defender))
             continue

@@ -46,9 +46,12 @@ def _continuous(table: Table, **fields: Any) -> None:
 
 
 def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: list[Any]) -> None:
-    """120.3: to the targets, or, for a trigger, to "that player"; a player who left is dealt none (800.4a).
+    """120.3: to the targets, to each opponent, or, for a trigger, to "that player"; a player who left is dealt none (800.4a).
     702.15b: damage from a source with lifelink also makes its controller gain that much life."""
-    victims = [top.context["player"]] if effect.to == "that_player" else targets
+    if effect.to == "each_opponent":
+        victims: list[Any] = teams.opponents(table.state, top.controller)
+    else:
+        victims = [top.context["player"]] if effect.to == "that_player" else targets
     for target in victims:
         if not isinstance(target, str) or not table.state.players[target].lost:
             emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
@@ -61,7 +64,8 @@ def pump_self(table: Table, top: StackObject, effect: fx.PumpSelfUntilEndOfTurn,
     """611.2: the ability's source, if it is still on the battlefield (prowess, 702.108a)."""
     source = table.state.permanent(_source(top))
     if source is not None and not source.phased_out:
-        _continuous(table, kind=EffectKind.PT.value, object=source.object, power=effect.power, toughness=effect.toughness)
+        pt = {"power": effect.power, "toughness": effect.toughness, "keywords": list(effect.keywords)}
+        _continuous(table, kind=EffectKind.PT.value, object=source.object, **pt)
 
 
 def each_player_draws(table: Table, top: StackObject, effect: fx.EachPlayerDraws, targets: list[Any]) -> None:
@@ -167,9 +171,12 @@ def draw_cards(table: Table, top: StackObject, effect: fx.DrawCards, targets: li
 
 
 def lose_life(table: Table, top: StackObject, effect: fx.LoseLife, targets: list[Any]) -> None:
-    """119.3: you, or each opponent."""
+    """119.3: you, each opponent, or the target players."""
     me = top.controller
-    losers = [me] if effect.who == "you" else teams.opponents(table.state, me)
+    if effect.who == "target":
+        losers = [t for t in targets if isinstance(t, str)]
+    else:
+        losers = [me] if effect.who == "you" else teams.opponents(table.state, me)
     for player in losers:
         emit(table, ev.LifeLost, player=player, amount=effect.amount, source=_source(top))
 

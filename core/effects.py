@@ -13,7 +13,7 @@ class DealDamage:
     """"deals N damage to <target>" or, for a trigger, "to that player" (120.3)."""
 
     amount: int
-    to: str = "target"  # target | that_player
+    to: str = "target"  # target | that_player | each_opponent
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class LoseLife:
     """"you lose N life" / "each opponent loses N life" (119.3)."""
 
     amount: int
-    who: str = "you"  # you | each_opponent
+    who: str = "you"  # you | each_opponent | target (the target players)
 
 
 @dataclass(frozen=True)
@@ -110,10 +110,11 @@ class DestroyNonland:
 
 @dataclass(frozen=True)
 class PumpSelfUntilEndOfTurn:
-    """"<this creature> gets +P/+T until end of turn" (611.2; prowess, 702.108a)."""
+    """"<this creature> gets +P/+T [and gains <keywords>] until end of turn" (611.2; prowess, 702.108a)."""
 
     power: int
     toughness: int
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -154,6 +154,16 @@ ENGLISH: dict[str, str] = {
     "rules.card_has_too_few_loyalty_counters": "{card} has {n} loyalty counter(s), fewer than the {cost} its ability removes",
     "rules.what_ward_cost": "{card}'s ward cost {cost}",
     "rules.wanted_spell": "a spell",
+    "rules.card_cannot_attack_an_ability_says_so": "{card} can't attack: an ability says so",
+    "rules.card_cannot_block_an_ability_says_so": "{card} can't block: an ability says so",
+    "rules.wanted_player_or_planeswalker": "a player or a planeswalker",
+    "rules.wanted_artifact_or_enchantment": "an artifact or an enchantment",
+    "rules.wanted_enchantment": "an enchantment",
+    "rules.wanted_creature_with_flying": "a creature with flying",
+    "rules.wanted_nonblack_creature": "a nonblack creature",
+    "rules.wanted_creature_an_opponent_controls": "a creature an opponent controls",
+    "rules.wanted_attacking_or_blocking_creature": "an attacking or blocking creature",
+    "rules.wanted_black_or_red_permanent": "a black or red permanent",
     "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
 }
 

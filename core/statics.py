@@ -55,4 +55,23 @@ class CreaturesYouControlGet:
     other: bool = False  # "Other creatures you control ..."
 
 
-Static = AttackTax | NoMaximumHandSize | DoesntUntap | GrantKeyword | AttachedGets | CreaturesYouControlGet
+@dataclass(frozen=True)
+class CantBlock:
+    """"This creature can't block." (509.1a)"""
+
+
+@dataclass(frozen=True)
+class AttachedCantAttackOrBlock:
+    """"Enchanted creature can't attack or block." (303.4, 508.1a, 509.1a)"""
+
+
+Static = (
+    AttackTax
+    | NoMaximumHandSize
+    | DoesntUntap
+    | GrantKeyword
+    | AttachedGets
+    | CreaturesYouControlGet
+    | CantBlock
+    | AttachedCantAttackOrBlock
+)

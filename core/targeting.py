@@ -3,7 +3,9 @@ abilities on the stack, resolving (608.2b) and the legal-action lists all ask.
 
 Specs: ``any`` (115.4: a creature, player, planeswalker or battle), ``player``, ``opponent``,
 ``creature``, ``creature_you_control``, ``permanent``, ``nonland_permanent``, ``spell`` (a spell on the
-stack, by its object id). A permanent with hexproof
+stack, by its object id), ``player_or_planeswalker``, ``artifact_or_enchantment``, ``enchantment``,
+``creature_with_flying``, ``nonblack_creature``, ``creature_opponent_controls``,
+``attacking_or_blocking_creature``, ``black_or_red_permanent`` (a permanent's colours, 105.2). A permanent with hexproof
 can't be the target of spells or abilities its controller's opponents control (702.11b).
 """
 
@@ -13,7 +15,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams
 from mtg_ledger.core.state import GameState, Permanent
 
-PLAYER_SPECS = frozenset({"any", "player", "opponent"})
+PLAYER_SPECS = frozenset({"any", "player", "opponent", "player_or_planeswalker"})
 
 
 def player_fits(state: GameState, spec: str | None, player: str, controller: str) -> bool:
@@ -33,6 +35,24 @@ def kind_fits(state: GameState, spec: str | None, perm: Permanent, controller: s
         return ch.is_creature(state, perm) or ch.is_type(state, perm, "Planeswalker") or ch.is_type(state, perm, "Battle")
     if spec == "permanent":
         return True
+    if spec == "player_or_planeswalker":
+        return ch.is_type(state, perm, "Planeswalker")
+    if spec == "artifact_or_enchantment":
+        return ch.is_type(state, perm, "Artifact") or ch.is_type(state, perm, "Enchantment")
+    if spec == "enchantment":
+        return ch.is_type(state, perm, "Enchantment")
+    if spec == "black_or_red_permanent":
+        return bool({"B", "R"} & set(ch.face(state, perm).colors))
+    if not ch.is_creature(state, perm):
+        return False
+    if spec == "creature_with_flying":
+        return ch.has_keyword(state, perm, "flying")
+    if spec == "nonblack_creature":
+        return "B" not in ch.face(state, perm).colors
+    if spec == "creature_opponent_controls":
+        return not teams.teammates(state, perm.controller, controller)
+    if spec == "attacking_or_blocking_creature":
+        return perm.attacking is not None or bool(perm.blocking)
     if spec == "nonland_permanent":
         return not ch.is_type(state, perm, "Land")
     return False

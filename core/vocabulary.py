@@ -65,6 +65,8 @@ ABILITY_KINDS: dict[str, type] = {
     "grant_keyword": st.GrantKeyword,  # 604.1
     "attached_gets": st.AttachedGets,  # 303.4, 301.5 (613.1f, 613.4c)
     "creatures_you_control_get": st.CreaturesYouControlGet,  # 613.1f, 613.4c
+    "cant_block": st.CantBlock,  # 509.1a
+    "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.
@@ -133,7 +135,24 @@ CARD_FIELDS: dict[str, tuple[str, bool]] = {
 SPELL_FIELDS = ("target", "effects")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
 # What a spell or ability targets (115.1; ``core.targeting``): a spell's ``target``, an activated or
 # triggered ability's ``target``; an Aura's ``enchant`` names a permanent one (303.4a).
-TARGETS = ("any", "player", "opponent", "creature", "creature_you_control", "permanent", "nonland_permanent", "spell")
+TARGETS = (
+    "any",
+    "player",
+    "opponent",
+    "creature",
+    "creature_you_control",
+    "permanent",
+    "nonland_permanent",
+    "spell",
+    "player_or_planeswalker",
+    "artifact_or_enchantment",
+    "enchantment",
+    "creature_with_flying",
+    "nonblack_creature",
+    "creature_opponent_controls",
+    "attacking_or_blocking_creature",
+    "black_or_red_permanent",
+)
 ENCHANT = ("creature", "creature_you_control", "permanent", "nonland_permanent")
 # The fields of a vocabulary class that take one of a few values: (class, field) -> the values.
 FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
@@ -142,8 +161,8 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.TriggeredAbility, "whose"): ("your", "each"),
     (fx.ActivatedAbility, "target"): TARGETS,
     (fx.ActivatedAbility, "timing"): ("your_upkeep", "sorcery"),
-    (fx.DealDamage, "to"): ("target", "that_player"),
-    (fx.LoseLife, "who"): ("you", "each_opponent"),
+    (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
+    (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
 }
 

@@ -47,6 +47,14 @@ _TARGETS = {
     "nonland_permanent": "nonland_permanent",
     "target_player": "player",
     "target_opponent": "opponent",
+    "player_or_planeswalker": "player_or_planeswalker",
+    "artifact_or_enchantment": "artifact_or_enchantment",
+    "enchantment": "enchantment",
+    "creature_with_flying": "creature_with_flying",
+    "nonblack_creature": "nonblack_creature",
+    "creature_opponent_controls": "creature_opponent_controls",
+    "attacking_or_blocking_creature": "attacking_or_blocking_creature",
+    "black_or_red_permanent": "black_or_red_permanent",
 }
 _STEPS = {"your_upkeep": "upkeep", "your_end_step": "end"}  # "at the beginning of your <step>"
 _WHEN = {"enters": "enters", "dies": "dies", "you_cast_noncreature": "you_cast_noncreature"}
@@ -57,9 +65,9 @@ _MANA = re.compile(r"^(\{([0-9]+|[WUBRG])\})+$")
 def convert(sketch: dict[str, Any]) -> tuple[Definition, list[Definition]]:
     """The card's definition and those of the tokens it creates, or ``Unsupported``."""
     if sketch.get("back") is not None:
-        raise Unsupported("back face (a Siege cast transformed when defeated, 310.11b)")
+        raise Unsupported("back face (a defeated Siege is exiled, then cast transformed)")
     if "Battle" in sketch["types"]:
-        raise Unsupported("battle (a Siege cast transformed when defeated, 310.11b)")
+        raise Unsupported("battle (a defeated Siege is exiled, then cast transformed)")
     tokens: list[Definition] = []
     card: Definition = {"name": sketch["name"]}
     if sketch.get("mana_cost"):
@@ -143,6 +151,10 @@ def _static(ability: Definition) -> Definition:
         if other is None:
             raise Unsupported(f"anthem affecting {ability.get('affects')!r}")
         return _gets({"ability": "creatures_you_control_get", **({"other": True} if other else {})}, ability)
+    if effect == "cant_block":
+        return {"ability": "cant_block"}
+    if effect == "enchanted_cant_attack_or_block":
+        return {"ability": "attached_cant_attack_or_block"}
     if effect == "attack_tax" and ability.get("per") == "attacking_creature" and _MANA.fullmatch(ability.get("cost", "")):
         amount = ability["cost"].strip("{}")
         if amount.isdigit():
@@ -248,6 +260,8 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
     if e.get("optional") or e.get("up_to") or (e.get("n", 1) != 1 and do in ("exile", "untap", "destroy", "bounce")):
         raise Unsupported(f"{do} with optional, up to or several targets")
     if do == "damage":
+        if e.get("target") == "each_opponent":
+            return [{"effect": "deal_damage", "amount": e["amount"], "to": "each_opponent"}], None
         return [{"effect": "deal_damage", "amount": e["amount"]}], _spec(e)
     if do == "draw":
         who = e.get("who", "you")
@@ -258,20 +272,23 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
         if who == "target_player":
             return [{"effect": "target_player_draws", "count": e["n"]}], "player"
         raise Unsupported(f"draw by {who!r}")
-    if do == "mill" and e.get("who") == "target_player":
-        return [{"effect": "target_player_mills", "count": e["n"]}], "player"
+    if do == "mill" and e.get("who") in ("target_player", "target_opponent"):
+        return [{"effect": "target_player_mills", "count": e["n"]}], _spec(e, "who")
     if do == "gain_life" and e.get("who", "you") == "you":
         return [{"effect": "gain_life", "amount": e["n"]}], None
     if do == "lose_life" and e.get("who") in ("you", "each_opponent"):
         return [{"effect": "lose_life", "amount": e["n"], **({"who": "each_opponent"} if e["who"] == "each_opponent" else {})}], None
+    if do == "lose_life" and e.get("who") in ("target_player", "target_opponent"):
+        return [{"effect": "lose_life", "amount": e["n"], "who": "target"}], _spec(e, "who")
     if do == "discard" and e.get("who") == "you":
         return [{"effect": "discard_cards", "count": e["n"]}], None
     if do == "pump":
         keywords = list(e.get("keywords") or [])
         if any(k not in KEYWORDS for k in keywords):
             raise Unsupported(f"pump granting {keywords}")
-        if e.get("target") == "this" and not keywords:
-            return [{"effect": "pump_self_until_end_of_turn", "power": e["power"], "toughness": e["toughness"]}], None
+        if e.get("target") == "this":
+            pump_self = {"effect": "pump_self_until_end_of_turn", "power": e["power"], "toughness": e["toughness"]}
+            return [{**pump_self, **({"keywords": keywords} if keywords else {})}], None
         pump = {"effect": "pump_until_end_of_turn", "power": e["power"], "toughness": e["toughness"]}
         return [{**pump, **({"keywords": keywords} if keywords else {})}], _spec(e)
     if do == "counters" and e.get("target") in ("creature", "creature_you_control"):

@@ -1,0 +1,100 @@
+"""Rules the cards of the pool brought with them, each pinned on a concrete board with the pool's own
+card files: static abilities that forbid attacking or blocking (508.1a, 509.1a), target specs beyond
+creature and player (115.1), damage to each opponent, life lost by a target player, and a "whenever you
+cast a noncreature spell" trigger that grants a keyword."""
+
+from __future__ import annotations
+
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import CardRef, CastSpell, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.errors import IllegalTarget
+from tests.helpers import advance_to, attack, both_pass, events_of, perm, refused, take_choices, two_players
+from tests.rules.mechanics_cards import start
+
+
+def test_an_enchanted_creature_that_cant_attack_or_block_is_refused_as_attacker_and_as_blocker_508_1a_509_1a():
+    table = start(
+        two_players(alice={"battlefield": ["Plains", "Plains", "Hill Giant"], "hand": ["Pacifism"]}, bob={"battlefield": ["Grizzly Bears", "Savannah Lions"]})
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Pacifism", targets=(CardRef("Grizzly Bears"),)))
+    both_pass(table)
+    assert perm(table, "Pacifism").attached_to == perm(table, "Grizzly Bears").object
+    attack(table, CardRef("Hill Giant"))
+    advance_to(table, 1, "declare_blockers")
+    refused(table, DeclareBlockers("bob", ((CardRef("Grizzly Bears"), CardRef("Hill Giant")),)), "509.1a")
+    advance_to(table, 2, "declare_attackers")
+    refused(table, DeclareAttackers("bob", ((CardRef("Grizzly Bears"), None),)), "508.1a")
+
+
+def test_a_creature_that_cant_block_is_refused_as_a_blocker_but_attacks_509_1a():
+    table = start(two_players(alice={"battlefield": ["Grizzly Bears"]}, bob={"battlefield": ["Hulking Goblin", "Savannah Lions"]}))
+    attack(table, CardRef("Grizzly Bears"))
+    advance_to(table, 1, "declare_blockers")
+    refused(table, DeclareBlockers("bob", ((CardRef("Hulking Goblin"), CardRef("Grizzly Bears")),)), "509.1a")
+    advance_to(table, 2, "declare_attackers")
+    table.handle(DeclareAttackers("bob", ((CardRef("Hulking Goblin"), None),)))
+    assert perm(table, "Hulking Goblin").attacking == "alice"
+
+
+def test_a_spell_aimed_at_a_player_or_planeswalker_hits_a_planeswalker_and_not_a_creature_115_1():
+    table = start(two_players(alice={"battlefield": ["Mountain"] * 5, "hand": ["Lava Axe"]}, bob={"battlefield": ["Jace Beleren", "Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, CastSpell("alice", "Lava Axe", targets=(CardRef("Grizzly Bears"),)), "115.1", IllegalTarget)
+    table.handle(CastSpell("alice", "Lava Axe", targets=(CardRef("Jace Beleren"),)))
+    both_pass(table)
+    assert [[p["card"] for p in e["permanents"]] for e in events_of(table, "PermanentsPutIntoGraveyard")] == [["Jace Beleren"]]  # 704.5i
+
+
+def test_destroy_target_nonblack_creature_cannot_target_a_black_one_115_1_701_8():
+    table = start(two_players(alice={"battlefield": ["Swamp", "Swamp"], "hand": ["Doom Blade"]}, bob={"battlefield": ["Typhoid Rats", "Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, CastSpell("alice", "Doom Blade", targets=(CardRef("Typhoid Rats"),)), "115.1", IllegalTarget)
+    table.handle(CastSpell("alice", "Doom Blade", targets=(CardRef("Grizzly Bears"),)))
+    both_pass(table)
+    assert table.state.players["bob"].graveyard == ["Grizzly Bears"]
+
+
+def test_destroy_target_artifact_or_enchantment_takes_an_equipment_not_a_creature_115_1():
+    table = start(two_players(alice={"battlefield": ["Forest", "Forest"], "hand": ["Naturalize"]}, bob={"battlefield": ["Bonesplitter", "Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, CastSpell("alice", "Naturalize", targets=(CardRef("Grizzly Bears"),)), "115.1", IllegalTarget)
+    table.handle(CastSpell("alice", "Naturalize", targets=(CardRef("Bonesplitter"),)))
+    both_pass(table)
+    assert table.state.players["bob"].graveyard == ["Bonesplitter"]
+
+
+def test_target_player_draws_two_cards_and_loses_two_life_119_3_121_2():
+    table = start(two_players(alice={"battlefield": ["Swamp", "Swamp"], "hand": ["Sign in Blood"]}))
+    advance_to(table, 1, "precombat_main")
+    hand = len(table.state.players["bob"].hand)
+    table.handle(CastSpell("alice", "Sign in Blood", targets=("bob",)))
+    both_pass(table)
+    assert (len(table.state.players["bob"].hand), table.state.players["bob"].life) == (hand + 2, 18)
+    assert table.state.players["alice"].life == 20
+
+
+def test_a_trigger_that_deals_damage_to_each_opponent_when_its_controller_casts_a_noncreature_spell_120_3():
+    table = start(two_players(alice={"battlefield": ["Firebrand Archer", "Mountain"], "hand": ["Lightning Bolt"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Lightning Bolt", targets=("bob",)))
+    both_pass(table)  # the trigger resolves first
+    assert table.state.players["bob"].life == 19
+    both_pass(table)
+    assert (table.state.players["bob"].life, table.state.players["alice"].life) == (16, 20)
+
+
+def test_a_noncreature_spell_gives_prowess_and_lifelink_until_end_of_turn_702_108a_702_15b():
+    table = start(two_players(alice={"battlefield": ["Seeker of the Way", "Mountain"], "hand": ["Lightning Bolt"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Lightning Bolt", targets=("bob",)))
+    seeker = perm(table, "Seeker of the Way")
+    assert [t["card"] for t in events_of(table, "AbilityTriggered")] == ["Seeker of the Way"] * 2  # its trigger, then prowess
+    take_choices(table)  # alice puts both on the stack, in the order they triggered
+    both_pass(table)
+    both_pass(table)
+    both_pass(table)
+    assert (ch.power(table.state, seeker), ch.toughness(table.state, seeker)) == (3, 3)
+    assert ch.has_keyword(table.state, seeker, "lifelink")
+    advance_to(table, 2, "upkeep")
+    assert not ch.has_keyword(table.state, seeker, "lifelink")  # 514.2
