@@ -91,6 +91,7 @@ WANTED = {
     "creature_opponent_controls": Phrase("rules.wanted_creature_an_opponent_controls"),
     "attacking_or_blocking_creature": Phrase("rules.wanted_attacking_or_blocking_creature"),
     "black_or_red_permanent": Phrase("rules.wanted_black_or_red_permanent"),
+    "artifact_creature_or_land": Phrase("rules.wanted_artifact_creature_or_land"),
 }
 
 
@@ -173,10 +174,18 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("606.6", "rules.card_has_too_few_loyalty_counters", card=label, n=ch.loyalty(perm), cost=-activated.loyalty)
     elif activated.timing == "sorcery":  # 602.5d: "Activate only as a sorcery" (equip, 702.6a)
         _sorcery_timing(state, command.player, Phrase("rules.what_ability_of_card", {"card": label}), "602.5d")
+    if activated.tap:  # 107.5, 602.2b: {T} in the cost
+        if perm.tapped:
+            raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
+        if ch.sick(state, perm):
+            raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
     targets = check_targets(state, activated.target, command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
-    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
-    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice)
+    itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
+    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)
+    return AbilityPlan(
+        command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap
+    )
 
 
 def check_pass(state: GameState, command: PassPriority) -> PassPlan:

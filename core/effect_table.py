@@ -145,6 +145,13 @@ def exile_target(table: Table, top: StackObject, effect: fx.ExileTarget, targets
                 emit(table, ev.LifeGained, player=player, amount=amount, source=obj)
 
 
+def tap_target(table: Table, top: StackObject, effect: fx.TapTarget, targets: list[Any]) -> None:
+    """701.26a: the untapped targets become tapped."""
+    untapped = [p.object for p in table.state.each(targets) if not p.tapped]
+    if untapped:
+        emit(table, ev.PermanentsTapped, permanents=untapped, rule="701.26")
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -275,4 +282,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.ReturnToOwnersHand: return_to_owners_hand,
     fx.CounterTargetSpell: counter_target_spell,
     fx.ExileTarget: exile_target,
+    fx.TapTarget: tap_target,
 }

@@ -175,6 +175,11 @@ class ExileTarget:
     controller_gains_its_power: bool = False
 
 
+@dataclass(frozen=True)
+class TapTarget:
+    """"Tap target <permanent>" (701.26a)."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -201,6 +206,7 @@ Effect = (
     | ReturnToOwnersHand
     | CounterTargetSpell
     | ExileTarget
+    | TapTarget
 )
 
 
@@ -222,6 +228,7 @@ class ActivatedAbility:
     loyalty: int | None = None  # a loyalty ability's cost: +N or -N loyalty counters (606.4); activated as a sorcery, once a turn (606.3)
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
+    tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """What happens as a permanent enters the battlefield (resolving as a spell, 608.3, or there as the game
 starts): a Saga's first lore counter (714.3a), a daybound permanent at night (702.145), a planeswalker's
 loyalty counters (306.5b), a battle's protector and defense counters (310.11a, 310.4b), an Aura
-attached to what its spell targeted (303.4a, 608.3)."""
+attached to what its spell targeted (303.4a, 608.3), tapped if it says so (614.1c)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from mtg_ledger.core import teams
 from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.characteristics import face
 from mtg_ledger.core.record import Table, emit
+from mtg_ledger.core.statics import EntersTapped
 
 
 def entered(table: Table, obj: int, definition: CardDef, controller: str, targets: list[Any] | None = None) -> None:
@@ -29,6 +30,8 @@ def entered(table: Table, obj: int, definition: CardDef, controller: str, target
         if opponents:
             emit(table, ev.ProtectorChosen, object=obj, player=opponents[0])
         emit(table, ev.CountersAdded, object=obj, kind="defense", count=definition.defense)  # 310.4b
+    if any(isinstance(st, EntersTapped) for st in definition.statics):  # 614.1c
+        emit(table, ev.PermanentsTapped, permanents=[obj], rule="614.1c")
     if definition.enchant is not None and targets:  # 303.4a, 608.3: it enters attached to its target
         emit(table, ev.Attached, object=obj, to=targets[0], rule="303.4a")
 

@@ -164,6 +164,7 @@ ENGLISH: dict[str, str] = {
     "rules.wanted_creature_an_opponent_controls": "a creature an opponent controls",
     "rules.wanted_attacking_or_blocking_creature": "an attacking or blocking creature",
     "rules.wanted_black_or_red_permanent": "a black or red permanent",
+    "rules.wanted_artifact_creature_or_land": "an artifact, a creature or a land",
     "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
 }
 

@@ -53,6 +53,7 @@ class AbilityPlan:
     targets: list[Any] = field(default_factory=list)  # 602.2b, 601.2c
     loyalty: int | None = None  # a loyalty ability's cost (606.4)
     sacrifice: bool = False  # the source is sacrificed to pay the cost (701.21)
+    tap: bool = False  # the source is tapped to pay the cost (107.5)
 
 
 @dataclass(frozen=True)

@@ -65,6 +65,11 @@ class AttachedCantAttackOrBlock:
     """"Enchanted creature can't attack or block." (303.4, 508.1a, 509.1a)"""
 
 
+@dataclass(frozen=True)
+class EntersTapped:
+    """"<This permanent> enters tapped." (614.1c)"""
+
+
 Static = (
     AttackTax
     | NoMaximumHandSize
@@ -74,4 +79,5 @@ Static = (
     | CreaturesYouControlGet
     | CantBlock
     | AttachedCantAttackOrBlock
+    | EntersTapped
 )

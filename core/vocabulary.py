@@ -53,6 +53,7 @@ EFFECT_KINDS: dict[str, type] = {
     "return_to_owners_hand": fx.ReturnToOwnersHand,  # 400.7
     "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
     "exile": fx.ExileTarget,  # 406.2
+    "tap": fx.TapTarget,  # 701.26a
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -67,6 +68,7 @@ ABILITY_KINDS: dict[str, type] = {
     "creatures_you_control_get": st.CreaturesYouControlGet,  # 613.1f, 613.4c
     "cant_block": st.CantBlock,  # 509.1a
     "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
+    "enters_tapped": st.EntersTapped,  # 614.1c
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.
@@ -152,6 +154,7 @@ TARGETS = (
     "creature_opponent_controls",
     "attacking_or_blocking_creature",
     "black_or_red_permanent",
+    "artifact_creature_or_land",
 )
 ENCHANT = ("creature", "creature_you_control", "permanent", "nonland_permanent")
 # The fields of a vocabulary class that take one of a few values: (class, field) -> the values.

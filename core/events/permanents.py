@@ -1,7 +1,7 @@
 """Schema 5's events: counters removed (704.5q), loyalty costs paid (606.4), Auras and Equipment
 attached or unattached (701.3, 704.5m-n), a battle's protector chosen (310.11), cards milled (701.17),
 mana spent on a cost a resolving ability asks for (ward, 702.21a), a spell or ability countered, and
-permanents returned to their owners' hands or exiled.
+permanents returned to their owners' hands or exiled, permanents tapped (a {T} cost, an effect, entering tapped).
 Declared after every older event, so older log headers keep their order."""
 
 from __future__ import annotations
@@ -224,3 +224,24 @@ def _exiled(s: GameState, e: PermanentsExiledFields) -> None:
     for perm in leave_battlefield(s, {item["object"] for item in e["permanents"]}):
         if not perm.token:
             s.players[perm.owner].exile.append(perm.card)
+
+
+class PermanentsTappedFields(TypedDict):
+    permanents: list[int]
+    rule: str
+
+
+class PermanentsTapped(GameEvent):
+    """701.26a: permanents turned sideways: the source of an ability whose cost has {T} (107.5, 602.2b),
+    the targets of a tap effect (701.26), a permanent that enters tapped (614.1c)."""
+
+    fields_type = PermanentsTappedFields
+
+    permanents: list[int]
+    rule: str
+
+
+@applies(PermanentsTapped)
+def _tapped(s: GameState, e: PermanentsTappedFields) -> None:
+    for perm in s.each(e["permanents"]):
+        perm.tapped = True

@@ -55,6 +55,7 @@ _TARGETS = {
     "creature_opponent_controls": "creature_opponent_controls",
     "attacking_or_blocking_creature": "attacking_or_blocking_creature",
     "black_or_red_permanent": "black_or_red_permanent",
+    "artifact_creature_or_land": "artifact_creature_or_land",
 }
 _STEPS = {"your_upkeep": "upkeep", "your_end_step": "end"}  # "at the beginning of your <step>"
 _WHEN = {"enters": "enters", "dies": "dies", "you_cast_noncreature": "you_cast_noncreature"}
@@ -151,6 +152,8 @@ def _static(ability: Definition) -> Definition:
         if other is None:
             raise Unsupported(f"anthem affecting {ability.get('affects')!r}")
         return _gets({"ability": "creatures_you_control_get", **({"other": True} if other else {})}, ability)
+    if effect == "enters_tapped":
+        return {"ability": "enters_tapped"}
     if effect == "cant_block":
         return {"ability": "cant_block"}
     if effect == "enchanted_cant_attack_or_block":
@@ -193,9 +196,11 @@ def _triggered(ability: Definition, tokens: list[Definition]) -> Definition:
 
 
 def _activated(ability: Definition, tokens: list[Definition], lines: list[str]) -> Definition:
-    cost, sacrifice = "", False
+    cost, sacrifice, tap = "", False, False
     for part in ability["cost"].split(", "):
-        if _MANA.fullmatch(part) and not cost:
+        if part == "{T}" and not tap:
+            tap = True
+        elif _MANA.fullmatch(part) and not cost:
             cost = part
         elif _SACRIFICE.fullmatch(part) and not sacrifice:
             sacrifice = True
@@ -209,6 +214,8 @@ def _activated(ability: Definition, tokens: list[Definition], lines: list[str]) 
         out["target"] = target
     if sacrifice:
         out["sacrifice"] = True
+    if tap:
+        out["tap"] = True
     out["text"] = _line(lines, f"{ability['cost']}:")
     return out
 
@@ -299,6 +306,8 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
         return [{"effect": "return_to_owners_hand"}], _spec(e)
     if do == "exile":
         return [{"effect": "exile"}], _spec(e)
+    if do == "tap":
+        return [{"effect": "tap"}], _spec(e)
     if do == "counter" and e.get("target") == "spell":
         return [{"effect": "counter_target_spell"}], "spell"
     if do == "token":

@@ -6,9 +6,9 @@ cast a noncreature spell" trigger that grants a keyword."""
 from __future__ import annotations
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.commands import CardRef, CastSpell, DeclareAttackers, DeclareBlockers
-from mtg_ledger.core.errors import IllegalTarget
-from tests.helpers import advance_to, attack, both_pass, events_of, perm, refused, take_choices, two_players
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.errors import CannotPay, IllegalTarget
+from tests.helpers import advance_to, attack, both_pass, events_of, last, obj, perm, refused, take_choices, two_players
 from tests.rules.mechanics_cards import start
 
 
@@ -98,3 +98,45 @@ def test_a_noncreature_spell_gives_prowess_and_lifelink_until_end_of_turn_702_10
     assert ch.has_keyword(table.state, seeker, "lifelink")
     advance_to(table, 2, "upkeep")
     assert not ch.has_keyword(table.state, seeker, "lifelink")  # 514.2
+
+
+def test_an_ability_with_the_tap_symbol_in_its_cost_taps_its_source_and_waits_for_it_to_untap_107_5_602_2b():
+    table = start(two_players(alice={"battlefield": ["Prodigal Pyromancer"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", CardRef("Prodigal Pyromancer"), 0, targets=("bob",)))
+    assert perm(table, "Prodigal Pyromancer").tapped
+    assert last(table, "PermanentsTapped") == {**last(table, "PermanentsTapped"), "permanents": [obj(table, "Prodigal Pyromancer")], "rule": "107.5"}
+    both_pass(table)
+    assert table.state.players["bob"].life == 19
+    refused(table, ActivateAbility("alice", CardRef("Prodigal Pyromancer"), 0, targets=("bob",)), "602.2b", CannotPay)
+
+
+def test_a_creature_cannot_pay_a_tap_symbol_cost_the_turn_it_arrives_302_6():
+    table = start(two_players(alice={"battlefield": ["Mountain", "Mountain", "Mountain"], "hand": ["Prodigal Pyromancer"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Prodigal Pyromancer"))
+    both_pass(table)
+    refused(table, ActivateAbility("alice", CardRef("Prodigal Pyromancer"), 0, targets=("bob",)), "302.6", CannotPay)
+
+
+def test_a_tap_symbol_cost_is_not_paid_by_tapping_the_same_permanent_for_mana_107_5():
+    table = start(two_players(alice={"battlefield": ["Mind Stone"]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, ActivateAbility("alice", CardRef("Mind Stone"), 1), "602.2b", CannotPay)  # {1} only Mind Stone could pay
+
+
+def test_tap_target_creature_taps_it_701_26a():
+    table = start(two_players(alice={"battlefield": ["Plains", "Master Decoy"]}, bob={"battlefield": ["Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", CardRef("Master Decoy"), 0, targets=(CardRef("Grizzly Bears"),)))
+    both_pass(table)
+    assert perm(table, "Grizzly Bears").tapped and perm(table, "Master Decoy").tapped
+
+
+def test_a_creature_that_enters_tapped_is_tapped_as_it_arrives_614_1c():
+    table = start(two_players(alice={"battlefield": ["Swamp", "Swamp", "Swamp"], "hand": ["Carrion Crow"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Carrion Crow"))
+    both_pass(table)
+    assert perm(table, "Carrion Crow").tapped
+    assert last(table, "PermanentsTapped")["rule"] == "614.1c"

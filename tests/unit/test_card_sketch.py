@@ -54,7 +54,7 @@ def test_a_spell_making_two_tokens_creates_the_token_twice_and_defines_it_once()
     ("name", "why"),
     [
         ("Goblin Guide", "trigger 'attacks'"),
-        ("Selesnya Guildgate", "static ability 'enters_tapped'"),
+        ("Selesnya Guildgate", "mana ability adding 'G|W'"),
         ("Invasion of Dominaria", "back face"),
     ],
 )
