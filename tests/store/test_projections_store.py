@@ -12,6 +12,8 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, Tracking, Transcoder
 from eventsourcing.projection import ProjectionRunner
 
+from mtg_ledger.core.cards import CLASSIC
+from mtg_ledger.core.catalog import used_names
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.state import GameState
 from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, ProjectionConflict
@@ -61,6 +63,7 @@ class Game:
             shuffle=False,
             teams=[],
             archenemy=None,
+            cards=CLASSIC.pinned(used_names(players)),
             hash=NO_HASH,
         )
         self.maps: list[dict[str, Any]] = []
