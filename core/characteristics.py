@@ -54,13 +54,18 @@ def toughness(state: GameState, perm: Permanent) -> int:
     return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
 
 
+# cards of the pool as loaded without static abilities on either face: skipped without a look (a card
+# named later, not in this set, is looked at)
+_NO_STATICS = frozenset(name for name, c in CARDS.items() if not c.statics and (c.back is None or not c.back.statics))
+
+
 def _granted(state: GameState, perm: Permanent) -> list[AttachedGets | CreaturesYouControlGet]:
     """The static abilities of permanents on the battlefield that apply to ``perm`` (604.2, 613): an
     Aura's or Equipment's on the permanent it is attached to (303.4, 301.5), an anthem's on the
     creatures its controller controls."""
     out: list[AttachedGets | CreaturesYouControlGet] = []
     for other in state.battlefield:
-        if other.phased_out:
+        if other.phased_out or (other.card in _NO_STATICS and not other.token and not other.transformed):
             continue
         statics = face(other).statics
         if not statics:
