@@ -60,6 +60,11 @@ class Catalog:
         )
 
     @cached_property
+    def without_statics(self) -> frozenset[str]:
+        """The cards without static abilities on either face (604): skipped without a look."""
+        return frozenset(n for n, c in self.cards.items() if not c.statics and (c.back is None or not c.back.statics))
+
+    @cached_property
     def daybound(self) -> frozenset[str]:
         """726.2: the daybound cards."""
         return frozenset(n for n, c in self.cards.items() if c.daybound)

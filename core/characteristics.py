@@ -63,7 +63,7 @@ def _granted(state: GameState, perm: Permanent) -> list[AttachedGets | Creatures
     creatures its controller controls."""
     out: list[AttachedGets | CreaturesYouControlGet] = []
     for other in state.battlefield:
-        if other.phased_out:
+        if other.phased_out or (other.card in state.cards.without_statics and not other.token and not other.transformed):
             continue
         statics = face(state, other).statics
         if not statics:

@@ -32,6 +32,7 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
     )
     zero, lethal, sagas = [], [], []
     more = PermanentChecks()
+    legendary: list[tuple[Any, str]] = []
     for p in s.battlefield:  # one pass: this runs before every priority
         if p.phased_out or (p.card in s.cards.never_checked and not p.token):
             continue
@@ -47,12 +48,12 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
             elif p.damage > 0 and p.damage >= toughness and not ch.has_keyword(s, p, "indestructible"):
                 lethal.append(p)
                 dies = True
-        found = sba_permanents.check(s, p, dies)
-        more.dying.extend(found.dying)
-        more.unattach.extend(found.unattach)
-        more.annihilate.extend(found.annihilate)
-    doomed = {p.object for p in zero + lethal} | {p.object for p, _ in more.dying}
-    more.dying.extend((p, rule) for p, rule in sba_permanents.legend_rule(s) if p.object not in doomed)
+        sba_permanents.check(s, p, face, dies, more)
+        if "Legendary" in face.supertypes:
+            legendary.append((p, face.name))
+    if len(legendary) > 1:
+        doomed = {p.object for p in zero + lethal} | {p.object for p, _ in more.dying}
+        more.dying.extend((p, rule) for p, rule in sba_permanents.legend_rule(legendary) if p.object not in doomed)
     return losers, zero, lethal, sagas, scheme_done, more
 
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import targeting
+from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.state import GameState, Permanent
 
 
@@ -32,15 +33,14 @@ def attached_legally(state: GameState, perm: Permanent) -> bool:
     return targeting.kind_fits(state, enchant if enchant is not None else "creature", host, perm.controller)
 
 
-def check(state: GameState, perm: Permanent, already: bool) -> PermanentChecks:
-    """The schema-5 state-based actions one permanent calls for; ``already``: it dies by 704.5f-g."""
-    out = PermanentChecks()
-    face = ch.face(state, perm)
+def check(state: GameState, perm: Permanent, face: CardDef, already: bool, out: PermanentChecks) -> None:
+    """The schema-5 state-based actions one permanent (showing ``face``) calls for, added to ``out``;
+    ``already``: it dies by 704.5f-g."""
     plus, minus = perm.counters.get("+1/+1", 0), perm.counters.get("-1/-1", 0)
     if plus and minus:  # 704.5q
         out.annihilate.append((perm, min(plus, minus)))
     if already:
-        return out
+        return
     if perm.deathtouched and "Creature" in face.types and not ch.has_keyword(state, perm, "indestructible"):
         out.dying.append((perm, "704.5h"))
     elif "Planeswalker" in face.types and ch.loyalty(perm) <= 0:
@@ -51,20 +51,17 @@ def check(state: GameState, perm: Permanent, already: bool) -> PermanentChecks:
         out.dying.append((perm, "704.5m"))
     elif "Equipment" in face.subtypes and perm.attached_to is not None and not attached_legally(state, perm):
         out.unattach.append(perm)
-    return out
 
 
-def legend_rule(state: GameState) -> list[tuple[Permanent, str]]:
+def legend_rule(legendary: list[tuple[Permanent, str]]) -> list[tuple[Permanent, str]]:
     """704.5j: a player who controls two or more legendary permanents with the same name keeps one;
-    the rest go to their owners' graveyards. The engine keeps the newest (the choice is not yet asked
-    of the player)."""
+    the rest go to their owners' graveyards. ``legendary``: each legendary permanent on the battlefield
+    with its name, in battlefield order. The engine keeps the newest (the choice is not yet asked of
+    the player)."""
     seen: dict[tuple[str, str], Permanent] = {}
     out: list[tuple[Permanent, str]] = []
-    for perm in ch.on_battlefield(state):
-        face = ch.face(state, perm)
-        if "Legendary" not in face.supertypes:
-            continue
-        key = (perm.controller, face.name)
+    for perm, name in legendary:
+        key = (perm.controller, name)
         if key in seen:
             out.append((seen[key], "704.5j"))
         seen[key] = perm

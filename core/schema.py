@@ -42,7 +42,7 @@ def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     kind = event.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise SchemaError(f"event {event.get('v')}: unknown event type {kind!r}")
-    current = class_versions()[kind]
+    current = getattr(EVENT_TYPES[kind], "class_version", 1)  # class_versions()[kind], without building the whole map per event
     version = recorded.get(kind, 1)
     if version > current:
         raise SchemaError(f"event {event.get('v')}: {kind} version {version} is newer than this engine's {current}")
