@@ -239,6 +239,7 @@ class TriggeredAbility:
     ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
     ``enters`` (this permanent enters the battlefield, 603.6a),
     ``dies`` (this creature is put into a graveyard from the battlefield, 700.4),
+    ``attacks``, ``blocks``, ``becomes_blocked`` (this creature, as attackers or blockers are declared: 508.1m, 509.1i),
     ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach

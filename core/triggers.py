@@ -39,7 +39,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -78,6 +78,11 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             for i, t in enumerate(face.triggered):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
                     found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
+    if kind == "AttackersDeclared":  # 508.1m: "whenever this creature attacks"
+        found.extend(_combat_triggers(state, [a["object"] for a in e["attackers"]], "attacks"))
+    elif kind == "BlockersDeclared":  # 509.1i: "whenever this creature blocks / becomes blocked" (once, however many block it)
+        found.extend(_combat_triggers(state, [b["object"] for b in e["blockers"]], "blocks"))
+        found.extend(_combat_triggers(state, list(dict.fromkeys(b["attacker"] for b in e["blockers"])), "becomes_blocked"))
     if kind in ("SpellCast", "AbilityActivated"):  # ward (702.21a): a permanent becomes a target
         found.extend(_became_targets(state, e["player"], e["object"], e["targets"]))
     elif kind == "TriggeredAbilitiesStacked":
@@ -109,6 +114,18 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = state.cards.card(e["scheme"])
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggered) if t.event == "set_in_motion")
+    return found
+
+
+def _combat_triggers(state: GameState, objects: list[int], event: str) -> list[Found]:
+    """The triggered abilities of these creatures that wait for ``event`` (attacks, blocks, becomes_blocked)."""
+    found: list[Found] = []
+    for obj in objects:
+        perm = state.permanent(obj)
+        if perm is None or perm.card not in state.cards.triggering:
+            continue
+        face = ch.face(state, perm)
+        found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == event)
     return found
 
 

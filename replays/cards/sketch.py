@@ -58,7 +58,14 @@ _TARGETS = {
     "artifact_creature_or_land": "artifact_creature_or_land",
 }
 _STEPS = {"your_upkeep": "upkeep", "your_end_step": "end"}  # "at the beginning of your <step>"
-_WHEN = {"enters": "enters", "dies": "dies", "you_cast_noncreature": "you_cast_noncreature"}
+_WHEN = {
+    "enters": "enters",
+    "dies": "dies",
+    "you_cast_noncreature": "you_cast_noncreature",
+    "attacks": "attacks",
+    "blocks": "blocks",
+    "becomes_blocked": "becomes_blocked",
+}
 _SACRIFICE = re.compile(r"^Sacrifice this (creature|artifact|enchantment|permanent)$")
 _MANA = re.compile(r"^(\{([0-9]+|[WUBRG])\})+$")
 

@@ -140,3 +140,26 @@ def test_a_creature_that_enters_tapped_is_tapped_as_it_arrives_614_1c():
     both_pass(table)
     assert perm(table, "Carrion Crow").tapped
     assert last(table, "PermanentsTapped")["rule"] == "614.1c"
+
+
+def test_a_creature_that_attacks_triggers_its_attack_ability_once_attackers_are_declared_508_1m():
+    table = start(two_players(alice={"battlefield": ["Hollow Dogs"]}))
+    attack(table, CardRef("Hollow Dogs"))
+    assert [t["card"] for t in events_of(table, "AbilityTriggered")] == ["Hollow Dogs"]
+    both_pass(table)
+    dogs = perm(table, "Hollow Dogs")
+    assert (ch.power(table.state, dogs), ch.toughness(table.state, dogs)) == (5, 3)
+
+
+def test_a_blocker_triggers_its_block_ability_and_an_attacker_its_becomes_blocked_ability_once_509_1i():
+    table = start(two_players(alice={"battlefield": ["Dwarven Berserker"]}, bob={"battlefield": ["Pride Guardian", "Wall of Wood"]}))
+    attack(table, CardRef("Dwarven Berserker"))
+    advance_to(table, 1, "declare_blockers")
+    table.handle(DeclareBlockers("bob", ((CardRef("Pride Guardian"), CardRef("Dwarven Berserker")), (CardRef("Wall of Wood"), CardRef("Dwarven Berserker")))))
+    assert sorted(t["card"] for t in events_of(table, "AbilityTriggered")) == ["Dwarven Berserker", "Pride Guardian"]  # once each
+    take_choices(table)
+    both_pass(table)
+    both_pass(table)
+    berserker = perm(table, "Dwarven Berserker")
+    assert (ch.power(table.state, berserker), ch.has_keyword(table.state, berserker, "trample")) == (1 + 3, True)
+    assert table.state.players["bob"].life == 23

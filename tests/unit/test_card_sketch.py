@@ -53,7 +53,7 @@ def test_a_spell_making_two_tokens_creates_the_token_twice_and_defines_it_once()
 @pytest.mark.parametrize(
     ("name", "why"),
     [
-        ("Goblin Guide", "trigger 'attacks'"),
+        ("Goblin Guide", "effect 'reveal_top_land_to_hand'"),
         ("Selesnya Guildgate", "mana ability adding 'G|W'"),
         ("Invasion of Dominaria", "back face"),
     ],
