@@ -84,6 +84,8 @@ WANTED = {
     "permanent": Phrase("rules.wanted_permanent"),
     "nonland_permanent": Phrase("rules.wanted_nonland_permanent"),
     "spell": Phrase("rules.wanted_spell"),
+    "creature_spell": Phrase("rules.wanted_creature_spell"),
+    "noncreature_spell": Phrase("rules.wanted_noncreature_spell"),
     "artifact_or_enchantment": Phrase("rules.wanted_artifact_or_enchantment"),
     "enchantment": Phrase("rules.wanted_enchantment"),
     "creature_with_flying": Phrase("rules.wanted_creature_with_flying"),
@@ -112,8 +114,8 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
         return [chosen]
-    if spec == "spell":
-        return [_spell_on_stack(state, chosen, name)]
+    if spec in targeting.SPELL_SPECS:
+        return [_spell_on_stack(state, chosen, name, spec, wanted)]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
     perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_target"))
     if spec in ("player", "opponent") or not targeting.kind_fits(state, spec, perm, controller):
@@ -123,8 +125,9 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
     return [perm.object]
 
 
-def _spell_on_stack(state: GameState, chosen: Target, name: str) -> int:
-    """115.1, 601.2c: a spell on the stack, by its object id or its card's name (the topmost of that name first)."""
+def _spell_on_stack(state: GameState, chosen: Target, name: str, spec: str, wanted: Phrase) -> int:
+    """115.1, 601.2c: a spell on the stack, by its object id or its card's name (the topmost of that name
+    first), of the kind the spec accepts (a creature spell, a noncreature spell)."""
     spells = [o for o in reversed(state.stack) if o.kind == "spell"]
     if isinstance(chosen, int):
         found = [o for o in spells if o.object == chosen]
@@ -133,13 +136,15 @@ def _spell_on_stack(state: GameState, chosen: Target, name: str) -> int:
         found = [o for o in spells if o.card == ref.card][ref.index : ref.index + 1]
     if not found:
         raise IllegalTarget("115.1", "rules.card_must_target_a_spell_on_the_stack", card=name, ref=chosen)
+    if not targeting.spell_kind_fits(state, spec, found[0].card):
+        raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=found[0].card)
     return found[0].object
 
 
 def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
     """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
-    if spec == "spell":
-        return targeting.spell_fits(state, target)
+    if spec in targeting.SPELL_SPECS:
+        return targeting.spell_fits(state, target, spec)
     if isinstance(target, str):
         return targeting.player_fits(state, spec, target, controller)
     perm = state.permanent(target)

@@ -165,6 +165,8 @@ ENGLISH: dict[str, str] = {
     "rules.wanted_attacking_or_blocking_creature": "an attacking or blocking creature",
     "rules.wanted_black_or_red_permanent": "a black or red permanent",
     "rules.wanted_artifact_creature_or_land": "an artifact, a creature or a land",
+    "rules.wanted_creature_spell": "a creature spell",
+    "rules.wanted_noncreature_spell": "a noncreature spell",
     "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
 }
 

@@ -3,7 +3,7 @@ abilities on the stack, resolving (608.2b) and the legal-action lists all ask.
 
 Specs: ``any`` (115.4: a creature, player, planeswalker or battle), ``player``, ``opponent``,
 ``creature``, ``creature_you_control``, ``permanent``, ``nonland_permanent``, ``spell`` (a spell on the
-stack, by its object id), ``player_or_planeswalker``, ``artifact_or_enchantment``, ``enchantment``,
+stack, by its object id), ``creature_spell``, ``noncreature_spell``, ``player_or_planeswalker``, ``artifact_or_enchantment``, ``enchantment``,
 ``creature_with_flying``, ``nonblack_creature``, ``creature_opponent_controls``,
 ``attacking_or_blocking_creature``, ``artifact_creature_or_land``, ``black_or_red_permanent`` (a permanent's colours, 105.2). A permanent with hexproof
 can't be the target of spells or abilities its controller's opponents control (702.11b).
@@ -16,6 +16,7 @@ from mtg_ledger.core import teams
 from mtg_ledger.core.state import GameState, Permanent
 
 PLAYER_SPECS = frozenset({"any", "player", "opponent", "player_or_planeswalker"})
+SPELL_SPECS = frozenset({"spell", "creature_spell", "noncreature_spell"})  # a spell on the stack
 
 
 def player_fits(state: GameState, spec: str | None, player: str, controller: str) -> bool:
@@ -73,12 +74,19 @@ def legal_targets(state: GameState, spec: str | None, controller: str) -> list[s
     """Every legal target of the spec, players first (in turn order), then permanents in battlefield order."""
     if spec is None:
         return []
-    if spec == "spell":
-        return [o.object for o in state.stack if o.kind == "spell"]
+    if spec in SPELL_SPECS:
+        return [o.object for o in state.stack if o.kind == "spell" and spell_kind_fits(state, spec, o.card)]
     players: list[str | int] = [p for p in state.live_players() if player_fits(state, spec, p, controller)]
     return players + [p.object for p in ch.on_battlefield(state) if permanent_fits(state, spec, p, controller)]
 
 
-def spell_fits(state: GameState, target: int) -> bool:
-    """A spell still on the stack (608.2b)."""
-    return any(o.object == target and o.kind == "spell" for o in state.stack)
+def spell_kind_fits(state: GameState, spec: str, card: str) -> bool:
+    """Whether a spell of this card is one the spec accepts: any, a creature spell or a noncreature spell."""
+    if spec == "spell":
+        return True
+    return state.cards.card(card).is_type("Creature") == (spec == "creature_spell")
+
+
+def spell_fits(state: GameState, target: int, spec: str = "spell") -> bool:
+    """A spell still on the stack (608.2b) of the kind the spec accepts."""
+    return any(o.object == target and o.kind == "spell" and spell_kind_fits(state, spec, o.card) for o in state.stack)

@@ -158,6 +158,8 @@ TARGETS = (
     "attacking_or_blocking_creature",
     "black_or_red_permanent",
     "artifact_creature_or_land",
+    "creature_spell",
+    "noncreature_spell",
 )
 ENCHANT = ("creature", "creature_you_control", "permanent", "nonland_permanent")
 # The fields of a vocabulary class that take one of a few values: (class, field) -> the values.

@@ -56,6 +56,8 @@ _TARGETS = {
     "attacking_or_blocking_creature": "attacking_or_blocking_creature",
     "black_or_red_permanent": "black_or_red_permanent",
     "artifact_creature_or_land": "artifact_creature_or_land",
+    "creature_spell": "creature_spell",
+    "noncreature_spell": "noncreature_spell",
 }
 _STEPS = {"your_upkeep": "upkeep", "your_end_step": "end"}  # "at the beginning of your <step>"
 _WHEN = {
@@ -315,8 +317,8 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
         return [{"effect": "exile"}], _spec(e)
     if do == "tap":
         return [{"effect": "tap"}], _spec(e)
-    if do == "counter" and e.get("target") == "spell":
-        return [{"effect": "counter_target_spell"}], "spell"
+    if do == "counter" and e.get("target") in ("spell", "creature_spell", "noncreature_spell"):
+        return [{"effect": "counter_target_spell"}], _spec(e)
     if do == "token":
         token = _token(e)
         tokens.append(token)

@@ -6,7 +6,7 @@ cast a noncreature spell" trigger that grants a keyword."""
 from __future__ import annotations
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, DeclareBlockers, PassPriority
 from mtg_ledger.core.errors import CannotPay, IllegalTarget
 from tests.helpers import advance_to, attack, both_pass, events_of, last, obj, perm, refused, take_choices, two_players
 from tests.rules.mechanics_cards import start
@@ -163,3 +163,20 @@ def test_a_blocker_triggers_its_block_ability_and_an_attacker_its_becomes_blocke
     berserker = perm(table, "Dwarven Berserker")
     assert (ch.power(table.state, berserker), ch.has_keyword(table.state, berserker, "trample")) == (1 + 3, True)
     assert table.state.players["bob"].life == 23
+
+
+def test_counter_target_creature_spell_takes_a_creature_spell_and_refuses_another_115_1_701_6a():
+    table = start(
+        two_players(
+            alice={"battlefield": ["Forest", "Forest", "Mountain"], "hand": ["Grizzly Bears", "Lightning Bolt"]},
+            bob={"battlefield": ["Island", "Island", "Island", "Island"], "hand": ["Essence Scatter", "Negate"]},
+        )
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Grizzly Bears"))
+    table.handle(PassPriority("alice"))
+    refused(table, CastSpell("bob", "Negate", targets=(CardRef("Grizzly Bears"),)), "115.1", IllegalTarget)
+    table.handle(CastSpell("bob", "Essence Scatter", targets=(CardRef("Grizzly Bears"),)))
+    both_pass(table, "bob", "alice")
+    assert [(e["card"], e["rule"]) for e in events_of(table, "ObjectCountered")] == [("Grizzly Bears", "701.6a")]
+    assert table.state.players["alice"].graveyard == ["Grizzly Bears"]
