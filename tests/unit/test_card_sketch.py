@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from mtg_ledger.replays.cards import live_pool, read_card
-from mtg_ledger.replays.cards.sketch import Unsupported, card_toml, convert, file_name
+from mtg_ledger.replays.cards.sketch import Unsupported, convert
+from mtg_ledger.replays.cards.writer import card_toml, file_name
 
 # sketches of real cards as the card data gives them (Oracle text verified; "source" left out)
 SKETCHES: dict[str, dict[str, Any]] = {
