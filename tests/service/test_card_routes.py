@@ -27,7 +27,7 @@ def test_get_cards_lists_the_pool_as_the_cli_does_without_a_token(url: str) -> N
 
 
 def test_get_cards_with_q_puts_the_exact_name_first_then_the_names_containing_it(url: str) -> None:
-    assert [c["name"] for c in httpx.get(f"{url}/cards", params={"q": "giant"}).json()] == ["Giant Growth", "Giant Spider", "Hill Giant"]
+    assert [c["name"] for c in httpx.get(f"{url}/cards", params={"q": "holy strength"}).json()] == ["Holy Strength", "Unholy Strength"]
     assert httpx.get(f"{url}/cards", params={"q": "zzz"}).json() == []
 
 
