@@ -87,18 +87,32 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
             card=checked.card,
             ability=checked.ability,
             object=table.state.next_object,
-            targets=[],
+            targets=checked.targets,
             mana_spent=checked.mana_spent,
             paid_with=[t[0] for t in checked.taps],
         )
+        _pay_other_costs(table, checked)
         return priority_to(checked.player)  # 117.3c
     # 605.3a: a mana ability, no stack; the player keeps priority
     emit(table, ev.ManaAbilityActivated, player=checked.player, source=checked.source, card=checked.card, mana=checked.mana)
     return None
 
 
+def _pay_other_costs(table: Table, checked: AbilityPlan) -> None:
+    """602.2h: with the ability on the stack, the costs other than mana: loyalty (606.4), tapping the
+    source (107.5), sacrificing it (701.21). Recorded after the event of the decision, which a replay reads it from."""
+    if checked.loyalty is not None:
+        emit(table, ev.LoyaltyCostPaid, object=checked.source, change=checked.loyalty, turn=table.state.turn)
+    if checked.tap:  # 107.5
+        emit(table, ev.PermanentsTapped, permanents=[checked.source], rule="107.5")
+    source = table.state.permanent(checked.source)
+    if checked.sacrifice and source is not None:
+        gone = [{"object": source.object, "card": source.card, "owner": source.owner}]
+        emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.21")
+
+
 def ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:
-    return ActivateAbility(e["player"], e["source"], e["ability"])
+    return ActivateAbility(e["player"], e["source"], e["ability"], tuple(e["targets"]))
 
 
 def mana_ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:
@@ -145,7 +159,8 @@ def apply_attackers(table: Table, command: DeclareAttackers, checked: combat.Att
 
 
 def attackers_declared(e: Map, decision: Decision, state: GameState) -> DeclareAttackers:
-    return DeclareAttackers(e["player"], tuple((a["object"], a["defender"]) for a in e["attackers"]), pay=tuple(e["paid_with"]))
+    # an attacker of a planeswalker or battle names it (schema 5, 506.3); others the player they attack
+    return DeclareAttackers(e["player"], tuple((a["object"], a.get("attacked", a["defender"])) for a in e["attackers"]), pay=tuple(e["paid_with"]))
 
 
 def apply_blockers(table: Table, command: DeclareBlockers, checked: combat.BlockPlan) -> Next:

@@ -18,7 +18,7 @@ from itertools import combinations, permutations, product
 from typing import Any, Generic, TypeVar
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, teams, triggers
+from mtg_ledger.core import attack_targets, combat, targeting, teams, triggers
 from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
@@ -78,22 +78,17 @@ def casts(state: GameState, decision: Decision) -> Options[CastSpell]:
         for member in _team_first(state, decision.player)
         for name in dict.fromkeys(state.players[member].hand)
         if not state.cards.card(name).is_type("Land")
-        for targets in _target_choices(state, state.cards.card(name).target)
+        for targets in _target_choices(state, state.cards.card(name).spell_target, member)
     )
 
 
-def _target_choices(state: GameState, spec: str | None) -> Iterator[tuple[Target, ...]]:
+def _target_choices(state: GameState, spec: str | None, controller: str) -> Iterator[tuple[Target, ...]]:
+    """601.2c, 115.1: each legal choice of one target (core.targeting), or none for a spec of None."""
     if spec is None:
         yield ()
         return
-    if spec in ("any", "player"):
-        for name in state.live_players():
-            yield (name,)
-        if spec == "player":
-            return
-    for p in ch.on_battlefield(state):
-        if ch.is_creature(state, p):
-            yield (p.object,)
+    for target in targeting.legal_targets(state, spec, controller):
+        yield (target,)
 
 
 def activations(state: GameState, decision: Decision) -> Options[ActivateAbility]:
@@ -106,9 +101,10 @@ def _activations(state: GameState, player: str) -> Iterator[ActivateAbility]:
         yield ActivateAbility(player, obj)
     for perm in ch.on_battlefield(state):
         face = ch.face(state, perm)
-        for i in range(len(face.activated)):
+        for i, ability in enumerate(face.activated):
             if perm.controller == player:
-                yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
+                for targets in _target_choices(state, ability.target, player):  # 606 loyalty abilities, 702.6 equip
+                    yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i, targets)
 
 
 # --- the other decisions ---------------------------------------------------------------------------
@@ -126,7 +122,7 @@ def defenders(state: GameState, decision: Decision) -> Options[ChooseDefender]:
 def attacks(state: GameState, decision: Decision) -> Options[DeclareAttackers]:
     """508.1a-b: any subset of the creatures able to attack, each attacking one of the attackable players."""
     ready = [p for p in ch.on_battlefield(state) if combat.can_attack(state, p)]
-    targets = combat.attackable_players(state)
+    targets: list[Any] = [*attack_targets.attackable_players(state), *(p.object for p in attack_targets.attackable_objects(state))]  # 506.3
     options = [[None, *targets] for _ in ready]
     if _count(options) <= LIMIT:
         return Options(DeclareAttackers(decision.player, _pairs(ready, combo)) for combo in product(*options))

@@ -8,9 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtg_ledger.core.effects import ActivatedAbility, Effect, ManaAbility, TriggeredAbility
+from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
 from mtg_ledger.core.mana import ManaCost, parse_cost
 from mtg_ledger.core.statics import AttackTax, DoesntUntap, GrantKeyword, NoMaximumHandSize, Static
+
+
+PROWESS = TriggeredAbility(  # 702.108a
+    "you_cast_noncreature",
+    (PumpSelfUntilEndOfTurn(1, 1),),
+    text="Whenever you cast a noncreature spell, this creature gets +1/+1 until end of turn.",
+)
 
 
 @dataclass(frozen=True)
@@ -26,7 +33,9 @@ class CardDef:
     target: str | None = None  # "any" (115.4) or "creature"
     effects: tuple[Effect, ...] = ()
     mana_abilities: tuple[ManaAbility, ...] = ()
-    keywords: frozenset[str] = frozenset()  # flying, reach, vigilance, trample, first strike, double strike, haste, phasing
+    # flying, reach, vigilance, trample, first strike, double strike, haste, phasing, deathtouch, defender,
+    # flash, hexproof, indestructible, lifelink, menace, prowess, ward (core.vocabulary.KEYWORDS)
+    keywords: frozenset[str] = frozenset()
     triggers: tuple[TriggeredAbility, ...] = ()
     activated: tuple[ActivatedAbility, ...] = ()  # non-mana activated abilities, numbered after the mana abilities
     daybound: bool = False  # 702.145
@@ -35,14 +44,30 @@ class CardDef:
     colors: tuple[str, ...] = ()  # 105.2 (a token's, which has no mana cost: 111.4)
     color_identity: tuple[str, ...] = ()  # 903.4
     statics: tuple[Static, ...] = ()  # static abilities (604), in Oracle-text order
-    loyalty: int | None = None  # 306.5b
-    defense: int | None = None  # 310.4b
+    loyalty: int | None = None  # a planeswalker's printed loyalty: it enters with that many loyalty counters (306.5b)
+    defense: int | None = None  # a battle's printed defense: it enters with that many defense counters (310.4b)
+    enchant: str | None = None  # an Aura's "Enchant <what>" (303.4a, 702.5): "creature"; the Aura spell targets one (303.4a)
+    ward: str | None = None  # "Ward {N}" (702.21a): the cost ("{2}"), with "ward" among the keywords
     mana_cost: ManaCost = field(init=False)
     final_chapter: int = field(init=False)  # 714.2d: a Saga's final chapter number (0 for anything else)
+    # every triggered ability, as the engine numbers them: ``triggers`` (as written), then those its keywords
+    # bring (prowess, ward); derived, never written in a card's data
+    triggered: tuple[TriggeredAbility, ...] = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "mana_cost", parse_cost(self.cost))
         object.__setattr__(self, "final_chapter", max((t.chapter for t in self.triggers if t.event == "chapter"), default=0))
+        keyworded: list[TriggeredAbility] = []
+        if "prowess" in self.keywords:  # 702.108a: prowess is a triggered ability
+            keyworded.append(PROWESS)
+        if self.ward is not None:  # 702.21a: so is ward
+            keyworded.append(TriggeredAbility("becomes_target", (CounterUnlessPays(self.ward),), text=f"Ward {self.ward}"))
+        object.__setattr__(self, "triggered", (*self.triggers, *keyworded))
+
+    @property
+    def spell_target(self) -> str | None:
+        """What the spell targets (601.2c): its own target, or an Aura's enchant (303.4a)."""
+        return self.target or self.enchant
 
     @property
     def attack_tax(self) -> int:
@@ -73,5 +98,5 @@ class CardDef:
 
     @property
     def sorcery_speed(self) -> bool:
-        """307.1 and 505.6a: everything but instants is cast only at sorcery speed."""
-        return not self.is_type("Instant")
+        """307.1 and 505.6a: everything but instants is cast only at sorcery speed; 702.8a: flash lifts it."""
+        return not self.is_type("Instant") and "flash" not in self.keywords

@@ -52,11 +52,17 @@ class Catalog:
 
     @cached_property
     def triggering(self) -> frozenset[str]:
-        """The names whose permanents have triggered abilities (603): the others never trigger anything."""
+        """The names whose permanents have triggered abilities (603; those keywords bring too, as prowess
+        and ward): the others never trigger anything."""
         return frozenset(
-            [n for n, c in self.cards.items() if c.triggers or (c.back is not None and c.back.triggers)]
-            + [n for n, t in self.tokens.items() if t.triggers]
+            [n for n, c in self.cards.items() if c.triggered or (c.back is not None and c.back.triggered)]
+            + [n for n, t in self.tokens.items() if t.triggered]
         )
+
+    @cached_property
+    def without_statics(self) -> frozenset[str]:
+        """The cards without static abilities on either face (604): skipped without a look."""
+        return frozenset(n for n, c in self.cards.items() if not c.statics and (c.back is None or not c.back.statics))
 
     @cached_property
     def daybound(self) -> frozenset[str]:
@@ -65,10 +71,9 @@ class Catalog:
 
     @cached_property
     def never_checked(self) -> frozenset[str]:
-        """Never a creature nor a Saga, on either face: no state-based action looks at them (704)."""
-        return frozenset(
-            n for n, c in self.cards.items() if not any(f is not None and ("Creature" in f.types or f.final_chapter) for f in (c, c.back))
-        )
+        """Never a creature, a Saga, a planeswalker, a battle, an Aura, an Equipment nor legendary, on either
+        face: no state-based action looks at them (704)."""
+        return frozenset(n for n, c in self.cards.items() if not any(f is not None and _checked(f) for f in (c, c.back)))
 
     @classmethod
     def of(cls, definitions: Mapping[str, Any]) -> Catalog:
@@ -132,6 +137,16 @@ class Catalog:
 
 
 _MEMO: dict[str, Catalog] = {}
+
+
+def _checked(face: CardDef) -> bool:
+    """Whether a state-based action may look at a permanent with this face (704.5f-w)."""
+    return bool(
+        {"Creature", "Planeswalker", "Battle"} & set(face.types)
+        or face.final_chapter
+        or {"Aura", "Equipment"} & set(face.subtypes)
+        or "Legendary" in face.supertypes
+    )
 
 
 def used_names(players: Iterable[Mapping[str, Any]]) -> list[str]:

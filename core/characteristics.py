@@ -8,6 +8,7 @@ from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
+from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
     from mtg_ledger.core.commands import CardRef, Ref, Target
@@ -44,22 +45,78 @@ def _counters(perm: Permanent) -> int:
 
 
 def power(state: GameState, perm: Permanent) -> int:
-    """Layer 7: printed power (7a), modifications (7c), then counters (7d; 613.4)."""
+    """Layer 7: printed power (7a), modifications (7c: effects and static abilities), then counters (7d; 613.4)."""
     base = face(state, perm).power or 0
-    return base + sum(e.power for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + _counters(perm)
+    statics = sum(g.power for g in _granted(state, perm))
+    return base + sum(e.power for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
 
 
 def toughness(state: GameState, perm: Permanent) -> int:
     base = face(state, perm).toughness or 0
-    return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + _counters(perm)
+    statics = sum(g.toughness for g in _granted(state, perm))
+    return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
+
+
+def _granted(state: GameState, perm: Permanent) -> list[AttachedGets | CreaturesYouControlGet]:
+    """The static abilities of permanents on the battlefield that apply to ``perm`` (604.2, 613): an
+    Aura's or Equipment's on the permanent it is attached to (303.4, 301.5), an anthem's on the
+    creatures its controller controls."""
+    out: list[AttachedGets | CreaturesYouControlGet] = []
+    for other in state.battlefield:
+        if other.phased_out or (other.card in state.cards.without_statics and not other.token and not other.transformed):
+            continue
+        statics = face(state, other).statics
+        if not statics:
+            continue
+        for st in statics:
+            if isinstance(st, AttachedGets) and other.attached_to == perm.object:
+                out.append(st)
+            elif (
+                isinstance(st, CreaturesYouControlGet)
+                and other.controller == perm.controller
+                and not (st.other and other.object == perm.object)
+                and is_creature(state, perm)
+            ):
+                out.append(st)
+    return out
+
+
+def cannot(state: GameState, perm: Permanent, action: str) -> bool:
+    """508.1a, 509.1a: whether a static ability says this creature can't ``action`` ("attack" or
+    "block"): its own ("This creature can't block."), or an Aura's attached to it ("Enchanted creature
+    can't attack or block.")."""
+    if action == "block" and any(isinstance(s, CantBlock) for s in face(state, perm).statics):
+        return True
+    return any(
+        other.attached_to == perm.object and not other.phased_out and any(isinstance(s, AttachedCantAttackOrBlock) for s in face(state, other).statics)
+        for other in state.battlefield
+        if other.attached_to is not None
+    )
+
+
+def is_type(state: GameState, perm: Permanent, card_type: str) -> bool:
+    return face(state, perm).is_type(card_type)
+
+
+def loyalty(perm: Permanent) -> int:
+    """306.5b: a planeswalker's loyalty is the number of loyalty counters on it."""
+    return perm.counters.get("loyalty", 0)
+
+
+def defense(perm: Permanent) -> int:
+    """310.4c: a battle's defense is the number of defense counters on it."""
+    return perm.counters.get("defense", 0)
 
 
 def has_keyword(state: GameState, perm: Permanent, keyword: str) -> bool:
-    """Printed keywords, those gained from effects (layer 6), and those a permanent grants
+    """Printed keywords, those gained from effects (layer 6), those an Aura, Equipment or anthem gives
+    (``core.statics.AttachedGets``, ``CreaturesYouControlGet``) and those a permanent grants
     ("Wolves and Werewolves you control have haste", ``core.statics.GrantKeyword``)."""
     if keyword in face(state, perm).keywords:
         return True
     if any(keyword in e.keywords for e in state.effects if e.object == perm.object):
+        return True
+    if any(keyword in g.keywords for g in _granted(state, perm)):
         return True
     subtypes = set(face(state, perm).subtypes)
     return any(other.controller == perm.controller and subtypes & face(state, other).grants(keyword) for other in on_battlefield(state))
@@ -102,6 +159,11 @@ PERMANENT, TARGET = Phrase("rules.thing_permanent"), Phrase("rules.thing_target"
 def on_battlefield(state: GameState) -> list[Permanent]:
     """Phased-out permanents are treated as though they don't exist (702.26b)."""
     return [p for p in state.battlefield if not p.phased_out]
+
+
+def each_of(state: GameState, objects: Any) -> list[Permanent]:
+    """The permanents with these object ids still on the battlefield, in that order."""
+    return state.each(list(objects))
 
 
 def find_permanent(state: GameState, ref: Ref, *, what: Phrase = PERMANENT) -> Permanent:

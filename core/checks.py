@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import teams, triggers
+from mtg_ledger.core import targeting, teams, triggers
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
 from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
@@ -67,17 +67,39 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
         kind = Phrase("rules.kind_sorcery" if definition.is_type("Sorcery") else "rules.kind_permanent_spell")
         rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
         _sorcery_timing(state, player, Phrase("rules.what_card_kind_can_be_cast", {"card": command.card, "kind": kind}), rule)
-    targets = check_targets(state, definition.target, command.targets, command.card, player)
+    targets = check_targets(state, definition.spell_target, command.targets, command.card, player)
     what = Phrase("rules.what_card_cost", {"card": command.card, "cost": definition.cost})
     taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
     return CastPlan(player, command.card, targets, taps, spent)
 
 
-PLAYER_SPECS = {"any": Phrase("rules.wanted_creature_or_player"), "player": Phrase("rules.wanted_player"), "opponent": Phrase("rules.wanted_opponent")}
+PLAYER_SPECS = {
+    "any": Phrase("rules.wanted_creature_or_player"),
+    "player": Phrase("rules.wanted_player"),
+    "opponent": Phrase("rules.wanted_opponent"),
+    "player_or_planeswalker": Phrase("rules.wanted_player_or_planeswalker"),
+}
+WANTED = {
+    "creature_you_control": Phrase("rules.wanted_creature_you_control"),
+    "permanent": Phrase("rules.wanted_permanent"),
+    "nonland_permanent": Phrase("rules.wanted_nonland_permanent"),
+    "spell": Phrase("rules.wanted_spell"),
+    "creature_spell": Phrase("rules.wanted_creature_spell"),
+    "noncreature_spell": Phrase("rules.wanted_noncreature_spell"),
+    "artifact_or_enchantment": Phrase("rules.wanted_artifact_or_enchantment"),
+    "enchantment": Phrase("rules.wanted_enchantment"),
+    "creature_with_flying": Phrase("rules.wanted_creature_with_flying"),
+    "nonblack_creature": Phrase("rules.wanted_nonblack_creature"),
+    "creature_opponent_controls": Phrase("rules.wanted_creature_an_opponent_controls"),
+    "attacking_or_blocking_creature": Phrase("rules.wanted_attacking_or_blocking_creature"),
+    "black_or_red_permanent": Phrase("rules.wanted_black_or_red_permanent"),
+    "artifact_creature_or_land": Phrase("rules.wanted_artifact_creature_or_land"),
+}
 
 
 def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
-    """601.2c, 115.1: exactly the targets the spell asks for, each legal."""
+    """601.2c, 115.1: exactly the targets the spell or ability asks for, each legal (core.targeting;
+    702.11b: not a permanent with hexproof an opponent controls)."""
     if spec is None:
         if given:
             raise IllegalTarget("115.1", "rules.card_has_no_targets_but_n_were", card=name, n=len(given))
@@ -85,29 +107,48 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
     if len(given) != 1:
         raise IllegalTarget("601.2c", "rules.card_needs_exactly_one_target_n_chosen", card=name, n=len(given))
     chosen = given[0]
-    wanted = PLAYER_SPECS.get(spec, Phrase("rules.wanted_creature"))
+    wanted = PLAYER_SPECS.get(spec) or WANTED.get(spec, Phrase("rules.wanted_creature"))
     if isinstance(chosen, str) and chosen in state.players:
         if spec not in PLAYER_SPECS or (spec == "opponent" and chosen == controller):
             raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_player", card=name, wanted=wanted, player=chosen)
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
         return [chosen]
+    if spec in targeting.SPELL_SPECS:
+        return [_spell_on_stack(state, chosen, name, spec, wanted)]
     ref = CardRef(chosen) if isinstance(chosen, str) else chosen
     perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_target"))
-    if spec in ("player", "opponent") or not ch.is_creature(state, perm):
+    if spec in ("player", "opponent") or not targeting.kind_fits(state, spec, perm, controller):
         raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=ch.name(state, perm))
+    if targeting.hexproof_from(state, perm, controller):
+        raise IllegalTarget("702.11b", "rules.other_has_hexproof_card_cannot_target", card=name, other=ch.name(state, perm))
     return [perm.object]
+
+
+def _spell_on_stack(state: GameState, chosen: Target, name: str, spec: str, wanted: Phrase) -> int:
+    """115.1, 601.2c: a spell on the stack, by its object id or its card's name (the topmost of that name
+    first), of the kind the spec accepts (a creature spell, a noncreature spell)."""
+    spells = [o for o in reversed(state.stack) if o.kind == "spell"]
+    if isinstance(chosen, int):
+        found = [o for o in spells if o.object == chosen]
+    else:
+        ref = CardRef(chosen) if isinstance(chosen, str) else chosen
+        found = [o for o in spells if o.card == ref.card][ref.index : ref.index + 1]
+    if not found:
+        raise IllegalTarget("115.1", "rules.card_must_target_a_spell_on_the_stack", card=name, ref=chosen)
+    if not targeting.spell_kind_fits(state, spec, found[0].card):
+        raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=found[0].card)
+    return found[0].object
 
 
 def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
     """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
+    if spec in targeting.SPELL_SPECS:
+        return targeting.spell_fits(state, target, spec)
     if isinstance(target, str):
-        fits = spec in PLAYER_SPECS and not (spec == "opponent" and target == controller)
-        return fits and target in state.players and not state.players[target].lost
+        return targeting.player_fits(state, spec, target, controller)
     perm = state.permanent(target)
-    if perm is None or perm.phased_out or not ch.is_creature(state, perm):
-        return False
-    return spec != "creature_you_control" or perm.controller == controller
+    return perm is not None and targeting.permanent_fits(state, spec, perm, controller)
 
 
 def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPlan | AbilityPlan:
@@ -130,9 +171,26 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     activated = definition.activated[command.ability - mana_count]
     if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != Step.UPKEEP):
         raise WrongTiming("602.5b", "rules.card_ability_can_be_activated_only_during", card=label)
+    if activated.loyalty is not None:  # 606.3: as a sorcery, once each turn for each permanent
+        _sorcery_timing(state, command.player, Phrase("rules.what_loyalty_ability_of_card", {"card": label}), "606.3")
+        if perm.loyalty_turn == state.turn:
+            raise WrongTiming("606.3", "rules.card_loyalty_ability_already_activated_this_turn", card=label)
+        if activated.loyalty < 0 and ch.loyalty(perm) < -activated.loyalty:  # 606.6
+            raise CannotPay("606.6", "rules.card_has_too_few_loyalty_counters", card=label, n=ch.loyalty(perm), cost=-activated.loyalty)
+    elif activated.timing == "sorcery":  # 602.5d: "Activate only as a sorcery" (equip, 702.6a)
+        _sorcery_timing(state, command.player, Phrase("rules.what_ability_of_card", {"card": label}), "602.5d")
+    if activated.tap:  # 107.5, 602.2b: {T} in the cost
+        if perm.tapped:
+            raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
+        if ch.sick(state, perm):
+            raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
+    targets = check_targets(state, activated.target, command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
-    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b")
-    return AbilityPlan(command.player, perm.object, definition.name, command.ability, taps, spent)
+    itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
+    taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)
+    return AbilityPlan(
+        command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap
+    )
 
 
 def check_pass(state: GameState, command: PassPriority) -> PassPlan:

@@ -10,22 +10,15 @@ from typing import Any
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import teams
-from mtg_ledger.core.commands import AssignDamage, ChooseDefender, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core.commands import AssignDamage, CardRef, ChooseDefender, DeclareAttackers, DeclareBlockers, Ref
 from mtg_ledger.core.errors import IllegalAction, Phrase, either
 from mtg_ledger.core.mana import ManaCost, Source
 from mtg_ledger.core.payment import and_all, plan_payment
+from mtg_ledger.core.attack_targets import attackable_objects, attackable_players, attacked, defending_player_of
 from mtg_ledger.core.state import GameState, Permanent
 
 FIRST_STRIKE = ("first strike", "double strike")
 Assignment = dict[str, Any]  # {"source": object, "target": object or player name, "amount": n}
-
-
-def attackable_players(state: GameState) -> list[str]:
-    """506.2, 507.1, 802.2: the players the active player's creatures may attack."""
-    opponents = teams.opponents(state, state.active_player) if state.active_player else []
-    if state.game_format == "single-defender":
-        return [state.defender_chosen] if state.defender_chosen in opponents else []
-    return opponents
 
 
 def must_choose_defender(state: GameState) -> bool:
@@ -35,13 +28,16 @@ def must_choose_defender(state: GameState) -> bool:
 
 def can_attack(state: GameState, perm: Permanent) -> bool:
     """508.1a: an untapped creature the active player has controlled since the turn began (302.6);
-    phased-out permanents don't exist (702.26b)."""
+    phased-out permanents don't exist (702.26b); a creature with defender can't attack (702.3b), nor one
+    a static ability says can't (508.1a: Pacifism)."""
     return (
         teams.is_active(state, perm.controller)
         and not perm.phased_out
         and not perm.tapped
         and not ch.sick(state, perm)
         and ch.is_creature(state, perm)
+        and not ch.has_keyword(state, perm, "defender")
+        and not ch.cannot(state, perm, "attack")
     )
 
 
@@ -51,6 +47,8 @@ def block_restriction(state: GameState, blocker: Permanent, attacker: Permanent)
         return ("509.1a", Phrase("rules.card_is_not_creature_and_cannot_block", {"card": blocker.card}))
     if blocker.tapped:
         return ("509.1a", Phrase("rules.card_is_tapped_and_cannot_block", {"card": blocker.card}))
+    if ch.cannot(state, blocker, "block"):
+        return ("509.1a", Phrase("rules.card_cannot_block_an_ability_says_so", {"card": blocker.card}))
     if not teams.teammates(state, blocker.controller, attacker.attacking or ""):
         defending = teams.team_of(state, blocker.controller)
         rule = "802.4" if len(defending) == 1 else "805.9"  # 805.9: a creature of the defending team blocks creatures attacking any player of that team
@@ -92,7 +90,7 @@ def attack_costs(state: GameState, attackers: list[dict[str, Any]]) -> list[dict
         tax = ch.face(state, source).attack_tax
         if not tax:
             continue
-        count = sum(1 for a in attackers if a["defender"] == source.controller)
+        count = sum(1 for a in attackers if a["defender"] == source.controller and "attacked" not in a)  # a planeswalker or battle attacked is not "you"
         if count:
             costs.append(
                 {"source": source.object, "card": source.card, "player": source.controller, "creatures": count, "generic": tax * count}
@@ -134,9 +132,13 @@ def needs_assignment(state: GameState, attacker: Permanent) -> bool:
     return len(blockers) > 1 or (len(blockers) == 1 and ch.has_keyword(state, attacker, "trample"))
 
 
-def _lethal(state: GameState, blocker: Permanent, already: dict[int, int]) -> int:
-    """702.19b: lethal damage counts damage already marked and damage being assigned by other creatures."""
-    return max(0, ch.toughness(state, blocker) - blocker.damage - already.get(blocker.object, 0))
+def _lethal(state: GameState, blocker: Permanent, already: dict[int, int], attacker: Permanent | None = None) -> int:
+    """702.19b: lethal damage counts damage already marked and damage being assigned by other creatures;
+    702.2c: from a source with deathtouch, any nonzero damage is lethal damage."""
+    left = max(0, ch.toughness(state, blocker) - blocker.damage - already.get(blocker.object, 0))
+    if attacker is not None and left and ch.has_keyword(state, attacker, "deathtouch"):
+        return 1
+    return left
 
 
 def default_assignment(state: GameState, attacker: Permanent, already: dict[int, int]) -> list[Assignment]:
@@ -145,21 +147,24 @@ def default_assignment(state: GameState, attacker: Permanent, already: dict[int,
     amount = ch.power(state, attacker)
     if amount <= 0:
         return []
+    victim = attacked(state, attacker)  # 506.4c: None, attacking a permanent that left
     if not attacker.blocked:
-        return [{"source": attacker.object, "target": attacker.attacking, "amount": amount}]  # 510.1b
+        return [{"source": attacker.object, "target": victim, "amount": amount}] if victim is not None else []  # 510.1b
     blockers = _blockers(state, attacker)
     trample = ch.has_keyword(state, attacker, "trample")
     if not blockers:  # 510.1c; 702.19e: a trampler with no blockers left hits the player
-        return [{"source": attacker.object, "target": attacker.attacking, "amount": amount}] if trample else []
+        return [{"source": attacker.object, "target": victim, "amount": amount}] if trample and victim is not None else []
     out: list[Assignment] = []
     for i, blocker in enumerate(blockers):
         last = i == len(blockers) - 1
-        share = min(amount, _lethal(state, blocker, already)) if (trample or not last) else amount
+        share = min(amount, _lethal(state, blocker, already, attacker)) if (trample or not last) else amount
         if share:
             out.append({"source": attacker.object, "target": blocker.object, "amount": share})
         amount -= share
-    if amount:  # only a trampler has damage left over once every blocker has lethal damage
-        out.append({"source": attacker.object, "target": attacker.attacking, "amount": amount})
+    if amount and victim is not None:  # only a trampler has damage left over once every blocker has lethal damage
+        out.append({"source": attacker.object, "target": victim, "amount": amount})
+    elif amount and out:
+        out[-1]["amount"] += amount  # 702.19e: nothing to trample over to; the rest goes to the last blocker
     return out
 
 
@@ -170,8 +175,9 @@ def check_assignment(state: GameState, attacker: Permanent, given: list[Assignme
     blockers = _blockers(state, attacker)
     allowed: dict[Any, str] = {b.object: b.card for b in blockers}
     trample = ch.has_keyword(state, attacker, "trample")
-    if trample or not attacker.blocked:  # 702.19b; 510.1b: an unblocked creature's damage goes to the player
-        allowed[attacker.attacking] = attacker.attacking or ""
+    victim = attacked(state, attacker)
+    if (trample or not attacker.blocked) and victim is not None:  # 702.19b; 510.1b: an unblocked creature's damage goes to what it attacks
+        allowed[victim] = str(victim)
     total = 0
     for a in given:
         if a["target"] not in allowed:
@@ -182,11 +188,11 @@ def check_assignment(state: GameState, attacker: Permanent, given: list[Assignme
         total += a["amount"]
     if total != power:
         raise IllegalAction("510.1", "rules.card_must_assign_exactly_its_power_power", card=attacker.card, power=power, n=total)
-    to_player = sum(a["amount"] for a in given if a["target"] == attacker.attacking)
+    to_player = sum(a["amount"] for a in given if a["target"] == victim) if victim is not None else 0
     if to_player:
         for b in blockers:
             got = sum(a["amount"] for a in given if a["target"] == b.object)
-            if got < _lethal(state, b, already):
+            if got < _lethal(state, b, already, attacker):
                 raise IllegalAction(
                     "702.19b", "rules.card_must_assign_lethal_damage_to_other", card=attacker.card, other=b.card, player=attacker.attacking
                 )
@@ -213,6 +219,20 @@ def combat_assignments(state: GameState, chosen: dict[int, list[Assignment]]) ->
         targets = [t for t in (state.permanent(o) for o in blocker.blocking) if t is not None and t.attacking]
         if amount > 0 and targets:
             out.append({"source": blocker.object, "target": targets[0].object, "amount": amount})
+    for a in out:  # 704.5h: damage from a source with deathtouch is remembered on what it was dealt to
+        source = state.permanent(a["source"])
+        if source is not None and ch.has_keyword(state, source, "deathtouch"):
+            a["deathtouch"] = True
+    return out
+
+
+def lifelink_gains(state: GameState, assignments: list[Assignment]) -> list[tuple[int, str, int]]:
+    """702.15b: (source, its controller, amount) for the combat damage each source with lifelink deals."""
+    out: list[tuple[int, str, int]] = []
+    for a in assignments:
+        source = state.permanent(a["source"])
+        if source is not None and a["amount"] > 0 and ch.has_keyword(state, source, "lifelink"):
+            out.append((source.object, source.controller, a["amount"]))
     return out
 
 
@@ -276,6 +296,13 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
             raise IllegalAction("508.1a", "rules.card_is_tapped_and_cannot_attack", card=perm.card)
         if ch.sick(state, perm):
             raise IllegalAction("302.6", "rules.card_has_summoning_sickness_and_cannot_attack", card=perm.card)
+        if ch.has_keyword(state, perm, "defender"):
+            raise IllegalAction("702.3b", "rules.card_has_defender_and_cannot_attack", card=perm.card)
+        if ch.cannot(state, perm, "attack"):
+            raise IllegalAction("508.1a", "rules.card_cannot_attack_an_ability_says_so", card=perm.card)
+        if defender is not None and not (isinstance(defender, str) and defender in state.players):
+            chosen.append(_attacking_permanent(state, perm, defender))
+            continue
         if defender is None:
             if len(targets) != 1:
                 raise IllegalAction("508.1b", "rules.card_must_be_told_which_player_it", card=perm.card, players=', '.join(targets))
@@ -297,6 +324,15 @@ def check_attackers(state: GameState, command: DeclareAttackers) -> AttackPlan:
     elif command.pay:
         raise IllegalAction("508.1g", "rules.this_declaration_of_attackers_has_no_cost")
     return AttackPlan(command.player, chosen, tapped, costs, taps, spent)
+
+
+def _attacking_permanent(state: GameState, perm: Permanent, defender: Ref | str) -> dict[str, Any]:
+    """508.1b: an attacker may attack a planeswalker an opponent controls or a battle an opponent
+    protects (506.3, 310.8); its defending player is that permanent's controller or protector (506.2)."""
+    target = ch.find_permanent(state, CardRef(defender) if isinstance(defender, str) else defender, what=Phrase("rules.thing_attacked"))
+    if target.object not in [p.object for p in attackable_objects(state)]:
+        raise IllegalAction("508.1b", "rules.card_cannot_attack_other", card=perm.card, other=ch.name(state, target))
+    return {"object": perm.object, "card": perm.card, "defender": defending_player_of(state, target), "attacked": target.object}
 
 
 def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
@@ -322,6 +358,10 @@ def check_blockers(state: GameState, command: DeclareBlockers) -> BlockPlan:
             rule, phrase = why
             raise IllegalAction(rule, phrase.id, **phrase.params)
         chosen.append({"object": blocker.object, "card": blocker.card, "attacker": attacker.object})
+    for attacker in ch.each_of(state, dict.fromkeys(b["attacker"] for b in chosen)):  # 702.111b
+        count = sum(1 for b in chosen if b["attacker"] == attacker.object)
+        if count == 1 and ch.has_keyword(state, attacker, "menace"):
+            raise IllegalAction("702.111b", "rules.card_has_menace_blocked_by_one", card=attacker.card)
     return BlockPlan(command.player, chosen)
 
 

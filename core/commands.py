@@ -45,9 +45,13 @@ class CastSpell:
 
 @dataclass(frozen=True)
 class ActivateAbility:
+    """602, 605, 606: ``ability`` counts the source's mana abilities first, then the others in the
+    order of its text; ``targets`` are what the ability targets (602.2b, 601.2c)."""
+
     player: str
     source: Ref
     ability: int = 0
+    targets: tuple[Target, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ class ChooseDefender:
 @dataclass(frozen=True)
 class DeclareAttackers:
     player: str
-    attackers: tuple[tuple[Ref, str | None], ...] = ()  # (creature, player attacked or None: the only one)
+    attackers: tuple[tuple[Ref, str | Ref | None], ...] = ()  # (creature, player attacked, a planeswalker or battle (506.3) or None: the only player)
     pay: tuple[Ref, ...] | None = None  # permanents to tap for attack costs; None: the engine chooses
 
 

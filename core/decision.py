@@ -76,7 +76,8 @@ def pending_decision(state: GameState) -> Decision | None:
     """The decision the rules ask for now, derived from the state alone."""
     if state.ended:
         return None
-    if state.priority is not None:
+    # 603.3b: triggers to order come before priority, even for the player who just cast a spell (117.3c)
+    if state.priority is not None and state.ordering is None:
         return Decision(DecisionKind.PRIORITY, state.priority)
     if state.paused is not None:  # 608.2d
         return Decision(DecisionKind.DISCARD, state.paused["player"], state.paused["count"], "608.2d")

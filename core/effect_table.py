@@ -18,6 +18,9 @@ from mtg_ledger.core import effects as fx
 from mtg_ledger.core.turn import Phase
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
+from mtg_ledger.core.errors import CannotPay, Phrase
+from mtg_ledger.core.mana import parse_cost
+from mtg_ledger.core.payment import plan_payment
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.state import EffectKind, StackObject
 
@@ -44,11 +47,116 @@ def _continuous(table: Table, **fields: Any) -> None:
 
 
 def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: list[Any]) -> None:
-    """120.3: to the targets, or, for a trigger, to "that player"; a player who left is dealt none (800.4a)."""
-    victims = [top.context["player"]] if effect.to == "that_player" else targets
+    """120.3: to the targets, to each opponent, or, for a trigger, to "that player"; a player who left is dealt none (800.4a).
+    702.15b: damage from a source with lifelink also makes its controller gain that much life."""
+    if effect.to == "each_opponent":
+        victims: list[Any] = teams.opponents(table.state, top.controller)
+    else:
+        victims = [top.context["player"]] if effect.to == "that_player" else targets
     for target in victims:
         if not isinstance(target, str) or not table.state.players[target].lost:
             emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
+            source = table.state.permanent(_source(top))
+            if source is not None and effect.amount > 0 and ch.has_keyword(table.state, source, "lifelink"):
+                emit(table, ev.LifeGained, player=source.controller, amount=effect.amount, source=source.object)
+
+
+def pump_self(table: Table, top: StackObject, effect: fx.PumpSelfUntilEndOfTurn, targets: list[Any]) -> None:
+    """611.2: the ability's source, if it is still on the battlefield (prowess, 702.108a)."""
+    source = table.state.permanent(_source(top))
+    if source is not None and not source.phased_out:
+        pt = {"power": effect.power, "toughness": effect.toughness, "keywords": list(effect.keywords)}
+        _continuous(table, kind=EffectKind.PT.value, object=source.object, **pt)
+
+
+def each_player_draws(table: Table, top: StackObject, effect: fx.EachPlayerDraws, targets: list[Any]) -> None:
+    """121.2, in APNAP order (101.4)."""
+    for player in teams.apnap(table.state):
+        for _ in range(effect.count):
+            draw(table, player)
+
+
+def target_player_draws(table: Table, top: StackObject, effect: fx.TargetPlayerDraws, targets: list[Any]) -> None:
+    """121.2."""
+    for player in targets:
+        for _ in range(effect.count):
+            draw(table, player)
+
+
+def target_player_mills(table: Table, top: StackObject, effect: fx.TargetPlayerMills, targets: list[Any]) -> None:
+    """701.17: as many as the library holds."""
+    for player in targets:
+        milled = table.state.players[player].library[: effect.count]
+        if milled:
+            emit(table, ev.CardsMilled, player=player, cards=list(milled))
+
+
+def attach(table: Table, top: StackObject, effect: fx.Attach, targets: list[Any]) -> None:
+    """702.6a, 701.3: the Equipment becomes attached to the target creature, if both are still there."""
+    source = table.state.permanent(_source(top))
+    if source is not None and not source.phased_out and source.controller == top.controller:
+        for target in targets:
+            if target != source.object:
+                emit(table, ev.Attached, object=source.object, to=target, rule="702.6a")
+
+
+def destroy(table: Table, top: StackObject, effect: fx.Destroy, targets: list[Any]) -> None:
+    """701.8; 702.12b: an indestructible permanent isn't destroyed."""
+    doomed = [p for p in table.state.each(targets) if not ch.has_keyword(table.state, p, "indestructible")]
+    if doomed:
+        emit(table, ev.PermanentsPutIntoGraveyard, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed], rule="701.8")
+
+
+def counter_unless_pays(table: Table, top: StackObject, effect: fx.CounterUnlessPays, targets: list[Any]) -> None:
+    """702.21a: the spell or ability that targeted the ward permanent is countered unless its controller
+    pays; the engine pays for them, as it pays a cost left to it (601.2g-h), when they can."""
+    s = table.state
+    aimed = next((o for o in s.stack if o.object == top.context.get("object")), None)
+    if aimed is None:
+        return  # it has left the stack already
+    what = Phrase("rules.what_ward_cost", {"card": top.card, "cost": effect.cost})
+    try:
+        taps, spent = plan_payment(s, aimed.controller, parse_cost(effect.cost), None, what=what, rule="702.21a")
+    except CannotPay:
+        emit(table, ev.ObjectCountered, object=aimed.object, card=aimed.card, controller=aimed.controller, rule="702.21a")
+        return
+    for obj, name, color in taps:
+        emit(table, ev.ManaAbilityActivated, player=aimed.controller, source=obj, card=name, mana=color)
+    emit(table, ev.ManaSpent, player=aimed.controller, mana=spent, paid_with=[t[0] for t in taps], rule="702.21a")
+
+
+def return_to_owners_hand(table: Table, top: StackObject, effect: fx.ReturnToOwnersHand, targets: list[Any]) -> None:
+    """400.7: to its owner's hand."""
+    back = table.state.each(targets)
+    if back:
+        emit(table, ev.PermanentsReturnedToHand, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in back], source=top.object)
+
+
+def exile_target(table: Table, top: StackObject, effect: fx.ExileTarget, targets: list[Any]) -> None:
+    """406.2; 608.2h: the life its controller gains is its power as it last existed on the battlefield."""
+    s = table.state
+    gone = s.each(targets)
+    if not gone:
+        return
+    gains = [(p.controller, ch.power(s, p), p.object) for p in gone]
+    emit(table, ev.PermanentsExiled, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in gone], source=top.object)
+    if effect.controller_gains_its_power:
+        for player, amount, obj in gains:
+            if amount > 0:
+                emit(table, ev.LifeGained, player=player, amount=amount, source=obj)
+
+
+def tap_target(table: Table, top: StackObject, effect: fx.TapTarget, targets: list[Any]) -> None:
+    """701.26a: the untapped targets become tapped."""
+    untapped = [p.object for p in table.state.each(targets) if not p.tapped]
+    if untapped:
+        emit(table, ev.PermanentsTapped, permanents=untapped, rule="701.26")
+
+
+def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
+    """701.6a."""
+    for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
+        emit(table, ev.ObjectCountered, object=aimed.object, card=aimed.card, controller=aimed.controller, rule="701.6a")
 
 
 def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets: list[Any]) -> None:
@@ -71,9 +179,12 @@ def draw_cards(table: Table, top: StackObject, effect: fx.DrawCards, targets: li
 
 
 def lose_life(table: Table, top: StackObject, effect: fx.LoseLife, targets: list[Any]) -> None:
-    """119.3: you, or each opponent."""
+    """119.3: you, each opponent, or the target players."""
     me = top.controller
-    losers = [me] if effect.who == "you" else teams.opponents(table.state, me)
+    if effect.who == "target":
+        losers = [t for t in targets if isinstance(t, str)]
+    else:
+        losers = [me] if effect.who == "you" else teams.opponents(table.state, me)
     for player in losers:
         emit(table, ev.LifeLost, player=player, amount=effect.amount, source=_source(top))
 
@@ -136,7 +247,11 @@ def no_maximum_hand_size(table: Table, top: StackObject, effect: fx.NoMaximumHan
 def destroy_nonland(table: Table, top: StackObject, effect: fx.DestroyNonland, targets: list[Any]) -> None:
     """701.8."""
     for target in targets:
-        doomed = [p for p in ch.on_battlefield(table.state) if p.controller == target and not ch.face(table.state, p).is_type("Land")]
+        doomed = [
+            p
+            for p in ch.on_battlefield(table.state)
+            if p.controller == target and not ch.face(table.state, p).is_type("Land") and not ch.has_keyword(table.state, p, "indestructible")  # 702.12b
+        ]
         if doomed:
             gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed]
             emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.8")
@@ -158,4 +273,15 @@ EFFECTS: dict[type, Resolver] = {
     fx.SkipNextCombat: skip_next_combat,
     fx.NoMaximumHandSizeUntilYourNextTurn: no_maximum_hand_size,
     fx.DestroyNonland: destroy_nonland,
+    fx.PumpSelfUntilEndOfTurn: pump_self,
+    fx.EachPlayerDraws: each_player_draws,
+    fx.TargetPlayerDraws: target_player_draws,
+    fx.TargetPlayerMills: target_player_mills,
+    fx.Attach: attach,
+    fx.Destroy: destroy,
+    fx.CounterUnlessPays: counter_unless_pays,
+    fx.ReturnToOwnersHand: return_to_owners_hand,
+    fx.CounterTargetSpell: counter_target_spell,
+    fx.ExileTarget: exile_target,
+    fx.TapTarget: tap_target,
 }

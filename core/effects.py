@@ -13,7 +13,7 @@ class DealDamage:
     """"deals N damage to <target>" or, for a trigger, "to that player" (120.3)."""
 
     amount: int
-    to: str = "target"  # target | that_player
+    to: str = "target"  # target | that_player | each_opponent
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class LoseLife:
     """"you lose N life" / "each opponent loses N life" (119.3)."""
 
     amount: int
-    who: str = "you"  # you | each_opponent
+    who: str = "you"  # you | each_opponent | target (the target players)
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ class AddCounters:
 
 @dataclass(frozen=True)
 class CreateToken:
-    """"create a <token>" (111.1); token definitions live in core.cards.TOKENS."""
+    """"create a <token>" (111.1); the token's definition is among the game's (``GameState.cards``)."""
 
     token: str
 
@@ -108,6 +108,78 @@ class DestroyNonland:
     """"destroy all nonland permanents target opponent controls" (701.8)."""
 
 
+@dataclass(frozen=True)
+class PumpSelfUntilEndOfTurn:
+    """"<this creature> gets +P/+T [and gains <keywords>] until end of turn" (611.2; prowess, 702.108a)."""
+
+    power: int
+    toughness: int
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EachPlayerDraws:
+    """"Each player draws N cards" (121.2), in APNAP order (101.4)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class TargetPlayerDraws:
+    """"Target player draws N cards" (121.2)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class TargetPlayerMills:
+    """"Target player mills N cards": the top N cards of their library go to their graveyard (701.17)."""
+
+    count: int
+
+
+@dataclass(frozen=True)
+class Attach:
+    """"Attach <this permanent> to target creature you control" (Equip, 702.6a; 701.3)."""
+
+
+@dataclass(frozen=True)
+class Destroy:
+    """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b)."""
+
+
+@dataclass(frozen=True)
+class CounterUnlessPays:
+    """"counter it unless that player pays <cost>" (ward, 702.21a): the spell or ability that made the
+    trigger, unless its controller pays. The engine pays for them when they can (the choice not to pay
+    is not yet asked)."""
+
+    cost: str
+
+
+@dataclass(frozen=True)
+class ReturnToOwnersHand:
+    """"Return target <permanent> to its owner's hand" (400.7)."""
+
+
+@dataclass(frozen=True)
+class CounterTargetSpell:
+    """"Counter target spell" (701.6a): the spell leaves the stack for its owner's graveyard."""
+
+
+@dataclass(frozen=True)
+class ExileTarget:
+    """"Exile target <permanent>" (406.2); ``controller_gains_its_power``: "Its controller gains life equal
+    to its power." (608.2h: its power as it last existed on the battlefield)."""
+
+    controller_gains_its_power: bool = False
+
+
+@dataclass(frozen=True)
+class TapTarget:
+    """"Tap target <permanent>" (701.26a)."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -124,6 +196,17 @@ Effect = (
     | SkipNextCombat
     | NoMaximumHandSizeUntilYourNextTurn
     | DestroyNonland
+    | PumpSelfUntilEndOfTurn
+    | EachPlayerDraws
+    | TargetPlayerDraws
+    | TargetPlayerMills
+    | Attach
+    | Destroy
+    | CounterUnlessPays
+    | ReturnToOwnersHand
+    | CounterTargetSpell
+    | ExileTarget
+    | TapTarget
 )
 
 
@@ -140,8 +223,12 @@ class ActivatedAbility:
 
     cost: str
     effects: tuple[Effect, ...]
-    timing: str | None = None  # "your_upkeep": "Activate only during your upkeep." (602.5b)
+    timing: str | None = None  # "your_upkeep": "Activate only during your upkeep." (602.5b); "sorcery": "Activate only as a sorcery." (602.5d)
     text: str = ""
+    loyalty: int | None = None  # a loyalty ability's cost: +N or -N loyalty counters (606.4); activated as a sorcery, once a turn (606.3)
+    target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
+    sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
+    tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
 
 
 @dataclass(frozen=True)
@@ -149,6 +236,11 @@ class TriggeredAbility:
     """"When/Whenever/At <event>, <effect>" (603).
 
     ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
+    ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
+    ``enters`` (this permanent enters the battlefield, 603.6a),
+    ``dies`` (this creature is put into a graveyard from the battlefield, 700.4),
+    ``attacks``, ``blocks``, ``becomes_blocked`` (this creature, as attackers or blockers are declared: 508.1m, 509.1i),
+    ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
     ``chapter``, 714.2).

@@ -28,6 +28,7 @@ from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.commands import Command
 from mtg_ledger.core.command_table import COMMANDS
 from mtg_ledger.core.moves import BEGIN_TURN, END_STEP, NEXT_STEP, PRIORITY_OR_END, TURN_BASED_ACTIONS, Move, Next, priority_to
+from mtg_ledger.core.entering import starting_permanents
 from mtg_ledger.core.plans import Plan
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.resolve import resolve_top
@@ -46,7 +47,9 @@ def advance(table: Table, todo: Next | None) -> None:
 
 
 def begin_game(table: Table, started: dict[str, Any], recorded: Shuffles | None = None) -> None:
-    """After GameStarted: shuffles (recorded), opening hands (103.5), then turn 1."""
+    """After GameStarted: the starting permanents' counters (306.5b, 310.4b), shuffles (recorded),
+    opening hands (103.5), then turn 1."""
+    starting_permanents(table)
     shuffle_and_draw(table, started, recorded)
     advance(table, BEGIN_TURN)
 

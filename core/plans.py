@@ -6,7 +6,7 @@ each of the engine's decisions records the fields of its plan.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Union
 
 from mtg_ledger.core.combat import AttackPlan, BlockPlan, DamagePlan, DefenderPlan
@@ -50,6 +50,10 @@ class AbilityPlan:
     ability: int
     taps: list[tuple[int, str, str]]
     mana_spent: dict[str, int]
+    targets: list[Any] = field(default_factory=list)  # 602.2b, 601.2c
+    loyalty: int | None = None  # a loyalty ability's cost (606.4)
+    sacrifice: bool = False  # the source is sacrificed to pay the cost (701.21)
+    tap: bool = False  # the source is tapped to pay the cost (107.5)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core.effect_table import EFFECTS
+from mtg_ledger.core.entering import entered
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.checks import target_still_legal
 from mtg_ledger.core.state import GameState, StackObject
@@ -23,13 +24,13 @@ def instructions(state: GameState, top: StackObject) -> tuple[tuple[fx.Effect, .
     """The effects and target spec of a stack object: a spell's, or its ability's."""
     if top.kind == "spell":
         definition = state.cards.card(top.card)
-        return definition.effects, definition.target
+        return definition.effects, definition.spell_target
     if top.kind == "triggered":
         trig = triggered_ability(state, top)
         return trig.effects, trig.target
     definition = definition_named(state, top.card)
     activated = definition.activated[top.ability - len(definition.mana_abilities)]
-    return activated.effects, None
+    return activated.effects, activated.target
 
 
 def resolve_top(table: Table) -> bool:
@@ -38,7 +39,7 @@ def resolve_top(table: Table) -> bool:
     top = s.stack[-1]
     effects, spec = instructions(s, top)
     legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
-    if top.targets and not legal:  # 608.2b
+    if top.targets and not legal:  # 608.2b; 608.3b: an Aura spell whose target is illegal goes to the graveyard
         emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="fizzled", permanent=None)
         return True
     return run(table, top, effects, legal, 0)
@@ -68,25 +69,16 @@ def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets:
                 emit(table, ev.ResolutionPaused, object=top.object, player=top.controller, choice="discard", count=effect.count, effect=index)
                 return False
         EFFECTS[type(effect)](table, top, effect, targets)
-    finish(table, top)
+    finish(table, top, targets)
     return True
 
 
-def finish(table: Table, top: StackObject) -> None:
-    """608.2n / 608.3: the object leaves the stack; a permanent spell becomes a permanent."""
+def finish(table: Table, top: StackObject, targets: list[Any]) -> None:
+    """608.2n / 608.3: the object leaves the stack; a permanent spell becomes a permanent (and enters
+    as ``core.entering`` says: an Aura attached to its target, 303.4a)."""
     s = table.state
     definition = s.cards.card(top.card) if top.kind == "spell" else None
     permanent = s.next_object if definition is not None and definition.is_permanent_card else None
     emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="resolved", permanent=permanent)
     if permanent is not None and definition is not None:
-        entered(table, permanent, definition)
-
-
-def entered(table: Table, obj: int, definition: Any) -> None:
-    """What happens as a permanent enters: a Saga's first lore counter (714.3a); a daybound
-    permanent enters transformed at night (702.145)."""
-    s: GameState = table.state
-    if "Saga" in definition.subtypes:
-        emit(table, ev.LoreCounterAdded, saga=obj, count=1, total=1)
-    if definition.daybound and s.day_night == "night":
-        emit(table, ev.PermanentsTransformed, permanents=[obj], rule="702.145")
+        entered(table, permanent, definition, top.controller, targets)

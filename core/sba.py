@@ -9,13 +9,16 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
 from mtg_ledger.core.outcome import Outcome, Reason
+from mtg_ledger.core import sba_permanents
 from mtg_ledger.core.record import Table, emit
+from mtg_ledger.core.sba_permanents import PermanentChecks
 
 
-def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any], bool]:
+def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], list[Any], list[Any], bool, PermanentChecks]:
     """704.5: what state-based actions would do now: losers (704.5a/b), creatures with 0 toughness
-    (704.5f) or lethal damage (704.5g), Sagas past their last chapter (714.4, 704.5s), and a
-    scheme whose abilities are done (904.10)."""
+    (704.5f) or lethal damage (704.5g; not an indestructible one, 702.12b), Sagas past their last
+    chapter (714.4, 704.5s), a scheme whose abilities are done (904.10), and the permanents'
+    checks of ``core.sba_permanents`` (704.5h-j, 704.5m-n, 704.5q, 704.5v-w)."""
     losers: list[tuple[str, str, str]] = []
     for name in s.live_players():
         p = s.players[name]
@@ -28,19 +31,30 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
         t.source is None and t.card == s.scheme_in_motion for t in [*s.pending_triggers, *(o for o in s.stack if o.kind == "triggered")]
     )
     zero, lethal, sagas = [], [], []
+    more = PermanentChecks()
+    legendary: list[tuple[Any, str]] = []
     for p in s.battlefield:  # one pass: this runs before every priority
         if p.phased_out or (p.card in s.cards.never_checked and not p.token):
             continue
         face = ch.face(s, p)
         if face.final_chapter and p.counters.get("lore", 0) >= face.final_chapter and p.object not in busy:
             sagas.append(p)
+        dies = False
         if "Creature" in face.types:
             toughness = ch.toughness(s, p)
             if toughness <= 0:
                 zero.append(p)
-            elif p.damage > 0 and p.damage >= toughness:
+                dies = True
+            elif p.damage > 0 and p.damage >= toughness and not ch.has_keyword(s, p, "indestructible"):
                 lethal.append(p)
-    return losers, zero, lethal, sagas, scheme_done
+                dies = True
+        sba_permanents.check(s, p, face, dies, more)
+        if "Legendary" in face.supertypes:
+            legendary.append((p, face.name))
+    if len(legendary) > 1:
+        doomed = {p.object for p in zero + lethal} | {p.object for p, _ in more.dying}
+        more.dying.extend((p, rule) for p, rule in sba_permanents.legend_rule(legendary) if p.object not in doomed)
+    return losers, zero, lethal, sagas, scheme_done, more
 
 
 def state_based_actions(table: Table) -> None:
@@ -49,8 +63,8 @@ def state_based_actions(table: Table) -> None:
         s = table.state
         if s.day_night is None and any(p.card in s.cards.daybound and not p.phased_out for p in s.battlefield):
             emit(table, ev.DayNightChanged, to="day", rule="726.2", transformed=[])  # it becomes day
-        losers, zero, lethal, sagas, scheme_done = state_based_checks(s)
-        if not (losers or zero or lethal or sagas or scheme_done):
+        losers, zero, lethal, sagas, scheme_done, more = state_based_checks(s)
+        if not (losers or zero or lethal or sagas or scheme_done or more):
             return
         if scheme_done:  # 904.10: a scheme that isn't ongoing goes to the bottom of its deck
             emit(table, ev.SchemePutOnBottom, player=s.archenemy, scheme=s.scheme_in_motion)
@@ -60,8 +74,24 @@ def state_based_actions(table: Table) -> None:
             if group:
                 gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in group]
                 emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule=rule)
+        _perform(table, more)
         if check_game_end(table):
             return
+
+
+def _perform(table: Table, more: PermanentChecks) -> None:
+    """The schema-5 actions, after the older ones: each rule's permanents to the graveyard (704.5h-j,
+    704.5m, 704.5v-w), Equipment unattached (704.5n), counters removed in pairs (704.5q)."""
+    for rule in ("704.5h", "704.5i", "704.5j", "704.5m", "704.5v", "704.5w"):
+        group = [p for p, r in more.dying if r == rule]
+        if group:
+            gone = [{"object": p.object, "card": p.card, "owner": p.owner} for p in group]
+            emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule=rule)
+    for perm in more.unattach:
+        emit(table, ev.Attached, object=perm.object, to=None, rule="704.5n")
+    for perm, n in more.annihilate:
+        emit(table, ev.CountersRemoved, object=perm.object, kind="+1/+1", count=n, rule="704.5q")
+        emit(table, ev.CountersRemoved, object=perm.object, kind="-1/-1", count=n, rule="704.5q")
 
 
 def check_game_end(table: Table, reason: Reason = Reason.LAST_PLAYER_STANDING) -> bool:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 from mtg_ledger.core import state_hash
 from mtg_ledger.core.cards import CLASSIC
@@ -29,6 +29,9 @@ class Player:
     drew_from_empty_library: bool = False  # since the last state-based action check (704.5b)
     lost: bool = False
     loss_reason: str | None = None
+    exile: list[str] = field(default_factory=list)  # 406: cards exiled, in the order they were (schema 5, sparse)
+
+    SPARSE: ClassVar[dict[str, Any]] = {"exile": []}  # as ``Permanent.SPARSE``: left out of the canonical form while empty
 
 
 @dataclass
@@ -46,8 +49,25 @@ class Permanent:
     blocked_by: list[int] = field(default_factory=list)  # in declaration order
     phased_out: bool = False
     counters: dict[str, int] = field(default_factory=dict)
-    token: bool = False  # 111: a token's definition is core.cards.TOKENS[card]
+    token: bool = False  # 111: a token's definition is the game's token named ``card``
     transformed: bool = False  # 712: a double-faced permanent showing its back face
+    # Fields added with schema 5 (sparse: see ``SPARSE``)
+    attached_to: int | None = None  # 301.5, 303.4: the permanent an Aura or Equipment is attached to
+    attacking_object: int | None = None  # 506.3, 508.1b: the planeswalker or battle it attacks (``attacking``: its defending player)
+    protector: str | None = None  # 310.8: a battle's protector, chosen as it enters (310.11)
+    deathtouched: bool = False  # 704.5h: dealt damage by a source with deathtouch since the last check
+    loyalty_turn: int = 0  # 606.3: the turn in which one of its loyalty abilities was last activated
+
+    # The fields above, with the value they hold on every permanent of an older game: the canonical
+    # form (``state.to_dict``, the state hash, snapshots) leaves a field out while it holds it, so every
+    # game recorded before them keeps its state hashes and snapshot bytes.
+    SPARSE: ClassVar[dict[str, Any]] = {
+        "attached_to": None,
+        "attacking_object": None,
+        "protector": None,
+        "deathtouched": False,
+        "loyalty_turn": 0,
+    }
 
 
 @dataclass
@@ -176,8 +196,8 @@ class GameState:
         """Every field as builtins (the same as ``dataclasses.asdict``, much faster: no deep copies,
         so encode or hash the result before the state changes again)."""
         d = dict(vars(self))
-        d["players"] = {name: dict(vars(p)) for name, p in self.players.items()}
-        d["battlefield"] = [dict(vars(p)) for p in self.battlefield]
+        d["players"] = {name: state_hash.visible(p) for name, p in self.players.items()}
+        d["battlefield"] = [state_hash.visible(p) for p in self.battlefield]
         d["stack"] = [dict(vars(o)) for o in self.stack]
         d["effects"] = [dict(vars(e)) for e in self.effects]
         d["pending_triggers"] = [dict(vars(t)) for t in self.pending_triggers]

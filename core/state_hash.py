@@ -70,9 +70,20 @@ def _pack(value: Any) -> bytes:
 # --- records (a Permanent, a Player, a StackObject...) -------------------------------------------
 
 
+def visible(obj: Any) -> dict[str, Any]:
+    """A record's attributes as its canonical form has them: those of the class's ``SPARSE`` fields
+    (added after older games were recorded) that hold their default are left out, so a game that never
+    used them keeps the bytes, and hashes, it had."""
+    values = vars(obj)
+    sparse: dict[str, Any] | None = getattr(type(obj), "SPARSE", None)
+    if not sparse:
+        return dict(values)
+    return {k: v for k, v in values.items() if k not in sparse or v != sparse[k] or type(v) is not type(sparse[k])}
+
+
 def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
     """msgpack of the record's attributes as a map, keys sorted at every level, encoded afresh."""
-    values = vars(obj)
+    values = visible(obj)
     return pack({k: sort_keys(values[k]) for k in sorted(values)})
 
 

@@ -1,7 +1,8 @@
 """Static abilities (604): what a permanent does simply by being on the battlefield, as data.
 
 Each is named by the vocabulary (``core.vocabulary.ABILITY_KINDS``); the rules read them through the
-card's definition (``CardDef.statics``) where the rule they change is applied.
+card's definition (``CardDef.statics``) where the rule they change is applied: ``core.characteristics``
+applies those that change characteristics (613: layer 6 for abilities, layer 7c for power and toughness).
 """
 
 from __future__ import annotations
@@ -35,4 +36,48 @@ class GrantKeyword:
     subtypes: tuple[str, ...]
 
 
-Static = AttackTax | NoMaximumHandSize | DoesntUntap | GrantKeyword
+@dataclass(frozen=True)
+class AttachedGets:
+    """"Enchanted creature gets +P/+T [and has K]" or "Equipped creature ..." (303.4, 301.5; 613.1f, 613.4c)."""
+
+    power: int = 0
+    toughness: int = 0
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CreaturesYouControlGet:
+    """"[Other] creatures you control get +P/+T [and have K]" (an anthem; 613.1f, 613.4c)."""
+
+    power: int = 0
+    toughness: int = 0
+    keywords: tuple[str, ...] = ()
+    other: bool = False  # "Other creatures you control ..."
+
+
+@dataclass(frozen=True)
+class CantBlock:
+    """"This creature can't block." (509.1a)"""
+
+
+@dataclass(frozen=True)
+class AttachedCantAttackOrBlock:
+    """"Enchanted creature can't attack or block." (303.4, 508.1a, 509.1a)"""
+
+
+@dataclass(frozen=True)
+class EntersTapped:
+    """"<This permanent> enters tapped." (614.1c)"""
+
+
+Static = (
+    AttackTax
+    | NoMaximumHandSize
+    | DoesntUntap
+    | GrantKeyword
+    | AttachedGets
+    | CreaturesYouControlGet
+    | CantBlock
+    | AttachedCantAttackOrBlock
+    | EntersTapped
+)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, teams
+from mtg_ledger.core import attack_targets, combat, teams
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.sba import state_based_checks
@@ -109,7 +109,7 @@ def declare_attackers(table: Table) -> bool:
     """508.1: the active player declares attackers; with no creature able to attack, or nobody to
     attack, the declaration is empty."""
     s = table.state
-    if any(combat.can_attack(s, p) for p in s.battlefield) and combat.attackable_players(s):
+    if any(combat.can_attack(s, p) for p in s.battlefield) and attack_targets.attackable_players(s):
         return False  # the active player declares
     emit(table, ev.AttackersDeclared, player=s.active_player, attackers=[], tapped=[], costs_paid=[], mana_spent={}, paid_with=[])
     return True
@@ -138,7 +138,10 @@ def deal_combat_damage(table: Table, assignments: list[dict[str, Any]]) -> None:
     """510.2: all assigned combat damage is dealt at once."""
     s = table.state
     strikers = combat.first_strikers(s) if s.first_strike_step else []
+    gains = combat.lifelink_gains(s, assignments)
     emit(table, ev.CombatDamageDealt, assignments=assignments, first_strike=s.first_strike_step, first_strikers=strikers)
+    for source, player, amount in gains:  # 702.15b: at the same time as the damage, before anything else looks
+        emit(table, ev.LifeGained, player=player, amount=amount, source=source)
 
 
 def cleanup(table: Table) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import teams
+from mtg_ledger.core import targeting, teams
 from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.effects import TriggeredAbility
 from mtg_ledger.core.state import GameState, Trigger
@@ -25,7 +25,7 @@ def definition_named(state: GameState, name: str) -> CardDef:
 
 
 def ability(state: GameState, trigger: Trigger | Any) -> TriggeredAbility:
-    return definition_named(state, trigger.card).triggers[trigger.ability]
+    return definition_named(state, trigger.card).triggered[trigger.ability]
 
 
 def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[str, Any] | None = None) -> Found:
@@ -39,7 +39,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -51,7 +51,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             if perm.card not in state.cards.triggering:  # the others never trigger anything
                 continue
             face = ch.face(state, perm)
-            for i, t in enumerate(face.triggers):
+            for i, t in enumerate(face.triggered):
                 if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or teams.is_active(state, perm.controller)):
                     found.append(_found(perm, perm.controller, face.name, i))
     elif kind == "PermanentsPhased":  # 702.26: "whenever this phases out / in"
@@ -61,13 +61,13 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 if phased is None:
                     continue
                 face = ch.face(state, phased)
-                found.extend(_found(phased, phased.controller, face.name, i) for i, t in enumerate(face.triggers) if t.event == event)
+                found.extend(_found(phased, phased.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == event)
     elif kind == "CardsDiscarded":  # "whenever an opponent discards a card": once per card
         for perm in ch.on_battlefield(state):
             if teams.teammates(state, perm.controller, e["player"]):
                 continue
             face = ch.face(state, perm)
-            for i, t in enumerate(face.triggers):
+            for i, t in enumerate(face.triggered):
                 if t.event == "opponent_discards":
                     found.extend(_found(perm, perm.controller, face.name, i, {"player": e["player"]}) for _ in e["cards"])
     elif kind == "LoreCounterAdded":  # 714.2b: a chapter triggers as lore counters reach its number
@@ -75,12 +75,73 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
         if saga is not None:
             face = ch.face(state, saga)
             before = e["total"] - e["count"]
-            for i, t in enumerate(face.triggers):
+            for i, t in enumerate(face.triggered):
                 if t.event == "chapter" and before < t.chapter <= e["total"]:
                     found.append(_found(saga, saga.controller, face.name, i, {"chapter": t.chapter}))
+    if kind == "AttackersDeclared":  # 508.1m: "whenever this creature attacks"
+        found.extend(_combat_triggers(state, [a["object"] for a in e["attackers"]], "attacks"))
+    elif kind == "BlockersDeclared":  # 509.1i: "whenever this creature blocks / becomes blocked" (once, however many block it)
+        found.extend(_combat_triggers(state, [b["object"] for b in e["blockers"]], "blocks"))
+        found.extend(_combat_triggers(state, list(dict.fromkeys(b["attacker"] for b in e["blockers"])), "becomes_blocked"))
+    if kind in ("SpellCast", "AbilityActivated"):  # ward (702.21a): a permanent becomes a target
+        found.extend(_became_targets(state, e["player"], e["object"], e["targets"]))
+    elif kind == "TriggeredAbilitiesStacked":
+        for obj in e["objects"]:
+            found.extend(_became_targets(state, e["player"], obj, e["targets"].get(str(obj), [])))
+    if kind == "SpellCast":  # "whenever you cast a noncreature spell" (prowess, 702.108a)
+        if not state.cards.card(e["card"]).is_type("Creature"):
+            for perm in ch.on_battlefield(state):
+                if perm.controller != e["player"] or perm.card not in state.cards.triggering:
+                    continue
+                face = ch.face(state, perm)
+                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "you_cast_noncreature")
+    elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
+        entered = state.permanent(e["permanent"])
+        if entered is not None and entered.card in state.cards.triggering:
+            face = ch.face(state, entered)
+            found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "enters")
+    elif kind == "PermanentsPutIntoGraveyard":  # "when <this creature> dies" (700.4, 603.10a: it looks back in time)
+        for item in e["permanents"]:
+            if item["card"] not in state.cards.triggering:
+                continue
+            face = definition_named(state, item["card"])
+            if "Creature" not in face.types:
+                continue
+            # no effect in this engine changes control: the permanent's owner controlled it as it died
+            found.extend(
+                _found(None, item["owner"], face.name, i, {"object": item["object"]}) for i, t in enumerate(face.triggered) if t.event == "dies"
+            )
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = state.cards.card(e["scheme"])
-        found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggers) if t.event == "set_in_motion")
+        found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggered) if t.event == "set_in_motion")
+    return found
+
+
+def _combat_triggers(state: GameState, objects: list[int], event: str) -> list[Found]:
+    """The triggered abilities of these creatures that wait for ``event`` (attacks, blocks, becomes_blocked)."""
+    found: list[Found] = []
+    for obj in objects:
+        perm = state.permanent(obj)
+        if perm is None or perm.card not in state.cards.triggering:
+            continue
+        face = ch.face(state, perm)
+        found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == event)
+    return found
+
+
+def _became_targets(state: GameState, player: str, obj: int, targets: list[Any]) -> list[Found]:
+    """702.21a: "whenever this permanent becomes the target of a spell or ability an opponent controls"."""
+    found: list[Found] = []
+    for target in dict.fromkeys(t for t in targets if isinstance(t, int)):
+        perm = state.permanent(target)
+        if perm is None or perm.phased_out or perm.card not in state.cards.triggering or teams.teammates(state, perm.controller, player):
+            continue
+        face = ch.face(state, perm)
+        found.extend(
+            _found(perm, perm.controller, face.name, i, {"object": obj, "player": player})
+            for i, t in enumerate(face.triggered)
+            if t.event == "becomes_target"
+        )
     return found
 
 
@@ -88,16 +149,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
 
 
 def legal_targets(state: GameState, spec: str | None, controller: str) -> list[Any]:
-    """115.1: the legal targets for a triggered ability's target spec, in a deterministic order."""
-    if spec is None:
-        return []
-    if spec == "creature_you_control":
-        return [p.object for p in ch.on_battlefield(state) if p.controller == controller and ch.is_creature(state, p)]
-    if spec == "opponent":
-        return teams.opponents(state, controller)
-    if spec == "player":
-        return state.live_players()
-    raise ValueError(f"unknown target spec {spec!r}")
+    """115.1: the legal targets for a triggered ability's target spec, in a deterministic order (core.targeting)."""
+    return targeting.legal_targets(state, spec, controller)
 
 
 def _signature(t: Trigger) -> tuple[Any, ...]:

@@ -5,10 +5,26 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.state import GameState
+from mtg_ledger.core.state import GameState, Permanent
 
 
-KEYWORDS = ("flying", "reach", "vigilance", "trample", "first strike", "double strike")
+KEYWORDS = (
+    "flying", "reach", "vigilance", "trample", "first strike", "double strike",
+    "deathtouch", "defender", "hexproof", "indestructible", "lifelink", "menace", "prowess", "ward",
+)
+
+
+def _schema5(p: Permanent) -> dict[str, Any]:
+    """What an Aura or Equipment is attached to, the planeswalker or battle a creature attacks, a battle's
+    protector: shown only where there is something to show, so every older view stays as it was."""
+    out: dict[str, Any] = {}
+    if p.attached_to is not None:
+        out["attached_to"] = p.attached_to
+    if p.attacking_object is not None:
+        out["attacking_object"] = p.attacking_object
+    if p.protector is not None:
+        out["protector"] = p.protector
+    return out
 
 
 def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, Any]:
@@ -47,6 +63,7 @@ def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, A
                 "lands_played": p.lands_played,
                 "lost": p.lost,
                 "loss_reason": p.loss_reason,
+                **({"exile": list(p.exile)} if p.exile else {}),
             }
             for name, p in state.players.items()
         },
@@ -69,6 +86,7 @@ def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, A
                 "blocked_by": list(p.blocked_by),
                 "phased_out": p.phased_out,
                 "counters": dict(p.counters),
+                **_schema5(p),
             }
             for p in state.battlefield
         ],

@@ -43,6 +43,17 @@ EFFECT_KINDS: dict[str, type] = {
     "skip_next_combat": fx.SkipNextCombat,
     "no_maximum_hand_size_until_your_next_turn": fx.NoMaximumHandSizeUntilYourNextTurn,
     "destroy_nonland": fx.DestroyNonland,
+    "pump_self_until_end_of_turn": fx.PumpSelfUntilEndOfTurn,  # 611.2 (prowess, 702.108a)
+    "each_player_draws": fx.EachPlayerDraws,  # 121.2
+    "target_player_draws": fx.TargetPlayerDraws,  # 121.2
+    "target_player_mills": fx.TargetPlayerMills,  # 701.17
+    "attach": fx.Attach,  # 701.3 (equip, 702.6a)
+    "destroy": fx.Destroy,  # 701.8
+    "counter_unless_pays": fx.CounterUnlessPays,  # 702.21a (ward)
+    "return_to_owners_hand": fx.ReturnToOwnersHand,  # 400.7
+    "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
+    "exile": fx.ExileTarget,  # 406.2
+    "tap": fx.TapTarget,  # 701.26a
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -53,6 +64,28 @@ ABILITY_KINDS: dict[str, type] = {
     "no_maximum_hand_size": st.NoMaximumHandSize,  # 402.2
     "doesnt_untap": st.DoesntUntap,  # 502.3
     "grant_keyword": st.GrantKeyword,  # 604.1
+    "attached_gets": st.AttachedGets,  # 303.4, 301.5 (613.1f, 613.4c)
+    "creatures_you_control_get": st.CreaturesYouControlGet,  # 613.1f, 613.4c
+    "cant_block": st.CantBlock,  # 509.1a
+    "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
+    "enters_tapped": st.EntersTapped,  # 614.1c
+}
+
+# The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.
+TRIGGER_EVENTS: dict[str, str] = {
+    "beginning_of": "603.2",
+    "you_cast_noncreature": "702.108a",
+    "enters": "603.6a",
+    "dies": "700.4",
+    "becomes_target": "702.21a",
+    "attacks": "508.1m",
+    "blocks": "509.1i",
+    "becomes_blocked": "509.1i",
+    "phased_out": "702.26",
+    "phased_in": "702.26",
+    "opponent_discards": "603.2",
+    "set_in_motion": "701.24",
+    "chapter": "714.2",
 }
 
 # The keywords a card may list (its "keywords"), each with its rule. Daybound and nightbound are
@@ -66,6 +99,15 @@ KEYWORDS: dict[str, str] = {
     "trample": "702.19",
     "vigilance": "702.20",
     "phasing": "702.26",
+    "deathtouch": "702.2",
+    "defender": "702.3",
+    "flash": "702.8",
+    "hexproof": "702.11",
+    "indestructible": "702.12",
+    "lifelink": "702.15",
+    "menace": "702.111",
+    "prowess": "702.108",
+    "ward": "702.21",
     "daybound": "702.145",
     "nightbound": "702.145",
 }
@@ -88,13 +130,49 @@ CARD_FIELDS: dict[str, tuple[str, bool]] = {
     "defense": ("int", False),
     "oracle": ("text", True),
     "keywords": ("keywords", False),
+    "ward": ("mana", False),
+    "enchant": ("enchant", False),
     "token": ("bool", False),
     "spell": ("spell", False),
     "abilities": ("abilities", False),
     "back": ("face", False),
 }
 SPELL_FIELDS = ("target", "effects")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
-TARGETS = ("any", "creature", "player")
+# What a spell or ability targets (115.1; ``core.targeting``): a spell's ``target``, an activated or
+# triggered ability's ``target``; an Aura's ``enchant`` names a permanent one (303.4a).
+TARGETS = (
+    "any",
+    "player",
+    "opponent",
+    "creature",
+    "creature_you_control",
+    "permanent",
+    "nonland_permanent",
+    "spell",
+    "player_or_planeswalker",
+    "artifact_or_enchantment",
+    "enchantment",
+    "creature_with_flying",
+    "nonblack_creature",
+    "creature_opponent_controls",
+    "attacking_or_blocking_creature",
+    "black_or_red_permanent",
+    "artifact_creature_or_land",
+    "creature_spell",
+    "noncreature_spell",
+)
+ENCHANT = ("creature", "creature_you_control", "permanent", "nonland_permanent")
+# The fields of a vocabulary class that take one of a few values: (class, field) -> the values.
+FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
+    (fx.TriggeredAbility, "event"): tuple(TRIGGER_EVENTS),
+    (fx.TriggeredAbility, "target"): TARGETS,
+    (fx.TriggeredAbility, "whose"): ("your", "each"),
+    (fx.ActivatedAbility, "target"): TARGETS,
+    (fx.ActivatedAbility, "timing"): ("your_upkeep", "sorcery"),
+    (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
+    (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
+    (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
+}
 
 Path = tuple[str | int, ...]
 
@@ -142,6 +220,9 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
             raise CardDataError((*path, key), "card.missing_field", field=key)
     values = {key: _card_field(kind, data[key], (*path, key)) for key, (kind, _) in CARD_FIELDS.items() if key in data}
     keywords: tuple[str, ...] = values.get("keywords", ())
+    if ("ward" in keywords) != ("ward" in values):  # 702.21a: "Ward {N}" names its cost
+        missing = "ward" if "ward" in keywords else "keywords"
+        raise CardDataError((*path, missing), "card.missing_field", field=missing)
     spell: dict[str, Any] = values.get("spell", {})
     abilities: tuple[Any, ...] = values.get("abilities", ())
     return CardDef(
@@ -167,6 +248,8 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
         statics=tuple(a for a in abilities if not isinstance(a, _NOT_STATIC)),  # every other kind is static (604)
         loyalty=values.get("loyalty"),
         defense=values.get("defense"),
+        enchant=values.get("enchant"),
+        ward=values.get("ward"),
     )
 
 
@@ -188,6 +271,8 @@ def _card_field(kind: str, value: Any, path: Path) -> Any:
             if allowed is not None and item not in allowed:
                 raise CardDataError((*path, i), "card.not_one_of", value=item, allowed=", ".join(allowed))
         return items
+    if kind == "enchant":
+        return _one_of(_typed(str, value, path), ENCHANT, path)
     if kind == "spell":
         return _spell(value, path)
     if kind == "abilities":
@@ -203,10 +288,7 @@ def _spell(value: Any, path: Path) -> dict[str, Any]:
         if key not in SPELL_FIELDS:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join(SPELL_FIELDS))
         if key == "target":
-            target = _typed(str, item, (*path, key))
-            if target not in TARGETS:
-                raise CardDataError((*path, key), "card.not_one_of", value=target, allowed=", ".join(TARGETS))
-            out[key] = target
+            out[key] = _one_of(_typed(str, item, (*path, key)), TARGETS, (*path, key))
         else:
             out[key] = _effects(item, (*path, key))
     return out
@@ -234,6 +316,9 @@ def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
         if key not in fields:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join([tag, *fields]))
         values[key] = _annotated(fields[key][0], item, (*path, key))
+        allowed = FIELD_VALUES.get((cls, key))
+        if allowed is not None:
+            _one_of(values[key], allowed, (*path, key))
     for key, (_, required) in fields.items():
         if required and key not in values:
             raise CardDataError((*path, key), "card.missing_field", field=key)
@@ -262,6 +347,12 @@ _TYPE_WORDS = {int: "integer", str: "string", bool: "boolean"}
 def _typed(kind: type, value: Any, path: Path) -> Any:
     if type(value) is not kind:
         raise CardDataError(path, "card.wrong_type", wanted=_TYPE_WORDS[kind], got=type(value).__name__)
+    return value
+
+
+def _one_of(value: str, allowed: tuple[str, ...], path: Path) -> str:
+    if value not in allowed:
+        raise CardDataError(path, "card.not_one_of", value=value, allowed=", ".join(allowed))
     return value
 
 

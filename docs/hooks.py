@@ -271,7 +271,7 @@ def _kinds(table: dict[str, type], tag: str) -> list[str]:
 
 
 def cards() -> str:
-    from mtg_ledger.core.vocabulary import ABILITY_KINDS, CARD_FIELDS, EFFECT_KINDS, KEYWORDS
+    from mtg_ledger.core.vocabulary import ABILITY_KINDS, CARD_FIELDS, EFFECT_KINDS, ENCHANT, KEYWORDS, TARGETS, TRIGGER_EVENTS
 
     out = ["### Card fields", "", "| field | holds | required |", "| --- | --- | --- |"]
     out += [f"| `{name}` | {kind} | {'yes' if required else 'no'} |" for name, (kind, required) in CARD_FIELDS.items()]
@@ -279,6 +279,11 @@ def cards() -> str:
     out += [f"| {name} | {rule} |" for name, rule in KEYWORDS.items()]
     out += ["", "### Abilities", ""] + _kinds(ABILITY_KINDS, "ability")
     out += ["", "### Effects", ""] + _kinds(EFFECT_KINDS, "effect")
+    out += ["", "### Trigger events", "", "A triggered ability's `event`:", "", "| event | rule |", "| --- | --- |"]
+    out += [f"| `{name}` | {rule} |" for name, rule in TRIGGER_EVENTS.items()]
+    out += ["", "### Targets", ""]
+    out += ["A spell's or an ability's `target`: " + ", ".join(f"`{t}`" for t in TARGETS) + "."]
+    out += ["An Aura's `enchant`: " + ", ".join(f"`{t}`" for t in ENCHANT) + "."]
     return "\n".join(out) + "\n"
 
 

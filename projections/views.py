@@ -25,6 +25,7 @@ from mtg_ledger.core.characteristics import maximum_hand_size
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.events.cleanup import CardsDiscardedFields, CleanupPerformedFields
 from mtg_ledger.core.events.effects import EffectCreatedFields, EffectsEndedFields, PermanentsPutIntoGraveyardFields, TokenCreatedFields
+from mtg_ledger.core.events.permanents import ObjectCounteredFields, PermanentsExiledFields, PermanentsReturnedToHandFields
 from mtg_ledger.core.events.outcome import GameEndedFields, PlayerLostFields
 from mtg_ledger.core.events.priority import AbilityActivatedFields, LandPlayedFields, PriorityGivenFields, PriorityPassedFields, SpellCastFields
 from mtg_ledger.core.events.stack import AbilityTriggeredFields, ObjectResolvedFields, TriggeredAbilitiesStackedFields
@@ -35,7 +36,7 @@ from mtg_ledger.core.turn import Step
 Event = Mapping[str, Any]
 Row = dict[str, Any]
 
-VIEW_SCHEMA = 4  # the layout of GameView.to_dict(); a change means rebuilding stored views (3: a cleanup per team player; 4: unbounded)
+VIEW_SCHEMA = 4  # the layout of GameView.to_dict(); a change means rebuilding stored views (3: a cleanup per team player; 4: unbounded, tokens)
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ class GameView:
     teams: list[list[str]] = field(default_factory=list)  # 805: players sharing their turns (empty: none)
     cleanups: tuple[Cleanup, ...] = ()  # the latest cleanup step, one per player of the active team; replaced on change
     unbounded: list[str] = field(default_factory=list)  # the game's cards that lift their controller's maximum hand size (402.2)
+    tokens: list[str] = field(default_factory=list)  # the names of the game's tokens (111): none goes to a hand (111.7)
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
@@ -183,6 +185,7 @@ def _game_started(v: GameView, e: GameStartedFields) -> None:
     v.players = [p["name"] for p in e["players"]]
     catalog = Catalog.of(e["cards"]) if "cards" in e else CLASSIC  # the definitions the game recorded (schema 5)
     v.unbounded = sorted(name for name, c in catalog.cards.items() if c.no_maximum_hand_size)
+    v.tokens = sorted(catalog.definitions[name]["name"] for name in catalog.definitions if catalog.definitions[name].get("token"))
     v.teams = [list(t) for t in e.get("teams", [])]
     v.hands = {p["name"]: len(p.get("hand", [])) for p in e["players"]}
     v.permanents = [
@@ -262,8 +265,29 @@ def _object_resolved(v: GameView, e: ObjectResolvedFields) -> None:
 
 @folder(ev.PermanentsPutIntoGraveyard)
 def _to_graveyard(v: GameView, e: PermanentsPutIntoGraveyardFields) -> None:
-    gone = [p["object"] for p in e["permanents"]]
+    _leave_battlefield(v, [p["object"] for p in e["permanents"]])
+
+
+def _leave_battlefield(v: GameView, gone: list[int]) -> None:
     v.permanents = [p for p in v.permanents if p["object"] not in gone]
+
+
+@folder(ev.PermanentsExiled)
+def _exiled(v: GameView, e: PermanentsExiledFields) -> None:
+    _leave_battlefield(v, [p["object"] for p in e["permanents"]])  # off the battlefield (406.2)
+
+
+@folder(ev.PermanentsReturnedToHand)
+def _returned_to_hand(v: GameView, e: PermanentsReturnedToHandFields) -> None:
+    _leave_battlefield(v, [p["object"] for p in e["permanents"]])  # off the battlefield, and a card (not a token, 111.7) into its owner's hand (400.7)
+    for p in e["permanents"]:
+        if p["card"] not in v.tokens:
+            v.hands[p["owner"]] = v.hands.get(p["owner"], 0) + 1
+
+
+@folder(ev.ObjectCountered)
+def _countered(v: GameView, e: ObjectCounteredFields) -> None:
+    v.stack = [s for s in v.stack if s["object"] != e["object"]]  # 701.6a
 
 
 @folder(ev.CardsDiscarded)

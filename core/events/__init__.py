@@ -14,6 +14,7 @@ its applier: it only assigns what the event says (``base``).
   combat        defending player, attackers, blockers, combat damage, removal from combat
   cleanup       discards, the cleanup step's damage removal, mana pools emptying
   outcome       players leaving the game, the game's end
+  permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
@@ -87,6 +88,18 @@ from mtg_ledger.core.events.outcome import (
     PlayerLost,
     GameEnded,
 )
+from mtg_ledger.core.events.permanents import (
+    CountersRemoved,
+    LoyaltyCostPaid,
+    Attached,
+    ProtectorChosen,
+    CardsMilled,
+    ManaSpent,
+    ObjectCountered,
+    PermanentsReturnedToHand,
+    PermanentsExiled,
+    PermanentsTapped,
+)
 
 __all__ = [
     "APPLIERS",
@@ -144,4 +157,14 @@ __all__ = [
     "ManaPoolEmptied",
     "PlayerLost",
     "GameEnded",
+    "CountersRemoved",
+    "LoyaltyCostPaid",
+    "Attached",
+    "ProtectorChosen",
+    "CardsMilled",
+    "ManaSpent",
+    "ObjectCountered",
+    "PermanentsReturnedToHand",
+    "PermanentsExiled",
+    "PermanentsTapped",
 ]

@@ -15,14 +15,25 @@ def spend(pool: dict[str, int], spent: dict[str, int]) -> None:
             del pool[color]
 
 
-def deal(s: GameState, target: Any, amount: int) -> None:
-    """Damage to a player lowers their life (120.3a); to a permanent, it is marked on it (120.3e)."""
+def deal(s: GameState, target: Any, amount: int, deathtouch: bool = False) -> None:
+    """Damage to a player lowers their life (120.3a); to a planeswalker, it removes that many loyalty
+    counters (120.3c), to a battle that many defense counters (120.3h): the permanents that have them;
+    to a creature, it is marked on it (120.3e), and remembered if its source had deathtouch (704.5h)."""
     if isinstance(target, str):
         s.players[target].life -= amount  # 120.3a
     else:
         perm = s.permanent(target)
-        if perm is not None:
+        if perm is None:
+            return
+        counters = perm.counters
+        if "loyalty" in counters:  # 120.3c (306.5b: a planeswalker enters with its loyalty counters)
+            counters["loyalty"] = max(0, counters["loyalty"] - amount)
+        elif "defense" in counters:  # 120.3h (310.4b)
+            counters["defense"] = max(0, counters["defense"] - amount)
+        else:
             perm.damage += amount  # 120.3e
+            if deathtouch and amount > 0:
+                perm.deathtouched = True
 
 
 def leave_battlefield(state: GameState, objects: set[int]) -> list[Permanent]:

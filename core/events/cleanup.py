@@ -48,6 +48,7 @@ class CleanupPerformed(GameEvent):
 def _cleanup(s: GameState, e: CleanupPerformedFields) -> None:
     for perm in s.each(e["damage_removed"]):
         perm.damage = 0
+        perm.deathtouched = False
     ended = set(e["effects_ended"])
     s.effects = [eff for eff in s.effects if eff.id not in ended]
 

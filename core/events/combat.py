@@ -38,7 +38,9 @@ class AttackersDeclaredFields(TypedDict):
 
 
 class AttackersDeclared(GameEvent):
-    """508.1: ``attackers`` maps each creature to the player it attacks; attackers without
+    """508.1: ``attackers`` maps each creature to the player it attacks (``defender``; from schema 5,
+    for a creature attacking a planeswalker or battle, ``attacked`` is that permanent and ``defender``
+    its controller or protector, the defending player, 506.2); attackers without
     vigilance are ``tapped`` (508.1f); ``costs_paid`` lists the attack costs (508.1g-h), paid with
     ``mana_spent`` from the active player's pool."""
 
@@ -54,6 +56,8 @@ def _attackers(s: GameState, e: AttackersDeclaredFields) -> None:
         perm = s.permanent(a["object"])
         if perm is not None:
             perm.attacking = a["defender"]
+            if "attacked" in a:  # schema 5: a planeswalker or battle attacked (506.3, 508.1b)
+                perm.attacking_object = a["attacked"]
     for perm in s.each(e["tapped"]):
         perm.tapped = True
     s.defending_players = [p for p in s.turn_order if any(a["defender"] == p for a in e["attackers"])]
@@ -90,7 +94,8 @@ class CombatDamageDealtFields(TypedDict):
 
 
 class CombatDamageDealt(GameEvent):
-    """510.1-510.2: every assignment, dealt simultaneously. In the first of two combat damage
+    """510.1-510.2: every assignment, dealt simultaneously (from schema 5 an assignment from a source
+    with deathtouch says ``deathtouch``, 704.5h). In the first of two combat damage
     steps (``first_strike``), ``first_strikers`` are the attacking and blocking creatures that had
     first strike or double strike as the step began (510.4)."""
 
@@ -100,7 +105,7 @@ class CombatDamageDealt(GameEvent):
 @applies(CombatDamageDealt)
 def _combat_damage(s: GameState, e: CombatDamageDealtFields) -> None:
     for a in e["assignments"]:
-        deal(s, a["target"], a["amount"])
+        deal(s, a["target"], a["amount"], a.get("deathtouch", False))
     s.combat_damage_dealt = True
     if e["first_strike"]:
         s.first_strikers = list(e["first_strikers"])
@@ -120,6 +125,7 @@ class RemovedFromCombat(GameEvent):
 def _removed_from_combat(s: GameState, e: RemovedFromCombatFields) -> None:
     for perm in s.each(e["permanents"]):
         perm.attacking = None
+        perm.attacking_object = None
         perm.blocking = []
         perm.blocked = False
         perm.blocked_by = []

@@ -43,6 +43,7 @@ def _player_lost(s: GameState, e: PlayerLostFields) -> None:
     for perm in s.battlefield:  # 506.4: creatures attacking a player who left are removed from combat
         if perm.attacking == name:
             perm.attacking = None
+            perm.attacking_object = None
     s.defending_players = [p for p in s.defending_players if p != name]
 
 

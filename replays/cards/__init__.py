@@ -166,7 +166,7 @@ def pin(setup: dict[str, Any], pool: Pool | None = None) -> dict[str, Any]:
     return {**setup, "cards": (pool or live_pool()).definitions}
 
 
-_PRINTED = ("power", "toughness", "loyalty", "defense")
+_PRINTED = ("power", "toughness", "loyalty", "defense", "enchant", "ward")
 
 
 def card_json(definition: Mapping[str, Any]) -> dict[str, Any]:

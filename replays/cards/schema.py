@@ -13,7 +13,18 @@ import typing
 from typing import Any
 
 from mtg_ledger.core import effects as fx
-from mtg_ledger.core.vocabulary import ABILITY_KINDS, CARD_FIELDS, COLORS, EFFECT_KINDS, KEYWORDS, SPELL_FIELDS, TARGETS, kind_fields
+from mtg_ledger.core.vocabulary import (
+    ABILITY_KINDS,
+    CARD_FIELDS,
+    COLORS,
+    EFFECT_KINDS,
+    ENCHANT,
+    FIELD_VALUES,
+    KEYWORDS,
+    SPELL_FIELDS,
+    TARGETS,
+    kind_fields,
+)
 
 SCHEMA_ID = "https://mtg-ledger.example/schemas/card.schema.json"
 _BACK_LEFT_OUT = ("back", "token", "color_identity")  # a back face has none of these (712)
@@ -51,6 +62,7 @@ def _card_field(kind: str) -> dict[str, Any]:
         "texts": strings,
         "colors": {"type": "array", "items": {"enum": list(COLORS)}},
         "keywords": {"type": "array", "items": {"enum": list(KEYWORDS)}},
+        "enchant": {"enum": list(ENCHANT)},
         "spell": {
             "type": "object",
             "properties": {SPELL_FIELDS[0]: {"enum": list(TARGETS)}, SPELL_FIELDS[1]: {"type": "array", "items": {"$ref": "#/$defs/effect"}}},
@@ -68,10 +80,15 @@ def _kind(tag: str, name: str, cls: type) -> dict[str, Any]:
         "title": name,
         "description": (cls.__doc__ or "").strip().splitlines()[0],
         "type": "object",
-        "properties": {tag: {"const": name}, **{f: _annotated(hint) for f, (hint, _) in fields.items()}},
+        "properties": {tag: {"const": name}, **{f: _field(cls, f, hint) for f, (hint, _) in fields.items()}},
         "required": [tag, *(f for f, (_, required) in fields.items() if required)],
         "additionalProperties": False,
     }
+
+
+def _field(cls: type, name: str, hint: Any) -> dict[str, Any]:
+    allowed = FIELD_VALUES.get((cls, name))
+    return {"enum": list(allowed)} if allowed is not None else _annotated(hint)
 
 
 def _annotated(hint: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import combat, teams, triggers
+from mtg_ledger.core import attack_targets, combat, teams, triggers
 
 from mtg_ledger.core.commands import (
     ActivateAbility,
@@ -198,7 +198,7 @@ def _trick_target(state: GameState, player: str, power: int, toughness: int, fir
 
 
 def _attack(state: GameState, player: str) -> DeclareAttackers:
-    targets = combat.attackable_players(state)
+    targets = attack_targets.attackable_players(state)
     target = min(targets, key=lambda f: (_taxed(state, f), state.players[f].life, state.turn_order.index(f)))
     ready = sorted(
         (c for member in teams.team_of(state, player) for c in _creatures(state, member) if combat.can_attack(state, c)),

@@ -122,12 +122,20 @@ InHand = Annotated[
 ]
 
 
+Defender = Annotated[
+    Annotated[str, Tag("player")] | Annotated[CardByName, Tag("by-card")] | Annotated[ObjectById, Tag("by-object")],
+    Discriminator(lambda value: "player" if isinstance(value, str) else ("by-object" if _by_object(value) else "by-card")),
+    Field(description='the player it attacks, or a planeswalker or battle: {"object": N} or {"card": NAME, "index": I} (506.3)'),
+]
+DEFENDER_HELP = "what it attacks: a player, or a planeswalker or battle by {\"object\": N} or {\"card\": NAME}; needed when several can be attacked"
+
+
 class AttackerByName(CardByName):
-    defender: str | None = Field(None, description="the player it attacks; needed when several can be attacked")
+    defender: Defender | None = Field(None, description=DEFENDER_HELP)
 
 
 class AttackerById(ObjectById):
-    defender: str | None = Field(None, description="the player it attacks; needed when several can be attacked")
+    defender: Defender | None = Field(None, description=DEFENDER_HELP)
 
 
 class BlockerByName(CardByName):
@@ -350,7 +358,8 @@ class ActivateAction(Decision):
     card: Ref | None = Field(None, description="the permanent whose ability is activated (or name it by `object`)")
     object: Count | None = Field(None, description="the permanent's object id, instead of `card`")
     index: Count = Field(0, description="which of the permanents of that name, when `card` is a name")
-    ability: Count = Field(0, description="which ability: the mana abilities are numbered first, from 0")
+    ability: Count = Field(0, description="which ability: the mana abilities are numbered first, from 0, then the others in the order of its text")
+    targets: list[Target] = Field([], description="what the ability targets (a loyalty ability's player, the creature to equip)")
 
     @model_validator(mode="after")
     def _one_permanent(self) -> ActivateAction:
@@ -365,11 +374,24 @@ class ActivateAction(Decision):
             source = CardRef(known(self.card, f"{at}.card"), self.index)
         else:
             source = _ref(self.card, f"{at}.card")
-        return ActivateAbility(player, source, self.ability)
+        targets = tuple(_target(t, names, f"{at}.targets[{j}]") for j, t in enumerate(self.targets))
+        return ActivateAbility(player, source, self.ability, targets)
 
     @staticmethod
     def write(c: ActivateAbility) -> Map:
-        return {"card": _ref_json(c.source), "ability": c.ability}
+        out: Map = {"card": _ref_json(c.source), "ability": c.ability}
+        if c.targets:
+            out["targets"] = [_target_json(t) for t in c.targets]
+        return out
+
+
+def _defender_json(defender: str | RefCommand) -> Any:
+    """A player by name; a planeswalker or battle always as a map, never a bare name (506.3)."""
+    if isinstance(defender, str):
+        return defender
+    if isinstance(defender, CardRef):
+        return {"card": defender.card, "index": defender.index} if defender.index else {"card": defender.card}
+    return {"object": defender}
 
 
 class DeclareAttackersAction(Decision):
@@ -385,12 +407,15 @@ class DeclareAttackersAction(Decision):
         for j, x in enumerate(self.attackers):
             here = f"{at}.attackers[{j}]"
             defender = x.defender if isinstance(x, (AttackerByName, AttackerById)) else None
-            attackers.append((_ref(x, here), _player(defender, names, f"{here}.defender")))
+            attacked: str | RefCommand | None = (
+                _player(defender, names, f"{here}.defender") if defender is None or isinstance(defender, str) else _ref(defender, f"{here}.defender")
+            )
+            attackers.append((_ref(x, here), attacked))
         return DeclareAttackers(player, tuple(attackers), pay=_paid_with(self.pay, at))
 
     @staticmethod
     def write(c: DeclareAttackers) -> Map:
-        out: Map = {"attackers": [_named(ref, **({"defender": d} if d is not None else {})) for ref, d in c.attackers]}
+        out: Map = {"attackers": [_named(ref, **({"defender": _defender_json(d)} if d is not None else {})) for ref, d in c.attackers]}
         if c.pay is not None:
             out["pay"] = [_ref_json(r) for r in c.pay]
         return out

@@ -32,6 +32,8 @@ class CardOut(BaseModel):
     toughness: int | None = None
     loyalty: int | None = None
     defense: int | None = None
+    enchant: str | None = Field(default=None, description="what an Aura enchants (303.4a)")
+    ward: str | None = Field(default=None, description="a ward cost, \"{2}\" (702.21a)")
     token: bool | None = None
     spell: dict[str, Any] | None = Field(default=None, description="an instant's or sorcery's target and effects, in the card vocabulary")
     abilities: list[dict[str, Any]] = Field(description="its abilities in the card vocabulary, in Oracle-text order")

@@ -86,7 +86,7 @@ def test_a_misspelt_action_key_is_named_with_what_was_meant_by_both_not_a_discri
 
 
 def test_a_misspelt_card_is_answered_with_the_nearest_names_of_the_pool_by_both(client: TestClient) -> None:
-    said = "unknown card 'Lightning Blot': no such card in the card pool; did you mean 'Lightning Bolt'? (rule 108.1)"
+    said = "unknown card 'Lightning Blot': no such card in the card pool; did you mean 'Lightning Bolt', 'Lightning Blast' or 'Lightning Talons'? (rule 108.1)"
     with pytest.raises(ScenarioError) as cli:
         parse_action({"player": "alice", "action": "cast", "card": "Lightning Blot", "targets": ["bob"]}, NAMES)
     assert str(cli.value) == f"action.card: {said}"

@@ -15,7 +15,7 @@ from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.audit.replay import replay
-from mtg_ledger.core.schema import SchemaError, upgrade
+from mtg_ledger.core.schema import class_versions, SchemaError, upgrade
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "schema1-free-for-all.mtgl"
 
@@ -75,7 +75,12 @@ def test_the_golden_log_imported_and_exported_keeps_every_event_and_hash_and_its
         assert written.blocks  # zstd frames, a block of events each
     again_header, again = logfile.read(copy)
     assert again == events
-    assert again_header["schema"] == SCHEMA_VERSION and again_header["event_versions"] == header["event_versions"]
+    assert again_header["schema"] == SCHEMA_VERSION
+    recorded = again_header["event_versions"]  # as recorded, and the event types added since at their versions
+    assert {k: recorded[k] for k in header["event_versions"]} == header["event_versions"]
+    assert {k: v for k, v in recorded.items() if k not in header["event_versions"]} == {
+        k: v for k, v in class_versions().items() if k not in header["event_versions"]
+    }
     assert {k: again_header[k] for k in ("format", "rules", "game", "events", "hash")} == {k: header[k] for k in ("format", "rules", "game", "events", "hash")}
     assert audit(header["game"], again, again_header, versions=logfile.recorded_versions(again_header)).clean
     db2, twice = str(tmp_path / "g2.sqlite"), tmp_path / "twice.mtgl"

@@ -1,0 +1,391 @@
+"""Card sketches turned into card files of the pool (docs/cards.md, "Adding cards from sketches").
+
+A sketch is one card as a JSON object: its printed facts (``name``, ``mana_cost``, ``colors``,
+``supertypes``, ``types``, ``subtypes``, ``power``, ``toughness``, ``loyalty``, ``defense``), its Oracle
+text (``oracle``) and its abilities in a small descriptive form (``{"kind": "keyword", "name":
+"flying"}``, ``{"kind": "spell", "effects": [{"do": "damage", "amount": 3, "target": "any"}]}``, ...).
+``convert`` maps those abilities onto the engine's vocabulary (``core.vocabulary``) and gives the card's
+definition, with the definitions of the tokens it creates; a sketch naming anything the engine does not
+interpret exactly is ``Unsupported``, naming the ability kind it lacks, and stays out of the pool. The
+Oracle text is copied as it stands, never edited.
+
+    python -m mtg_ledger.replays.cards.sketch cards.jsonl --pool replays/cards/pool
+
+writes a card file for each card the engine interprets fully that the pool lacks (and each token it
+creates), and prints every card left out with the reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from mtg_ledger.core.vocabulary import KEYWORDS, compile_card
+from mtg_ledger.replays.cards.writer import card_toml, file_name
+
+Definition = dict[str, Any]
+
+
+class Unsupported(ValueError):
+    """A sketch the engine cannot interpret fully: ``why`` names the missing ability kind."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+        super().__init__(why)
+
+
+# sketch target -> the engine's target spec (core.targeting)
+_TARGETS = {
+    "any": "any",
+    "creature": "creature",
+    "creature_you_control": "creature_you_control",
+    "spell": "spell",
+    "nonland_permanent": "nonland_permanent",
+    "target_player": "player",
+    "target_opponent": "opponent",
+    "player_or_planeswalker": "player_or_planeswalker",
+    "artifact_or_enchantment": "artifact_or_enchantment",
+    "enchantment": "enchantment",
+    "creature_with_flying": "creature_with_flying",
+    "nonblack_creature": "nonblack_creature",
+    "creature_opponent_controls": "creature_opponent_controls",
+    "attacking_or_blocking_creature": "attacking_or_blocking_creature",
+    "black_or_red_permanent": "black_or_red_permanent",
+    "artifact_creature_or_land": "artifact_creature_or_land",
+    "creature_spell": "creature_spell",
+    "noncreature_spell": "noncreature_spell",
+}
+_STEPS = {"your_upkeep": "upkeep", "your_end_step": "end"}  # "at the beginning of your <step>"
+_WHEN = {
+    "enters": "enters",
+    "dies": "dies",
+    "you_cast_noncreature": "you_cast_noncreature",
+    "attacks": "attacks",
+    "blocks": "blocks",
+    "becomes_blocked": "becomes_blocked",
+}
+_SACRIFICE = re.compile(r"^Sacrifice this (creature|artifact|enchantment|permanent)$")
+_MANA = re.compile(r"^(\{([0-9]+|[WUBRG])\})+$")
+
+
+def convert(sketch: dict[str, Any]) -> tuple[Definition, list[Definition]]:
+    """The card's definition and those of the tokens it creates, or ``Unsupported``."""
+    if sketch.get("back") is not None:
+        raise Unsupported("back face (a defeated Siege is exiled, then cast transformed)")
+    if "Battle" in sketch["types"]:
+        raise Unsupported("battle (a defeated Siege is exiled, then cast transformed)")
+    tokens: list[Definition] = []
+    card: Definition = {"name": sketch["name"]}
+    if sketch.get("mana_cost"):
+        card["mana_cost"] = sketch["mana_cost"]
+    for key in ("colors", "color_identity", "supertypes"):
+        if sketch.get(key):
+            card[key] = list(sketch[key])
+    card["types"] = list(sketch["types"])
+    if sketch.get("subtypes"):
+        card["subtypes"] = list(sketch["subtypes"])
+    for key in ("power", "toughness", "loyalty", "defense"):
+        if sketch.get(key) is not None:
+            card[key] = sketch[key]
+    keywords: list[str] = []
+    abilities: list[Definition] = []
+    spell: Definition | None = None
+    lines = sketch["oracle"].split("\n")
+    for ability in sketch["abilities"]:
+        kind = ability["kind"]
+        if kind == "keyword":
+            _keyword(ability, card, keywords, abilities)
+        elif kind == "spell":
+            target, effects = _effects(ability["effects"], tokens)
+            spell = {"target": target, "effects": effects} if target else {"effects": effects}
+        elif kind == "mana":
+            if ability.get("choice") or not re.fullmatch(r"[WUBRGC]", ability["add"]):
+                raise Unsupported(f"mana ability adding {ability['add']!r} (a choice of colours)")
+            abilities.append({"ability": "mana", "produces": ability["add"]})
+        elif kind == "static":
+            abilities.append(_static(ability))
+        elif kind == "triggered":
+            abilities.append(_triggered(ability, tokens))
+        elif kind == "activated":
+            abilities.append(_activated(ability, tokens, lines))
+        elif kind == "loyalty":
+            abilities.append(_loyalty(ability, tokens, lines))
+        else:
+            raise Unsupported(f"ability kind {kind!r}")
+    if keywords:
+        card["keywords"] = keywords
+    card["oracle"] = sketch["oracle"]
+    if spell is not None:
+        card["spell"] = spell
+    if abilities:
+        card["abilities"] = abilities
+    if card.get("mana_cost") and not _MANA.fullmatch(card["mana_cost"]):
+        raise Unsupported(f"mana cost {card['mana_cost']} (hybrid, X or other symbols)")
+    compile_card(card)  # the vocabulary reads it (a defect of this module otherwise)
+    return card, tokens
+
+
+def _keyword(ability: Definition, card: Definition, keywords: list[str], abilities: list[Definition]) -> None:
+    name = ability["name"]
+    if name == "enchant":
+        if ability.get("what") != "creature":
+            raise Unsupported(f"enchant {ability.get('what')}")
+        card["enchant"] = "creature"
+    elif name == "equip":
+        cost = ability["cost"]
+        if not _MANA.fullmatch(cost):
+            raise Unsupported(f"equip cost {cost!r}")
+        equip = {"ability": "activated", "cost": cost, "effects": [{"effect": "attach"}], "timing": "sorcery"}
+        abilities.append({**equip, "target": "creature_you_control", "text": f"Equip {cost}"})
+    elif name == "ward":
+        if not _MANA.fullmatch(ability.get("cost", "")):
+            raise Unsupported(f"ward cost {ability.get('cost')!r}")
+        keywords.append("ward")
+        card["ward"] = ability["cost"]
+    elif name in KEYWORDS and len(ability) == 2:
+        keywords.append(name)
+    else:
+        raise Unsupported(f"keyword {name!r}")
+
+
+def _static(ability: Definition) -> Definition:
+    effect = ability["effect"]
+    if effect in ("enchanted_gets", "equipped_gets"):
+        return _gets({"ability": "attached_gets"}, ability)
+    if effect == "anthem":
+        other = {"creatures_you_control": False, "other_creatures_you_control": True}.get(ability.get("affects", ""))
+        if other is None:
+            raise Unsupported(f"anthem affecting {ability.get('affects')!r}")
+        return _gets({"ability": "creatures_you_control_get", **({"other": True} if other else {})}, ability)
+    if effect == "enters_tapped":
+        return {"ability": "enters_tapped"}
+    if effect == "cant_block":
+        return {"ability": "cant_block"}
+    if effect == "enchanted_cant_attack_or_block":
+        return {"ability": "attached_cant_attack_or_block"}
+    if effect == "attack_tax" and ability.get("per") == "attacking_creature" and _MANA.fullmatch(ability.get("cost", "")):
+        amount = ability["cost"].strip("{}")
+        if amount.isdigit():
+            return {"ability": "attack_tax", "amount": int(amount)}
+    raise Unsupported(f"static ability {effect!r}")
+
+
+def _gets(out: Definition, ability: Definition) -> Definition:
+    for key in ("power", "toughness"):
+        if ability.get(key):
+            out[key] = ability[key]
+    for keyword in ability.get("keywords") or []:
+        if keyword not in KEYWORDS:
+            raise Unsupported(f"keyword {keyword!r} granted")
+    if ability.get("keywords"):
+        out["keywords"] = list(ability["keywords"])
+    return out
+
+
+def _triggered(ability: Definition, tokens: list[Definition]) -> Definition:
+    when = ability["when"]
+    if ability.get("condition"):
+        raise Unsupported(f"trigger condition {ability['condition']!r}")
+    out: Definition = {"ability": "triggered"}
+    if when in _STEPS:
+        out.update(event="beginning_of", step=_STEPS[when])
+    elif when in _WHEN:
+        out["event"] = _WHEN[when]
+    else:
+        raise Unsupported(f"trigger {when!r}")
+    target, effects = _effects(ability["effects"], tokens)
+    out["effects"] = effects
+    if target:
+        out["target"] = target
+    return out
+
+
+def _activated(ability: Definition, tokens: list[Definition], lines: list[str]) -> Definition:
+    cost, sacrifice, tap = "", False, False
+    for part in ability["cost"].split(", "):
+        if part == "{T}" and not tap:
+            tap = True
+        elif _MANA.fullmatch(part) and not cost:
+            cost = part
+        elif _SACRIFICE.fullmatch(part) and not sacrifice:
+            sacrifice = True
+        else:
+            raise Unsupported(f"activation cost {part!r}")
+    target, effects = _effects(ability["effects"], tokens)
+    out: Definition = {"ability": "activated", "cost": cost, "effects": effects}
+    if ability.get("sorcery_speed"):
+        out["timing"] = "sorcery"
+    if target:
+        out["target"] = target
+    if sacrifice:
+        out["sacrifice"] = True
+    if tap:
+        out["tap"] = True
+    out["text"] = _line(lines, f"{ability['cost']}:")
+    return out
+
+
+def _loyalty(ability: Definition, tokens: list[Definition], lines: list[str]) -> Definition:
+    cost = ability["cost"]
+    target, effects = _effects(ability["effects"], tokens)
+    out: Definition = {"ability": "activated", "cost": "", "loyalty": cost, "effects": effects}
+    if target:
+        out["target"] = target
+    out["text"] = _line(lines, f"+{cost}:" if cost > 0 else f"\u2212{-cost}:" if cost < 0 else "0:")
+    return out
+
+
+def _line(lines: list[str], start: str) -> str:
+    """The Oracle line of an activated ability: the one starting with its cost."""
+    found = [line for line in lines if line.startswith(start)]
+    if len(found) != 1:
+        raise Unsupported(f"activated ability {start!r} not found once in the Oracle text")
+    return found[0]
+
+
+def _effects(sketches: Iterable[Definition], tokens: list[Definition]) -> tuple[str | None, list[Definition]]:
+    """The effects, and the one target spec they share (115.1: one target, or none)."""
+    targets: list[str] = []
+    out: list[Definition] = []
+    for e in sketches:
+        effect, target = _effect(e, tokens)
+        out.extend(effect)
+        if target is not None:
+            targets.append(target)
+    if len(set(targets)) > 1:
+        raise Unsupported(f"effects with different targets ({', '.join(dict.fromkeys(targets))})")
+    return (targets[0] if targets else None), out
+
+
+def _spec(e: Definition, key: str = "target") -> str:
+    sketch = e.get(key)
+    if sketch not in _TARGETS:
+        raise Unsupported(f"{e['do']} {key} {sketch!r}")
+    return _TARGETS[sketch]
+
+
+def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], str | None]:
+    do = e["do"]
+    for key in ("n", "amount"):
+        if key in e and type(e[key]) is not int:
+            raise Unsupported(f"{do} {key} {e[key]!r} (a number counted as it resolves)")
+    if e.get("optional") or e.get("up_to") or (e.get("n", 1) != 1 and do in ("exile", "untap", "destroy", "bounce")):
+        raise Unsupported(f"{do} with optional, up to or several targets")
+    if do == "damage":
+        if e.get("target") == "each_opponent":
+            return [{"effect": "deal_damage", "amount": e["amount"], "to": "each_opponent"}], None
+        return [{"effect": "deal_damage", "amount": e["amount"]}], _spec(e)
+    if do == "draw":
+        who = e.get("who", "you")
+        if who == "you":
+            return [{"effect": "draw_cards", "count": e["n"]}], None
+        if who == "each_player":
+            return [{"effect": "each_player_draws", "count": e["n"]}], None
+        if who == "target_player":
+            return [{"effect": "target_player_draws", "count": e["n"]}], "player"
+        raise Unsupported(f"draw by {who!r}")
+    if do == "mill" and e.get("who") in ("target_player", "target_opponent"):
+        return [{"effect": "target_player_mills", "count": e["n"]}], _spec(e, "who")
+    if do == "gain_life" and e.get("who", "you") == "you":
+        return [{"effect": "gain_life", "amount": e["n"]}], None
+    if do == "lose_life" and e.get("who") in ("you", "each_opponent"):
+        return [{"effect": "lose_life", "amount": e["n"], **({"who": "each_opponent"} if e["who"] == "each_opponent" else {})}], None
+    if do == "lose_life" and e.get("who") in ("target_player", "target_opponent"):
+        return [{"effect": "lose_life", "amount": e["n"], "who": "target"}], _spec(e, "who")
+    if do == "discard" and e.get("who") == "you":
+        return [{"effect": "discard_cards", "count": e["n"]}], None
+    if do == "pump":
+        keywords = list(e.get("keywords") or [])
+        if any(k not in KEYWORDS for k in keywords):
+            raise Unsupported(f"pump granting {keywords}")
+        if e.get("target") == "this":
+            pump_self = {"effect": "pump_self_until_end_of_turn", "power": e["power"], "toughness": e["toughness"]}
+            return [{**pump_self, **({"keywords": keywords} if keywords else {})}], None
+        pump = {"effect": "pump_until_end_of_turn", "power": e["power"], "toughness": e["toughness"]}
+        return [{**pump, **({"keywords": keywords} if keywords else {})}], _spec(e)
+    if do == "counters" and e.get("target") in ("creature", "creature_you_control"):
+        return [{"effect": "add_counters", "kind": e["kind"], **({"count": e["n"]} if e.get("n", 1) != 1 else {})}], _spec(e)
+    if do == "destroy":
+        return [{"effect": "destroy"}], _spec(e)
+    if do == "bounce":
+        return [{"effect": "return_to_owners_hand"}], _spec(e)
+    if do == "exile":
+        return [{"effect": "exile"}], _spec(e)
+    if do == "tap":
+        return [{"effect": "tap"}], _spec(e)
+    if do == "counter" and e.get("target") in ("spell", "creature_spell", "noncreature_spell"):
+        return [{"effect": "counter_target_spell"}], _spec(e)
+    if do == "token":
+        token = _token(e)
+        tokens.append(token)
+        return [{"effect": "create_token", "token": token["name"]}] * e["n"], None
+    raise Unsupported(f"effect {do!r}" + (f" on {e['target']!r}" if "target" in e else "") + (f" by {e['who']!r}" if "who" in e else ""))
+
+
+def _token(e: Definition) -> Definition:
+    """111.4: a token's definition: its name, colours, types, subtypes, power and toughness, keywords."""
+    if e.get("pt_equals"):
+        raise Unsupported(f"token whose power and toughness equal {e['pt_equals']}")
+    keywords = list(e.get("keywords") or [])
+    if any(k not in KEYWORDS for k in keywords):
+        raise Unsupported(f"token with {keywords}")
+    token: Definition = {"name": e["name"], "colors": list(e.get("colors") or []), "token": True, "types": list(e["types"])}
+    if e.get("subtypes"):
+        token["subtypes"] = list(e["subtypes"])
+    for key in ("power", "toughness"):
+        if e.get(key) is not None:
+            token[key] = e[key]
+    if keywords:
+        token["keywords"] = keywords
+    token["oracle"] = ", ".join(keywords).capitalize()  # a keyword's text as a token's rules text has it
+    return token
+
+
+# --- the command ----------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mtg_ledger.replays.cards.sketch", description=__doc__.splitlines()[0])
+    parser.add_argument("sketches", type=Path, help="a JSON Lines file of card sketches")
+    parser.add_argument("--pool", type=Path, required=True, help="the pool's folder of card files")
+    parser.add_argument("--dry-run", action="store_true", help="write nothing; say what would be written")
+    args = parser.parse_args(argv)
+    from mtg_ledger.replays.cards import read_card
+
+    existing: dict[str, Definition] = {}
+    for path in sorted(args.pool.glob("*.toml")):
+        data = read_card(path.name, path.read_text(encoding="utf-8"))
+        existing[data["name"]] = data
+    written: list[str] = []
+    for line in args.sketches.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        sketch = json.loads(line)
+        try:
+            card, tokens = convert(sketch)
+            for token in tokens:
+                known = existing.get(token["name"])
+                if known is not None and known != token:
+                    raise Unsupported(f"a token named {token['name']!r} that the pool defines otherwise")
+        except Unsupported as e:
+            print(f"left out\t{sketch['name']}\t{e.why}")
+            continue
+        for definition in [card, *tokens]:
+            if definition["name"] in existing:
+                continue
+            existing[definition["name"]] = definition
+            written.append(definition["name"])
+            if not args.dry_run:
+                (args.pool / file_name(definition["name"])).write_text(card_toml(definition), encoding="utf-8")
+    for name in written:
+        print(f"added\t{name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
