@@ -82,6 +82,7 @@ class Tally:
 
 RECEIPTS_ADDED = ("commitments", "salts")  # the keys a player's copy of an event gains for receipts (docs/receipts.md)
 
+
 def call(http: httpx.Client, tally: Tally, method: str, path: str, **kwargs: Any) -> httpx.Response:
     """One request, sent again (the same request: same key, same body) until it gets an answer other than 503."""
     began = time.monotonic()
