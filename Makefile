@@ -23,10 +23,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # The rules and unit tests alone (tests/rules, tests/unit), with few examples per property: no PostgreSQL, no
-# browser, no server process. `make test` runs them all, with more examples.
+# browser, no server process, on two cores (pytest-xdist). `make test` runs them all, with more examples.
 test-fast: export HYPOTHESIS_PROFILE := fast
 test-fast: $(STAMP)
-	$(PY) -m pytest -q -m "not postgres" tests/rules tests/unit
+	$(PY) -m pytest -q -n 2 -m "not postgres" tests/rules tests/unit
 
 # The fault test: serve --workers 2 on the loopback PostgreSQL under load, workers killed with SIGKILL and the
 # cluster restarted once (other test runs on the machine notice it for a second or so); about 25 s
