@@ -33,7 +33,7 @@ Map = dict[str, Any]
 
 def class_versions() -> dict[str, int]:
     """The class version of every event type the engine writes."""
-    return {name: getattr(cls, "class_version", 1) for name, cls in EVENT_TYPES.items()}
+    return {name: cls.class_version for name, cls in EVENT_TYPES.items()}
 
 
 class SchemaError(ValueError):
@@ -49,7 +49,7 @@ def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     kind = event.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise SchemaError("schema.unknown_type_at", v=event.get("v"), kind=kind)
-    current = getattr(EVENT_TYPES[kind], "class_version", 1)  # class_versions()[kind], without building the whole map per event
+    current = EVENT_TYPES[kind].class_version
     version = recorded.get(kind, 1)
     if version > current:
         raise SchemaError("schema.class_newer", v=event.get("v"), kind=kind, version=version, current=current)

@@ -39,6 +39,7 @@ Upcaster = Callable[[Event], Event]  # an older form of an event's map -> the ne
 class GameEvent(Aggregate.Event):
     hash: str
 
+    class_version: ClassVar[int] = 1  # the form its fields are in; an event of a later form says so (core.schema)
     field_names: ClassVar[tuple[str, ...]] = ()
     fields_type: ClassVar[type[Any]]  # the event's fields as a TypedDict, which its applier's map is typed with
 

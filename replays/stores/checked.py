@@ -345,7 +345,7 @@ def _fast_kinds() -> dict[str, Entry]:
     return {
         name: (row_form.tail(name), ev.APPLIERS[name], {} if all(hint is str for hint in typing.get_type_hints(cls.fields_type).values()) else None)
         for name, cls in ev.EVENT_TYPES.items()
-        if cls is not ev.GameStarted and getattr(cls, "class_version", 1) == 1 and cls.field_names and all(f < "type" for f in cls.field_names)
+        if cls is not ev.GameStarted and cls.class_version == 1 and cls.field_names and all(f < "type" for f in cls.field_names)
     }
 
 
