@@ -23,8 +23,10 @@ test: $(STAMP)
 	$(PY) -m pytest -q
 
 # The rules and unit tests alone (tests/rules, tests/unit), with few examples per property: no PostgreSQL, no
-# browser, no server process, on two cores (pytest-xdist). `make test` runs them all, with more examples.
+# browser, no server process, on two cores (pytest-xdist), keeping compiled modules between runs (even where the
+# environment sets PYTHONDONTWRITEBYTECODE). `make test` runs them all, with more examples.
 test-fast: export HYPOTHESIS_PROFILE := fast
+test-fast: export PYTHONDONTWRITEBYTECODE :=
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -n 2 -m "not postgres" tests/rules tests/unit
 

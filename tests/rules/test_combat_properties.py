@@ -85,7 +85,11 @@ def test_random_legal_combats_keep_the_damage_and_life_invariants_510(seed: int,
 
 
 def test_the_invariant_checker_sees_combat_damage_in_random_games() -> None:
-    steps = sum(check_combat_invariants(play_randomly(seed, random.Random(seed), 1500).events) for seed in range(6))
+    steps = 0
+    for seed in range(6):  # until the games seen have shown enough combat damage steps
+        steps += check_combat_invariants(play_randomly(seed, random.Random(seed), 1500).events)
+        if steps > 5:
+            break
     assert steps > 5  # the property above is not vacuous
 
 
@@ -119,7 +123,7 @@ def test_wild_declarations_are_refused_in_practice() -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        assert sum(refuse_wild_declarations(Path(tmp), seed) for seed in range(4)) > 0  # the property is not vacuous
+        assert any(refuse_wild_declarations(Path(tmp), seed) for seed in range(4))  # the property is not vacuous
 
 
 def refuse_wild_declarations(tmp_path: Path, seed: int) -> int:

@@ -79,13 +79,21 @@ def test_every_event_type_is_registered_by_its_declaration_under_its_class_name(
 
 def test_every_event_has_its_applier_right_below_its_class() -> None:
     assert set(ev.APPLIERS) == set(ev.EVENT_TYPES)
+    spans: dict[type, tuple[int, int]] = {}  # a class's first line and its length (inspect parses its module each time)
+
+    def span(cls: type) -> tuple[int, int]:
+        if cls not in spans:
+            lines, start = inspect.getsourcelines(cls)
+            spans[cls] = (start, len(lines))
+        return spans[cls]
+
     for name, cls in ev.EVENT_TYPES.items():
         applier = ev.APPLIERS[name]
         assert applier.__module__ == cls.__module__, f"{name}'s applier is declared in {applier.__module__}"
         module = inspect.getmodule(cls)
-        lines, start = inspect.getsourcelines(cls)
+        start, length = span(cls)
         classes_after = [c for c in vars(module).values() if isinstance(c, type) and issubclass(c, ev.GameEvent)
-                         and c.__module__ == cls.__module__ and inspect.getsourcelines(c)[1] > start]
-        next_class = min((inspect.getsourcelines(c)[1] for c in classes_after), default=10**9)
+                         and c.__module__ == cls.__module__ and span(c)[0] > start]
+        next_class = min((span(c)[0] for c in classes_after), default=10**9)
         applier_line = inspect.getsourcelines(applier)[1]
-        assert start + len(lines) <= applier_line < next_class, f"{name}'s applier is not right below the class"
+        assert start + length <= applier_line < next_class, f"{name}'s applier is not right below the class"

@@ -5,7 +5,7 @@ remembers where it came from, and diverges from it with the first different deci
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+import sqlite3
 from pathlib import Path
 from uuid import UUID
 
@@ -19,7 +19,7 @@ from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.ledger.application import SNAPSHOT_INTERVAL_ENV, Ledger
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.text import line
-from tests.log_tools import SEED, Event, demo_game, first, run, state_after
+from tests.log_tools import SEED, Event, first, run, state_after
 
 pytestmark = pytest.mark.usefixtures("cli_env")
 INTERVAL = 50
@@ -72,19 +72,29 @@ def test_the_state_at_any_version_is_the_log_folded_to_that_version(store: str, 
 # --- the CLI over a stored game -----------------------------------------------------------------------
 
 
-@pytest.fixture
-def stored(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> Iterator[tuple[Path, str, list[Event]]]:
-    """A demo game in an SQLite store with a snapshot every 50 events: (db, game id, its log)."""
-    monkeypatch.setenv(SNAPSHOT_INTERVAL_ENV, str(INTERVAL))
-    db = tmp_path / "s.sqlite"
-    game = demo_game(capsys, db)
-    ledger = Ledger(env=sqlite(db))
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, list[Event]]:
+    """The demo game of ``SEED``, played once into an SQLite store with a snapshot every 50 events."""
+    db = tmp_path_factory.mktemp("played") / "s.sqlite"
+    ledger = Ledger(env={**sqlite(db), SNAPSHOT_INTERVAL_ENV: str(INTERVAL)})
     try:
-        yield db, game, list(ledger.event_maps(UUID(game)))
+        game = play_demo(ledger, demo_setup(SEED))
+        return db, str(game), list(ledger.event_maps(game))
     finally:
         ledger.close()
+
+
+@pytest.fixture
+def stored(
+    played: tuple[Path, str, list[Event]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Path, str, list[Event]]:
+    """A copy of the played store for one test, which may add games to it: (db, game id, its log)."""
+    monkeypatch.setenv(SNAPSHOT_INTERVAL_ENV, str(INTERVAL))
+    template, game, log = played
+    db = tmp_path / "s.sqlite"
+    with sqlite3.connect(template) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    return db, game, log
 
 
 def test_cli_state_at_a_version_is_the_folded_state(
