@@ -227,15 +227,21 @@ def scenario() -> str:
 
 
 def decks() -> str:
-    from mtg_ledger.replays.demo.decks import DECK_ORDER, DECKS, PLAYERS
+    from mtg_ledger.replays.cards import live_pool
+    from mtg_ledger.replays.cards.decks import parse_deck, shipped_decks
+    from mtg_ledger.replays.demo.decks import DECK_ORDER, PLAYERS
 
+    pool = live_pool().definitions
     out = []
-    for seat, deck in enumerate(DECK_ORDER):
-        counts = Counter(DECKS[deck])
-        who = PLAYERS[seat]
-        when = "every game" if seat < 2 else f"games of {seat + 1} players or more"
-        out += [f"### {deck}", "", f"Played by {who} ({when}); {sum(counts.values())} cards.", "",
-                "| count | card |", "| --- | --- |"]
+    for deck, text in sorted(shipped_decks().items()):
+        counts = Counter(parse_deck(text).main)
+        colors = "".join(c for c in "WUBRG" if any(c in pool[card].get("colors", ()) for card in counts))
+        line = f"{sum(counts.values())} cards; colours {colors or 'none'}."
+        if deck in DECK_ORDER:
+            seat = DECK_ORDER.index(deck)
+            when = "every game" if seat < 2 else f"games of {seat + 1} players or more"
+            line += f" The demo's {PLAYERS[seat]} plays it when no `--deck` is given ({when})."
+        out += [f"### {deck}", "", line, "", "| count | card |", "| --- | --- |"]
         out += [f"| {n} | {card} |" for card, n in counts.items()]
         out.append("")
     return "\n".join(out)
