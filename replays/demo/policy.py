@@ -39,7 +39,8 @@ def choose(state: GameState) -> Command | None:
 
 
 def _order(state: GameState, player: str) -> OrderTriggers:
-    """In the order they triggered; a +1/+1 counter goes on our best creature that can attack."""
+    """In the order they triggered; a +1/+1 counter goes on our best creature that can attack, damage to any
+    target on the weakest opponent."""
     mine = [t for t in state.pending_triggers if t.player == player]
     chosen: list[tuple[Any, ...] | None] = []
     for t in mine:
@@ -47,7 +48,10 @@ def _order(state: GameState, player: str) -> OrderTriggers:
         if not options:
             chosen.append(None)
             continue
-        if isinstance(options[0], int):
+        players = [o for o in options if isinstance(o, str)]
+        if players and len(players) < len(options):  # any target: the weakest opponent
+            best = min((p for p in players if p != player), key=lambda p: (state.players[p].life, state.turn_order.index(p)), default=players[0])
+        elif isinstance(options[0], int):
             best = max(options, key=lambda o: (combat.can_attack(state, ch.find_permanent(state, o)), ch.power(state, ch.find_permanent(state, o)), -o))
         else:
             best = min(options, key=lambda p: (state.players[p].life, state.turn_order.index(p)))

@@ -1,0 +1,115 @@
+"""Property: random decks drawn from the whole card pool (replays/cards/pool), played by random legal
+decisions (mostly the demo's player's, so that spells are cast), never crash, never offer an illegal action, rebuild from their events to the same state, replay
+from their recorded decisions to the same events (the audit's replay), and never show a player a card they
+may not know (400.2, 401.2, 402.3).
+
+Each player's spells are names no other player has, so a leak of an opponent's hand or library, or of a
+player's own library, names a card that viewer has never been allowed to see. What a player may know: the
+cards that have been public (the battlefield, the stack, triggers, graveyards, a card revealed to all) and
+the cards that have been in their own hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtg_ledger.core.commands import Concede, PassPriority
+from mtg_ledger.core.errors import RulesError
+from mtg_ledger.core.events import apply_event
+from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.redact import JUDGE, view
+from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import LocalTable
+from mtg_ledger.core.view import state_view
+from mtg_ledger.replays.audit.replay import replay
+from mtg_ledger.replays.cards import live_pool, pin
+from mtg_ledger.replays.demo.policy import choose
+from tests.conftest import examples
+from tests.rules.test_redact import public_names
+
+POOL = live_pool().definitions
+BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
+SPELLS = sorted(
+    name for name, d in POOL.items()
+    if not d.get("token") and not {"Land", "Scheme"} & set(d.get("types", ()))
+)
+NAMES = frozenset(POOL)
+DECISIONS = 250
+PER_PLAYER = 12  # different spells a player's deck holds, two of each, with 16 basic lands
+
+
+def _names(value: Any) -> set[str]:
+    """The pool's card names ``value`` holds, at any depth."""
+    if isinstance(value, str):
+        return {value} if value in NAMES else set()
+    if isinstance(value, dict):
+        return set().union(*(_names(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(_names(v) for v in value)) if value else set()
+    return set()
+
+
+def deck(spells: list[str]) -> list[str]:
+    """Two of each spell, and 16 basic lands shared out among the spells' colours (Wastes-free: a colourless
+    deck plays Plains)."""
+    colours = [c for s in spells for c in POOL[s].get("colors", ())] or ["W"]
+    lands = [BASICS[colours[i * len(colours) // 16]] for i in range(16)]
+    return [s for s in spells for _ in range(2)] + lands
+
+
+def setup(seed: int) -> dict[str, Any]:
+    """Two players, each with spells drawn from the whole pool that the other has none of."""
+    rng = random.Random(seed)
+    drawn = rng.sample(SPELLS, 2 * PER_PLAYER)
+    players = [{"name": name, "library": deck(drawn[i::2])} for i, name in enumerate(("alice", "bob"))]
+    return pin({"seed": seed, "shuffle": True, "starting_player": "alice", "players": players})
+
+
+def play(seed: int, choice_seed: int) -> LocalTable:
+    choices = random.Random(choice_seed)
+    table = LocalTable.start(setup(seed))
+    for _ in range(DECISIONS):
+        if table.state.ended:
+            break
+        legal = [c for c in legal_actions(table.state) if not isinstance(c, Concede)]
+        assert legal, "a pending decision always has at least one legal answer"
+        acting = [c for c in legal if not isinstance(c, PassPriority)]
+        if choices.random() < 0.7:  # mostly the demo's player, which taps lands to cast what it holds
+            command = choose(table.state)
+        else:
+            command = choices.choice(acting) if acting and choices.random() < 0.6 else choices.choice(legal)
+        try:
+            table.handle(command)
+        except RulesError as e:  # pragma: no cover - legal_actions or the policy offered it
+            raise AssertionError(f"an illegal {command} was offered: {e}") from e
+    return table
+
+
+@settings(max_examples=examples(10), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1))
+def test_random_decks_from_the_whole_pool_play_rebuild_replay_and_show_no_hidden_card_400_2_401_2_402_3(
+    seed: int, choice_seed: int
+) -> None:
+    table = play(seed, choice_seed)
+    state = GameState()
+    seen_public: set[str] = set()
+    seen_in_hand: dict[str, set[str]] = {name: set() for name in table.state.players}
+    for e in table.events:
+        apply_event(state, e)
+        judge_copy = state_view(state)
+        assert view(state, JUDGE) == judge_copy and view(e, JUDGE) == e
+        seen_public |= public_names(judge_copy)
+        for name, p in judge_copy["players"].items():
+            seen_in_hand[name] |= set(p["hand"])
+        for viewer in state.players:
+            allowed = seen_public | seen_in_hand[viewer]
+            shown_state, shown_event = view(state, viewer), view(e, viewer)
+            assert _names(shown_state) <= allowed, f"{viewer} sees {_names(shown_state) - allowed} at version {e['v']}"
+            assert _names(shown_event) <= allowed, f"{viewer} sees {_names(shown_event) - allowed} in {e}"
+    assert state.state_hash() == table.state.state_hash()
+    result = replay(table.events)
+    assert result.ok, [f.message for f in result.findings][:3]
