@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import targeting, teams, triggers
+from mtg_ledger.core import player_statics, targeting, teams, triggers
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
 from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
@@ -113,6 +113,8 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
             raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_player", card=name, wanted=wanted, player=chosen)
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
+        if player_statics.hexproof_from(state, chosen, controller):
+            raise IllegalTarget("702.11c", "rules.player_has_hexproof_card_cannot_target", player=chosen, card=name)
         return [chosen]
     if spec in targeting.SPELL_SPECS:
         return [_spell_on_stack(state, chosen, name, spec, wanted)]

@@ -70,6 +70,12 @@ class EntersTapped:
     """"<This permanent> enters tapped." (614.1c)"""
 
 
+@dataclass(frozen=True)
+class YouHaveHexproof:
+    """"You have hexproof." (702.11c): its controller can't be the target of spells or abilities their
+    opponents control."""
+
+
 Static = (
     AttackTax
     | NoMaximumHandSize
@@ -80,4 +86,5 @@ Static = (
     | CantBlock
     | AttachedCantAttackOrBlock
     | EntersTapped
+    | YouHaveHexproof
 )

@@ -69,6 +69,7 @@ ABILITY_KINDS: dict[str, type] = {
     "cant_block": st.CantBlock,  # 509.1a
     "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
     "enters_tapped": st.EntersTapped,  # 614.1c
+    "you_have_hexproof": st.YouHaveHexproof,  # 702.11c
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.

@@ -1,0 +1,54 @@
+"""The pool's planeswalkers beyond Jace Beleren, each ability of each resolving on a concrete board with
+the pool's own card files (606: loyalty abilities), and the rules they brought: a player with hexproof
+(702.11c)."""
+
+from __future__ import annotations
+
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core import targeting
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell
+from mtg_ledger.core.errors import IllegalTarget
+from mtg_ledger.core.legal import legal_actions
+from tests.helpers import advance_to, both_pass, last, obj, perm, refused, two_players
+from tests.rules.mechanics_cards import start
+
+TEYO = CardRef("Teyo, the Shieldmage")
+
+
+# --- Teyo, the Shieldmage ----------------------------------------------------------------------
+
+
+def test_a_player_with_hexproof_cannot_be_the_target_of_what_an_opponent_controls_702_11c():
+    table = start(
+        two_players(
+            alice={"battlefield": ["Teyo, the Shieldmage", "Jace Beleren"]},
+            bob={"battlefield": ["Mountain"], "hand": ["Lightning Bolt"]},
+        )
+    )
+    teyo = obj(table, "Teyo, the Shieldmage")
+    advance_to(table, 2, "precombat_main")
+    refused(table, CastSpell("bob", "Lightning Bolt", targets=("alice",)), "702.11c", IllegalTarget)
+    bolts = [a.targets for a in legal_actions(table.state) if isinstance(a, CastSpell)]
+    assert ("alice",) not in bolts and ("bob",) in bolts and (teyo,) in bolts  # the planeswalker itself has no hexproof
+    assert targeting.legal_targets(table.state, "any", "bob") == ["bob", teyo, obj(table, "Jace Beleren")]  # a trigger's choices too
+    assert targeting.legal_targets(table.state, "player", "alice") == ["alice", "bob"]  # her own abilities may target her
+    table.handle(CastSpell("bob", "Lightning Bolt", targets=(teyo,)))
+    both_pass(table, "bob", "alice")
+    assert ch.loyalty(perm(table, "Teyo, the Shieldmage")) == 2
+    advance_to(table, 3, "precombat_main")
+    table.handle(ActivateAbility("alice", CardRef("Jace Beleren"), 1, targets=("alice",)))
+    assert last(table, "AbilityActivated")["targets"] == ["alice"]
+
+
+def test_teyo_makes_a_0_3_wall_with_defender_for_two_loyalty_606_4():
+    table = start(two_players(alice={"battlefield": ["Teyo, the Shieldmage"]}))
+    advance_to(table, 1, "precombat_main")
+    assert ch.loyalty(perm(table, "Teyo, the Shieldmage")) == 5  # 306.5b
+    listed = [a for a in legal_actions(table.state) if isinstance(a, ActivateAbility)]
+    assert listed == [ActivateAbility("alice", obj(table, "Teyo, the Shieldmage"), 0)]  # 606: its one loyalty ability
+    table.handle(ActivateAbility("alice", TEYO, 0))
+    assert ch.loyalty(perm(table, "Teyo, the Shieldmage")) == 3
+    both_pass(table)
+    wall = perm(table, "Wall")
+    assert (wall.token, wall.controller, ch.power(table.state, wall), ch.toughness(table.state, wall)) == (True, "alice", 0, 3)
+    assert ch.has_keyword(table.state, wall, "defender")
