@@ -21,6 +21,7 @@ from mtg_ledger.core import teams
 from mtg_ledger.core.errors import CannotPay, Phrase
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core import record
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.state import EffectKind, StackObject
 
@@ -58,7 +59,7 @@ def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: 
             emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
             source = table.state.permanent(_source(top))
             if source is not None and effect.amount > 0 and ch.has_keyword(table.state, source, "lifelink"):
-                emit(table, ev.LifeGained, player=source.controller, amount=effect.amount, source=source.object)
+                record.gain_life(table, source.controller, effect.amount, source.object)  # 119.7
 
 
 def pump_self(table: Table, top: StackObject, effect: fx.PumpSelfUntilEndOfTurn, targets: list[Any]) -> None:
@@ -143,7 +144,7 @@ def exile_target(table: Table, top: StackObject, effect: fx.ExileTarget, targets
     if effect.controller_gains_its_power:
         for player, amount, obj in gains:
             if amount > 0:
-                emit(table, ev.LifeGained, player=player, amount=amount, source=obj)
+                record.gain_life(table, player, amount, obj)  # 119.7
 
 
 def tap_target(table: Table, top: StackObject, effect: fx.TapTarget, targets: list[Any]) -> None:
@@ -191,7 +192,7 @@ def lose_life(table: Table, top: StackObject, effect: fx.LoseLife, targets: list
 
 def gain_life(table: Table, top: StackObject, effect: fx.GainLife, targets: list[Any]) -> None:
     """119.3."""
-    emit(table, ev.LifeGained, player=top.controller, amount=effect.amount, source=_source(top))
+    record.gain_life(table, top.controller, effect.amount, _source(top))  # 119.7
 
 
 def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets: list[Any]) -> None:

@@ -30,3 +30,9 @@ def hexproof_from(state: GameState, player: str, controller: str) -> bool:
     """702.11c: a player with hexproof can't be the target of spells or abilities their opponents
     control (``controller``: the spell's or ability's); their own and their teammates' may target them."""
     return not teams.teammates(state, player, controller) and has_hexproof(state, player)
+
+
+def can_gain_life(state: GameState, player: str) -> bool:
+    """119.7: not while a permanent of one of their opponents says "Your opponents can't gain life."
+    (Tibalt, Rakish Instigator)."""
+    return all(teams.teammates(state, controller, player) for controller, _ in _controlled_statics(state, st.OpponentsCantGainLife))

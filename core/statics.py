@@ -76,6 +76,11 @@ class YouHaveHexproof:
     opponents control."""
 
 
+@dataclass(frozen=True)
+class OpponentsCantGainLife:
+    """"Your opponents can't gain life." (119.7)"""
+
+
 Static = (
     AttackTax
     | NoMaximumHandSize
@@ -87,4 +92,5 @@ Static = (
     | AttachedCantAttackOrBlock
     | EntersTapped
     | YouHaveHexproof
+    | OpponentsCantGainLife
 )

@@ -70,6 +70,7 @@ ABILITY_KINDS: dict[str, type] = {
     "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
     "enters_tapped": st.EntersTapped,  # 614.1c
     "you_have_hexproof": st.YouHaveHexproof,  # 702.11c
+    "opponents_cant_gain_life": st.OpponentsCantGainLife,  # 119.7
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.

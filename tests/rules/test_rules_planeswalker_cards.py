@@ -1,18 +1,19 @@
 """The pool's planeswalkers beyond Jace Beleren, each ability of each resolving on a concrete board with
 the pool's own card files (606: loyalty abilities), and the rules they brought: a player with hexproof
-(702.11c)."""
+(702.11c), players who can't gain life (119.7)."""
 
 from __future__ import annotations
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import targeting
-from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, OrderTriggers
 from mtg_ledger.core.errors import IllegalTarget
 from mtg_ledger.core.legal import legal_actions
-from tests.helpers import advance_to, both_pass, last, obj, perm, refused, two_players
+from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, two_players
 from tests.rules.mechanics_cards import start
 
 TEYO = CardRef("Teyo, the Shieldmage")
+TIBALT = CardRef("Tibalt, Rakish Instigator")
 
 
 # --- Teyo, the Shieldmage ----------------------------------------------------------------------
@@ -52,3 +53,45 @@ def test_teyo_makes_a_0_3_wall_with_defender_for_two_loyalty_606_4():
     wall = perm(table, "Wall")
     assert (wall.token, wall.controller, ch.power(table.state, wall), ch.toughness(table.state, wall)) == (True, "alice", 0, 3)
     assert ch.has_keyword(table.state, wall, "defender")
+
+
+# --- Tibalt, Rakish Instigator -------------------------------------------------------------------
+
+
+def test_the_opponents_of_a_player_whose_permanent_says_they_cant_gain_life_gain_none_119_7():
+    table = start(
+        two_players(
+            alice={"battlefield": ["Tibalt, Rakish Instigator", "Mountain", "Plains"], "hand": ["Lightning Helix"]},
+            bob={"battlefield": ["Child of Night", "Mountain", "Plains"], "hand": ["Lightning Helix"]},
+        )
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Lightning Helix", targets=("bob",)))
+    both_pass(table)
+    assert (table.state.players["alice"].life, table.state.players["bob"].life) == (23, 17)  # Tibalt's controller still gains
+    advance_to(table, 2, "precombat_main")
+    table.handle(CastSpell("bob", "Lightning Helix", targets=("alice",)))
+    both_pass(table, "bob", "alice")
+    advance_to(table, 2, "declare_attackers")
+    table.handle(DeclareAttackers("bob", ((CardRef("Child of Night"), "alice"),)))  # lifelink (702.15b)
+    advance_to(table, 2, "end_of_combat")
+    assert (table.state.players["alice"].life, table.state.players["bob"].life) == (18, 17)
+    assert [e["player"] for e in events_of(table, "LifeGained")] == ["alice"]
+
+
+def test_tibalts_devil_deals_1_damage_to_any_target_when_it_dies_606_4_700_4():
+    table = start(two_players(alice={"battlefield": ["Tibalt, Rakish Instigator"]}, bob={"battlefield": ["Mountain"], "hand": ["Lightning Bolt"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", TIBALT, 0))
+    assert ch.loyalty(perm(table, "Tibalt, Rakish Instigator")) == 3
+    both_pass(table)
+    devil = perm(table, "Devil")
+    assert (devil.token, ch.power(table.state, devil), ch.toughness(table.state, devil)) == (True, 1, 1)
+    advance_to(table, 2, "precombat_main")
+    table.handle(CastSpell("bob", "Lightning Bolt", targets=(devil.object,)))
+    both_pass(table, "bob", "alice")
+    trigger = last(table, "AbilityTriggered")
+    assert (trigger["player"], trigger["card"]) == ("alice", "Devil")
+    table.handle(OrderTriggers("alice", (trigger["object"],), (("bob",),)))
+    both_pass(table, "bob", "alice")
+    assert table.state.players["bob"].life == 19
