@@ -102,10 +102,16 @@ def attach(table: Table, top: StackObject, effect: fx.Attach, targets: list[Any]
 
 
 def destroy(table: Table, top: StackObject, effect: fx.Destroy, targets: list[Any]) -> None:
-    """701.8; 702.12b: an indestructible permanent isn't destroyed."""
-    doomed = [p for p in table.state.each(targets) if not ch.has_keyword(table.state, p, "indestructible")]
+    """701.8; 702.12b: an indestructible permanent isn't destroyed. 608.2h: "its controller" is each
+    target's controller as it last existed on the battlefield; they draw destroyed or not (121.2)."""
+    aimed = table.state.each(targets)
+    drawers = [p.controller for p in aimed] if effect.controller_draws else []
+    doomed = [p for p in aimed if not ch.has_keyword(table.state, p, "indestructible")]
     if doomed:
         emit(table, ev.PermanentsPutIntoGraveyard, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed], rule="701.8")
+    for player in drawers:
+        for _ in range(effect.controller_draws):
+            draw(table, player)
 
 
 def counter_unless_pays(table: Table, top: StackObject, effect: fx.CounterUnlessPays, targets: list[Any]) -> None:

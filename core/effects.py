@@ -145,7 +145,11 @@ class Attach:
 
 @dataclass(frozen=True)
 class Destroy:
-    """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b)."""
+    """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b); ``controller_draws``:
+    "Its controller draws N cards." (121.2; 608.2h: its controller as it last existed on the battlefield,
+    whether or not it was destroyed)."""
+
+    controller_draws: int = 0
 
 
 @dataclass(frozen=True)
@@ -243,7 +247,8 @@ class TriggeredAbility:
     ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
-    ``chapter``, 714.2).
+    ``chapter``, 714.2), ``opponent_draws`` (each card an opponent draws, 121.2; "that player" is
+    the one who drew).
     """
 
     event: str

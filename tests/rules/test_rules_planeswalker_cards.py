@@ -1,6 +1,7 @@
 """The pool's planeswalkers beyond Jace Beleren, each ability of each resolving on a concrete board with
 the pool's own card files (606: loyalty abilities), and the rules they brought: a player with hexproof
-(702.11c), players who can't gain life (119.7)."""
+(702.11c), players who can't gain life (119.7), "whenever an opponent draws a card" (603.2, 121.2), and
+"its controller" of a destroyed permanent (608.2h)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from tests.rules.mechanics_cards import start
 
 TEYO = CardRef("Teyo, the Shieldmage")
 TIBALT = CardRef("Tibalt, Rakish Instigator")
+OB_NIXILIS = CardRef("Ob Nixilis, the Hate-Twisted")
 
 
 # --- Teyo, the Shieldmage ----------------------------------------------------------------------
@@ -95,3 +97,52 @@ def test_tibalts_devil_deals_1_damage_to_any_target_when_it_dies_606_4_700_4():
     table.handle(OrderTriggers("alice", (trigger["object"],), (("bob",),)))
     both_pass(table, "bob", "alice")
     assert table.state.players["bob"].life == 19
+
+
+# --- Ob Nixilis, the Hate-Twisted --------------------------------------------------------------
+
+
+def test_whenever_an_opponent_draws_a_card_ob_nixilis_deals_1_damage_to_that_player_603_2_121_2():
+    library = ["Island"] * 10
+    table = start(two_players(alice={"battlefield": ["Ob Nixilis, the Hate-Twisted"], "library": library}, bob={"library": library}))
+    nixilis = obj(table, "Ob Nixilis, the Hate-Twisted")
+    advance_to(table, 2, "draw")  # bob's draw
+    trigger = last(table, "AbilityTriggered")
+    assert (trigger["player"], trigger["source"], trigger["context"]) == ("alice", nixilis, {"player": "bob"})
+    both_pass(table, "bob", "alice")
+    assert last(table, "DamageDealt") == {**last(table, "DamageDealt"), "source": nixilis, "target": "bob", "amount": 1}
+    assert table.state.players["bob"].life == 19
+    advance_to(table, 3, "precombat_main")  # alice's own draw triggers nothing
+    assert len(events_of(table, "AbilityTriggered")) == 1
+
+
+def test_ob_nixilis_destroys_target_creature_and_its_controller_draws_two_cards_608_2h():
+    library = ["Island"] * 10
+    table = start(
+        two_players(alice={"battlefield": ["Ob Nixilis, the Hate-Twisted"], "library": library}, bob={"battlefield": ["Grizzly Bears"], "library": library})
+    )
+    advance_to(table, 1, "precombat_main")
+    hand = len(table.state.players["bob"].hand)
+    table.handle(ActivateAbility("alice", OB_NIXILIS, 0, targets=(CardRef("Grizzly Bears"),)))
+    assert ch.loyalty(perm(table, "Ob Nixilis, the Hate-Twisted")) == 3
+    both_pass(table)
+    assert table.state.players["bob"].graveyard == ["Grizzly Bears"]
+    assert len(table.state.players["bob"].hand) == hand + 2
+    assert [t["context"] for t in events_of(table, "AbilityTriggered")] == [{"player": "bob"}, {"player": "bob"}]  # one a card drawn
+    both_pass(table)
+    both_pass(table)
+    assert table.state.players["bob"].life == 18
+
+
+def test_the_controller_of_a_creature_that_isnt_destroyed_still_draws_608_2h_702_12b():
+    library = ["Island"] * 10
+    table = start(
+        two_players(alice={"battlefield": ["Ob Nixilis, the Hate-Twisted", "Darksteel Myr"], "library": library}, bob={"library": library})
+    )
+    advance_to(table, 1, "precombat_main")
+    hand = len(table.state.players["alice"].hand)
+    table.handle(ActivateAbility("alice", OB_NIXILIS, 0, targets=(CardRef("Darksteel Myr"),)))
+    both_pass(table)
+    assert perm(table, "Darksteel Myr").controller == "alice"  # indestructible
+    assert len(table.state.players["alice"].hand) == hand + 2
+    assert events_of(table, "AbilityTriggered") == []  # alice is no opponent of her own Ob Nixilis
