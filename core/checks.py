@@ -186,7 +186,10 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
         if ch.sick(state, perm):
             raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
-    targets = check_targets(state, activated.target, command.targets, label, command.player)
+    if activated.up_to_one and not command.targets:  # 601.2c: "up to one target", and none chosen
+        targets: list[Any] = []
+    else:
+        targets = check_targets(state, activated.target, command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)

@@ -212,6 +212,18 @@ def create_token(table: Table, top: StackObject, effect: fx.CreateToken, targets
     emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
 
 
+def create_tokens(table: Table, top: StackObject, effect: fx.CreateTokens, targets: list[Any]) -> None:
+    """111.1; 608.2h: how many is counted once, as the ability resolves: its controller's life total, or
+    the lands they control."""
+    s = table.state
+    if effect.per == "life_total":
+        count = s.players[top.controller].life
+    else:
+        count = sum(1 for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_type(s, p, "Land"))
+    for _ in range(max(0, count)):
+        emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
+
+
 def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targets: list[Any]) -> None:
     """608.2d, 701.8: no real choice (the whole hand, or identical cards): they are discarded."""
     hand = table.state.players[top.controller].hand
@@ -291,4 +303,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.CounterTargetSpell: counter_target_spell,
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
+    fx.CreateTokens: create_tokens,
 }

@@ -184,6 +184,14 @@ class TapTarget:
     """"Tap target <permanent>" (701.26a)."""
 
 
+@dataclass(frozen=True)
+class CreateTokens(CreateToken):
+    """"Create X <token>s, where X is your life total" (``per`` "life_total") or "Create a <token> for each
+    land you control" (``per`` "land_you_control"): 111.1, the number counted as the ability resolves (608.2h)."""
+
+    per: str
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -211,6 +219,7 @@ Effect = (
     | CounterTargetSpell
     | ExileTarget
     | TapTarget
+    | CreateTokens
 )
 
 
@@ -233,6 +242,7 @@ class ActivatedAbility:
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
+    up_to_one: bool = False  # "up to one target" (601.2c, 115.1): choosing no target is legal too
 
 
 @dataclass(frozen=True)

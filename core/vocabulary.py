@@ -54,6 +54,7 @@ EFFECT_KINDS: dict[str, type] = {
     "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
+    "create_tokens": fx.CreateTokens,  # 111.1, 608.2h
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -175,6 +176,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
+    (fx.CreateTokens, "per"): ("life_total", "land_you_control"),
 }
 
 Path = tuple[str | int, ...]

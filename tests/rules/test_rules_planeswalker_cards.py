@@ -1,7 +1,8 @@
 """The pool's planeswalkers beyond Jace Beleren, each ability of each resolving on a concrete board with
 the pool's own card files (606: loyalty abilities), and the rules they brought: a player with hexproof
 (702.11c), players who can't gain life (119.7), "whenever an opponent draws a card" (603.2, 121.2), and
-"its controller" of a destroyed permanent (608.2h)."""
+"its controller" of a destroyed permanent (608.2h), "up to one target" (601.2c), and tokens counted as the
+ability resolves (608.2h)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.rules.mechanics_cards import start
 TEYO = CardRef("Teyo, the Shieldmage")
 TIBALT = CardRef("Tibalt, Rakish Instigator")
 OB_NIXILIS = CardRef("Ob Nixilis, the Hate-Twisted")
+AJANI = CardRef("Ajani, Caller of the Pride")
 
 
 # --- Teyo, the Shieldmage ----------------------------------------------------------------------
@@ -146,3 +148,51 @@ def test_the_controller_of_a_creature_that_isnt_destroyed_still_draws_608_2h_702
     assert perm(table, "Darksteel Myr").controller == "alice"  # indestructible
     assert len(table.state.players["alice"].hand) == hand + 2
     assert events_of(table, "AbilityTriggered") == []  # alice is no opponent of her own Ob Nixilis
+
+
+# --- Ajani, Caller of the Pride ------------------------------------------------------------------
+
+
+def test_an_ability_with_up_to_one_target_may_be_activated_with_no_target_601_2c():
+    table = start(two_players(alice={"battlefield": ["Ajani, Caller of the Pride"]}, bob={"battlefield": ["Grizzly Bears"]}))
+    ajani, bears = obj(table, "Ajani, Caller of the Pride"), obj(table, "Grizzly Bears")
+    advance_to(table, 1, "precombat_main")
+    listed = [a for a in legal_actions(table.state) if isinstance(a, ActivateAbility)]
+    assert listed == [ActivateAbility("alice", ajani, 0), ActivateAbility("alice", ajani, 0, (bears,)), ActivateAbility("alice", ajani, 1, (bears,))]
+    table.handle(ActivateAbility("alice", AJANI, 0))
+    assert last(table, "AbilityActivated")["targets"] == []
+    both_pass(table)
+    assert ch.loyalty(perm(table, "Ajani, Caller of the Pride")) == 5
+    assert events_of(table, "CountersAdded")[-1]["kind"] == "loyalty"  # no +1/+1 counter anywhere
+    advance_to(table, 3, "precombat_main")
+    table.handle(ActivateAbility("alice", AJANI, 0, targets=(bears,)))
+    both_pass(table)
+    assert perm(table, "Grizzly Bears").counters == {"+1/+1": 1}
+    assert ch.loyalty(perm(table, "Ajani, Caller of the Pride")) == 6
+
+
+def test_ajani_gives_target_creature_flying_and_double_strike_until_end_of_turn_606_4():
+    table = start(two_players(alice={"battlefield": ["Ajani, Caller of the Pride", "Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", AJANI, 1, targets=(CardRef("Grizzly Bears"),)))
+    assert ch.loyalty(perm(table, "Ajani, Caller of the Pride")) == 1
+    both_pass(table)
+    bears = perm(table, "Grizzly Bears")
+    assert ch.has_keyword(table.state, bears, "flying") and ch.has_keyword(table.state, bears, "double strike")
+    advance_to(table, 2, "upkeep")
+    assert not ch.has_keyword(table.state, perm(table, "Grizzly Bears"), "flying")  # 514.2
+
+
+def test_ajani_creates_as_many_cats_as_its_controllers_life_total_as_it_resolves_608_2h():
+    table = start(two_players(alice={"battlefield": ["Ajani, Caller of the Pride"], "life": 3}))
+    for turn in (1, 3, 5, 7):  # +1 each of alice's turns, with no target: 4, 5, 6, 7, 8
+        advance_to(table, turn, "precombat_main")
+        table.handle(ActivateAbility("alice", AJANI, 0))
+        both_pass(table)
+    advance_to(table, 9, "precombat_main")
+    assert ActivateAbility("alice", obj(table, "Ajani, Caller of the Pride"), 2) in list(legal_actions(table.state))
+    table.handle(ActivateAbility("alice", AJANI, 2))
+    both_pass(table)
+    cats = [p for p in table.state.battlefield if p.card == "Cat"]
+    assert len(cats) == 3 and all(p.token and p.controller == "alice" and ch.power(table.state, p) == 2 for p in cats)
+    assert table.state.players["alice"].graveyard == ["Ajani, Caller of the Pride"]  # 704.5i: no loyalty left
