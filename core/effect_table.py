@@ -224,6 +224,14 @@ def create_tokens(table: Table, top: StackObject, effect: fx.CreateTokens, targe
         emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
 
 
+def draw_greatest_power(table: Table, top: StackObject, effect: fx.DrawCardsEqualToGreatestPower, targets: list[Any]) -> None:
+    """121.2; 608.2h: the greatest power among the creatures its controller controls as it resolves (107.1b: at least 0)."""
+    s = table.state
+    count = max((ch.power(s, p) for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_creature(s, p)), default=0)
+    for _ in range(max(0, count)):
+        draw(table, top.controller)
+
+
 def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targets: list[Any]) -> None:
     """608.2d, 701.8: no real choice (the whole hand, or identical cards): they are discarded."""
     hand = table.state.players[top.controller].hand
@@ -304,4 +312,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
     fx.CreateTokens: create_tokens,
+    fx.DrawCardsEqualToGreatestPower: draw_greatest_power,
 }

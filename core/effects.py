@@ -192,6 +192,12 @@ class CreateTokens(CreateToken):
     per: str
 
 
+@dataclass(frozen=True)
+class DrawCardsEqualToGreatestPower:
+    """"Draw cards equal to the greatest power among creatures you control." (121.2; 608.2h: counted as it
+    resolves; none without a creature, and none for a negative power, 107.1b)."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -220,6 +226,7 @@ Effect = (
     | ExileTarget
     | TapTarget
     | CreateTokens
+    | DrawCardsEqualToGreatestPower
 )
 
 

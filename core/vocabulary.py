@@ -55,6 +55,7 @@ EFFECT_KINDS: dict[str, type] = {
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
     "create_tokens": fx.CreateTokens,  # 111.1, 608.2h
+    "draw_cards_equal_to_greatest_power": fx.DrawCardsEqualToGreatestPower,  # 121.2, 608.2h
 }
 
 ABILITY_KINDS: dict[str, type] = {

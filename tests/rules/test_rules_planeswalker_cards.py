@@ -18,6 +18,7 @@ TEYO = CardRef("Teyo, the Shieldmage")
 TIBALT = CardRef("Tibalt, Rakish Instigator")
 OB_NIXILIS = CardRef("Ob Nixilis, the Hate-Twisted")
 AJANI = CardRef("Ajani, Caller of the Pride")
+GARRUK = CardRef("Garruk, Primal Hunter")
 
 
 # --- Teyo, the Shieldmage ----------------------------------------------------------------------
@@ -196,3 +197,51 @@ def test_ajani_creates_as_many_cats_as_its_controllers_life_total_as_it_resolves
     cats = [p for p in table.state.battlefield if p.card == "Cat"]
     assert len(cats) == 3 and all(p.token and p.controller == "alice" and ch.power(table.state, p) == 2 for p in cats)
     assert table.state.players["alice"].graveyard == ["Ajani, Caller of the Pride"]  # 704.5i: no loyalty left
+
+
+# --- Garruk, Primal Hunter -----------------------------------------------------------------------
+
+
+def test_garruk_makes_a_3_3_green_beast_606_4():
+    table = start(two_players(alice={"battlefield": ["Garruk, Primal Hunter"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", GARRUK, 0))
+    assert ch.loyalty(perm(table, "Garruk, Primal Hunter")) == 4
+    both_pass(table)
+    beast = perm(table, "Beast")
+    assert (beast.token, ch.power(table.state, beast), ch.toughness(table.state, beast), ch.face(table.state, beast).colors) == (True, 3, 3, ("G",))
+
+
+def test_garruk_draws_cards_equal_to_the_greatest_power_among_creatures_its_controller_controls_608_2h():
+    library = ["Forest"] * 10
+    table = start(
+        two_players(alice={"battlefield": ["Garruk, Primal Hunter", "Hill Giant", "Grizzly Bears"], "library": library}, bob={"battlefield": ["Colossal Dreadmaw"]})
+    )
+    advance_to(table, 1, "precombat_main")
+    hand = len(table.state.players["alice"].hand)
+    table.handle(ActivateAbility("alice", GARRUK, 1))
+    assert table.state.players["alice"].graveyard == ["Garruk, Primal Hunter"]  # 704.5i: the −3 left no loyalty
+    both_pass(table)  # 113.7a: the ability resolves without its source
+    assert len(table.state.players["alice"].hand) == hand + 3  # Hill Giant's 3; bob's 6/6 is not hers
+
+
+def test_garruk_draws_nothing_without_a_creature_107_1b():
+    table = start(two_players(alice={"battlefield": ["Garruk, Primal Hunter"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", GARRUK, 1))
+    both_pass(table)
+    assert table.state.players["alice"].hand == [] and last(table, "ObjectResolved")["outcome"] == "resolved"
+
+
+def test_garruk_makes_a_6_6_wurm_for_each_land_its_controller_controls_608_2h():
+    table = start(two_players(alice={"battlefield": ["Garruk, Primal Hunter", "Forest", "Forest", "Forest", "Forest"]}, bob={"battlefield": ["Forest"]}))
+    for turn in (1, 3, 5):  # +1: 4, 5, 6
+        advance_to(table, turn, "precombat_main")
+        table.handle(ActivateAbility("alice", GARRUK, 0))
+        both_pass(table)
+    advance_to(table, 7, "precombat_main")
+    table.handle(ActivateAbility("alice", GARRUK, 2))
+    both_pass(table)
+    wurms = [p for p in table.state.battlefield if p.card == "Wurm"]
+    assert len(wurms) == 4 and all(p.controller == "alice" and ch.power(table.state, p) == 6 for p in wurms)
+    assert len([p for p in table.state.battlefield if p.card == "Beast"]) == 3
