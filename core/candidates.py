@@ -103,6 +103,8 @@ def _activations(state: GameState, player: str) -> Iterator[ActivateAbility]:
         face = ch.face(state, perm)
         for i, ability in enumerate(face.activated):
             if perm.controller == player:
+                if ability.up_to_one:  # 601.2c: "up to one target": none is a choice too
+                    yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
                 for targets in _target_choices(state, ability.target, player):  # 606 loyalty abilities, 702.6 equip
                     yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i, targets)
 

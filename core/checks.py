@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import targeting, teams, triggers
+from mtg_ledger.core import player_statics, targeting, teams, triggers
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
 from mtg_ledger.core.decision import DecisionKind, pending_decision
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
@@ -113,6 +113,8 @@ def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...],
             raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_player", card=name, wanted=wanted, player=chosen)
         if state.players[chosen].lost:
             raise IllegalTarget("115.1", "rules.player_has_left_game_and_cannot_be", player=chosen)
+        if player_statics.hexproof_from(state, chosen, controller):
+            raise IllegalTarget("702.11c", "rules.player_has_hexproof_card_cannot_target", player=chosen, card=name)
         return [chosen]
     if spec in targeting.SPELL_SPECS:
         return [_spell_on_stack(state, chosen, name, spec, wanted)]
@@ -184,7 +186,10 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
         if ch.sick(state, perm):
             raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
-    targets = check_targets(state, activated.target, command.targets, label, command.player)
+    if activated.up_to_one and not command.targets:  # 601.2c: "up to one target", and none chosen
+        targets: list[Any] = []
+    else:
+        targets = check_targets(state, activated.target, command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)

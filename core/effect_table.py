@@ -21,6 +21,7 @@ from mtg_ledger.core import teams
 from mtg_ledger.core.errors import CannotPay, Phrase
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
+from mtg_ledger.core import record
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.state import EffectKind, StackObject
 
@@ -58,7 +59,7 @@ def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: 
             emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
             source = table.state.permanent(_source(top))
             if source is not None and effect.amount > 0 and ch.has_keyword(table.state, source, "lifelink"):
-                emit(table, ev.LifeGained, player=source.controller, amount=effect.amount, source=source.object)
+                record.gain_life(table, source.controller, effect.amount, source.object)  # 119.7
 
 
 def pump_self(table: Table, top: StackObject, effect: fx.PumpSelfUntilEndOfTurn, targets: list[Any]) -> None:
@@ -101,10 +102,16 @@ def attach(table: Table, top: StackObject, effect: fx.Attach, targets: list[Any]
 
 
 def destroy(table: Table, top: StackObject, effect: fx.Destroy, targets: list[Any]) -> None:
-    """701.8; 702.12b: an indestructible permanent isn't destroyed."""
-    doomed = [p for p in table.state.each(targets) if not ch.has_keyword(table.state, p, "indestructible")]
+    """701.8; 702.12b: an indestructible permanent isn't destroyed. 608.2h: "its controller" is each
+    target's controller as it last existed on the battlefield; they draw destroyed or not (121.2)."""
+    aimed = table.state.each(targets)
+    drawers = [p.controller for p in aimed] if effect.controller_draws else []
+    doomed = [p for p in aimed if not ch.has_keyword(table.state, p, "indestructible")]
     if doomed:
         emit(table, ev.PermanentsPutIntoGraveyard, permanents=[{"object": p.object, "card": p.card, "owner": p.owner} for p in doomed], rule="701.8")
+    for player in drawers:
+        for _ in range(effect.controller_draws):
+            draw(table, player)
 
 
 def counter_unless_pays(table: Table, top: StackObject, effect: fx.CounterUnlessPays, targets: list[Any]) -> None:
@@ -143,7 +150,7 @@ def exile_target(table: Table, top: StackObject, effect: fx.ExileTarget, targets
     if effect.controller_gains_its_power:
         for player, amount, obj in gains:
             if amount > 0:
-                emit(table, ev.LifeGained, player=player, amount=amount, source=obj)
+                record.gain_life(table, player, amount, obj)  # 119.7
 
 
 def tap_target(table: Table, top: StackObject, effect: fx.TapTarget, targets: list[Any]) -> None:
@@ -191,7 +198,7 @@ def lose_life(table: Table, top: StackObject, effect: fx.LoseLife, targets: list
 
 def gain_life(table: Table, top: StackObject, effect: fx.GainLife, targets: list[Any]) -> None:
     """119.3."""
-    emit(table, ev.LifeGained, player=top.controller, amount=effect.amount, source=_source(top))
+    record.gain_life(table, top.controller, effect.amount, _source(top))  # 119.7
 
 
 def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets: list[Any]) -> None:
@@ -203,6 +210,26 @@ def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets
 def create_token(table: Table, top: StackObject, effect: fx.CreateToken, targets: list[Any]) -> None:
     """111.1."""
     emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
+
+
+def create_tokens(table: Table, top: StackObject, effect: fx.CreateTokens, targets: list[Any]) -> None:
+    """111.1; 608.2h: how many is counted once, as the ability resolves: its controller's life total, or
+    the lands they control."""
+    s = table.state
+    if effect.per == "life_total":
+        count = s.players[top.controller].life
+    else:
+        count = sum(1 for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_type(s, p, "Land"))
+    for _ in range(max(0, count)):
+        emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
+
+
+def draw_greatest_power(table: Table, top: StackObject, effect: fx.DrawCardsEqualToGreatestPower, targets: list[Any]) -> None:
+    """121.2; 608.2h: the greatest power among the creatures its controller controls as it resolves (107.1b: at least 0)."""
+    s = table.state
+    count = max((ch.power(s, p) for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_creature(s, p)), default=0)
+    for _ in range(max(0, count)):
+        draw(table, top.controller)
 
 
 def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targets: list[Any]) -> None:
@@ -284,4 +311,6 @@ EFFECTS: dict[type, Resolver] = {
     fx.CounterTargetSpell: counter_target_spell,
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
+    fx.CreateTokens: create_tokens,
+    fx.DrawCardsEqualToGreatestPower: draw_greatest_power,
 }

@@ -145,7 +145,11 @@ class Attach:
 
 @dataclass(frozen=True)
 class Destroy:
-    """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b)."""
+    """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b); ``controller_draws``:
+    "Its controller draws N cards." (121.2; 608.2h: its controller as it last existed on the battlefield,
+    whether or not it was destroyed)."""
+
+    controller_draws: int = 0
 
 
 @dataclass(frozen=True)
@@ -180,6 +184,20 @@ class TapTarget:
     """"Tap target <permanent>" (701.26a)."""
 
 
+@dataclass(frozen=True)
+class CreateTokens(CreateToken):
+    """"Create X <token>s, where X is your life total" (``per`` "life_total") or "Create a <token> for each
+    land you control" (``per`` "land_you_control"): 111.1, the number counted as the ability resolves (608.2h)."""
+
+    per: str
+
+
+@dataclass(frozen=True)
+class DrawCardsEqualToGreatestPower:
+    """"Draw cards equal to the greatest power among creatures you control." (121.2; 608.2h: counted as it
+    resolves; none without a creature, and none for a negative power, 107.1b)."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -207,6 +225,8 @@ Effect = (
     | CounterTargetSpell
     | ExileTarget
     | TapTarget
+    | CreateTokens
+    | DrawCardsEqualToGreatestPower
 )
 
 
@@ -229,6 +249,7 @@ class ActivatedAbility:
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
+    up_to_one: bool = False  # "up to one target" (601.2c, 115.1): choosing no target is legal too
 
 
 @dataclass(frozen=True)
@@ -243,7 +264,8 @@ class TriggeredAbility:
     ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
-    ``chapter``, 714.2).
+    ``chapter``, 714.2), ``opponent_draws`` (each card an opponent draws, 121.2; "that player" is
+    the one who drew).
     """
 
     event: str

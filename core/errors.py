@@ -178,6 +178,7 @@ ENGLISH: dict[str, str] = {
     "rules.wanted_creature_spell": "a creature spell",
     "rules.wanted_noncreature_spell": "a noncreature spell",
     "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
+    "rules.player_has_hexproof_card_cannot_target": "{player} has hexproof: {card} cannot target them",
 }
 
 

@@ -6,7 +6,7 @@ from typing import Any, Protocol
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core.state import GameState
-from mtg_ledger.core import triggers
+from mtg_ledger.core import player_statics, triggers
 
 
 class Table(Protocol):
@@ -30,3 +30,9 @@ def draw(table: Table, player: str) -> None:
         emit(table, ev.CardDrawn, player=player, card=library[0])
     else:
         emit(table, ev.EmptyLibraryDrawAttempted, player=player)
+
+
+def gain_life(table: Table, player: str, amount: int, source: int | None) -> None:
+    """119.3; 119.7: a player who can't gain life gains none (nothing is recorded)."""
+    if player_statics.can_gain_life(table.state, player):
+        emit(table, ev.LifeGained, player=player, amount=amount, source=source)

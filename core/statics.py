@@ -70,6 +70,17 @@ class EntersTapped:
     """"<This permanent> enters tapped." (614.1c)"""
 
 
+@dataclass(frozen=True)
+class YouHaveHexproof:
+    """"You have hexproof." (702.11c): its controller can't be the target of spells or abilities their
+    opponents control."""
+
+
+@dataclass(frozen=True)
+class OpponentsCantGainLife:
+    """"Your opponents can't gain life." (119.7)"""
+
+
 Static = (
     AttackTax
     | NoMaximumHandSize
@@ -80,4 +91,6 @@ Static = (
     | CantBlock
     | AttachedCantAttackOrBlock
     | EntersTapped
+    | YouHaveHexproof
+    | OpponentsCantGainLife
 )

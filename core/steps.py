@@ -14,7 +14,7 @@ from typing import Any
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import attack_targets, combat, teams
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.record import Table, draw, emit
+from mtg_ledger.core.record import Table, draw, emit, gain_life
 from mtg_ledger.core.sba import state_based_checks
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import Action, Condition, Step
@@ -141,7 +141,7 @@ def deal_combat_damage(table: Table, assignments: list[dict[str, Any]]) -> None:
     gains = combat.lifelink_gains(s, assignments)
     emit(table, ev.CombatDamageDealt, assignments=assignments, first_strike=s.first_strike_step, first_strikers=strikers)
     for source, player, amount in gains:  # 702.15b: at the same time as the damage, before anything else looks
-        emit(table, ev.LifeGained, player=player, amount=amount, source=source)
+        gain_life(table, player, amount, source)  # 119.7
 
 
 def cleanup(table: Table) -> bool:

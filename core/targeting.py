@@ -6,13 +6,14 @@ Specs: ``any`` (115.4: a creature, player, planeswalker or battle), ``player``, 
 stack, by its object id), ``creature_spell``, ``noncreature_spell``, ``player_or_planeswalker``, ``artifact_or_enchantment``, ``enchantment``,
 ``creature_with_flying``, ``nonblack_creature``, ``creature_opponent_controls``,
 ``attacking_or_blocking_creature``, ``artifact_creature_or_land``, ``black_or_red_permanent`` (a permanent's colours, 105.2). A permanent with hexproof
-can't be the target of spells or abilities its controller's opponents control (702.11b).
+can't be the target of spells or abilities its controller's opponents control (702.11b); nor can a player
+with hexproof (702.11c, ``core.player_statics``).
 """
 
 from __future__ import annotations
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core import teams
+from mtg_ledger.core import player_statics, teams
 from mtg_ledger.core.state import GameState, Permanent
 
 PLAYER_SPECS = frozenset({"any", "player", "opponent", "player_or_planeswalker"})
@@ -20,10 +21,11 @@ SPELL_SPECS = frozenset({"spell", "creature_spell", "noncreature_spell"})  # a s
 
 
 def player_fits(state: GameState, spec: str | None, player: str, controller: str) -> bool:
-    """115.1: a player still in the game (800.4a) the spec accepts."""
+    """115.1: a player still in the game (800.4a) the spec accepts; 702.11c: not one with hexproof, for
+    what their opponents control."""
     if spec not in PLAYER_SPECS or (spec == "opponent" and teams.teammates(state, controller, player)):
         return False
-    return player in state.players and not state.players[player].lost
+    return player in state.players and not state.players[player].lost and not player_statics.hexproof_from(state, player, controller)
 
 
 def kind_fits(state: GameState, spec: str | None, perm: Permanent, controller: str) -> bool:

@@ -39,7 +39,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CardDrawn"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -70,6 +70,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             for i, t in enumerate(face.triggered):
                 if t.event == "opponent_discards":
                     found.extend(_found(perm, perm.controller, face.name, i, {"player": e["player"]}) for _ in e["cards"])
+    elif kind == "CardDrawn":  # 603.2, 121.2: "whenever an opponent draws a card": once per card
+        found.extend(_opponent_draws(state, e["player"]))
     elif kind == "LoreCounterAdded":  # 714.2b: a chapter triggers as lore counters reach its number
         saga = state.permanent(e["saga"])
         if saga is not None:
@@ -114,6 +116,16 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "SchemeSetInMotion":  # 701.24: "when you set this scheme in motion"
         scheme = state.cards.card(e["scheme"])
         found.extend(_found(None, e["player"], scheme.name, i) for i, t in enumerate(scheme.triggered) if t.event == "set_in_motion")
+    return found
+
+
+def _opponent_draws(state: GameState, player: str) -> list[Found]:
+    found: list[Found] = []
+    for perm in ch.on_battlefield(state):
+        if perm.card not in state.cards.triggering or teams.teammates(state, perm.controller, player):
+            continue
+        face = ch.face(state, perm)
+        found.extend(_found(perm, perm.controller, face.name, i, {"player": player}) for i, t in enumerate(face.triggered) if t.event == "opponent_draws")
     return found
 
 

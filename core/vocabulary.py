@@ -54,6 +54,8 @@ EFFECT_KINDS: dict[str, type] = {
     "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
+    "create_tokens": fx.CreateTokens,  # 111.1, 608.2h
+    "draw_cards_equal_to_greatest_power": fx.DrawCardsEqualToGreatestPower,  # 121.2, 608.2h
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -69,6 +71,8 @@ ABILITY_KINDS: dict[str, type] = {
     "cant_block": st.CantBlock,  # 509.1a
     "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
     "enters_tapped": st.EntersTapped,  # 614.1c
+    "you_have_hexproof": st.YouHaveHexproof,  # 702.11c
+    "opponents_cant_gain_life": st.OpponentsCantGainLife,  # 119.7
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.
@@ -86,6 +90,7 @@ TRIGGER_EVENTS: dict[str, str] = {
     "opponent_discards": "603.2",
     "set_in_motion": "701.24",
     "chapter": "714.2",
+    "opponent_draws": "121.2",
 }
 
 # The keywords a card may list (its "keywords"), each with its rule. Daybound and nightbound are
@@ -172,6 +177,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
+    (fx.CreateTokens, "per"): ("life_total", "land_you_control"),
 }
 
 Path = tuple[str | int, ...]
