@@ -48,8 +48,8 @@ def running(command: list[str], env: dict[str, str], cwd: Path | None = None) ->
             process.kill()
             raise RuntimeError(f"the server did not start: {line!r} {process.stderr.read() if process.stderr else ''}")
         url = line.split()[3]
-        deadline = time.monotonic() + 20
-        while httpx.get(f"{url}/healthz").status_code != 200:
+        deadline = time.monotonic() + 60  # a worker still starting may not answer for seconds on a busy machine
+        while not healthy(url):
             assert time.monotonic() < deadline, "the server never became healthy"
             time.sleep(0.05)
         yield url
@@ -77,7 +77,7 @@ def workers(store: dict[str, str], count: int, stderr: Any = subprocess.DEVNULL)
     try:
         assert process.stdout is not None
         url = process.stdout.readline().split()[3]
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while len(worker_pids(process.pid)) < count or not healthy(url):
             assert time.monotonic() < deadline, "the workers never became healthy"
             time.sleep(0.1)
