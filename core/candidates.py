@@ -97,8 +97,13 @@ def activations(state: GameState, decision: Decision) -> Options[ActivateAbility
 
 
 def _activations(state: GameState, player: str) -> Iterator[ActivateAbility]:
-    for obj, _, _ in ch.mana_sources(state, player):
-        yield ActivateAbility(player, obj)
+    sources = ch.mana_sources(state, player)
+    for obj in dict.fromkeys(s[0] for s in sources):
+        colors = [c for o, _, c in sources if o == obj]
+        if len(colors) == 1:
+            yield ActivateAbility(player, obj)
+        else:  # 106.1: each colour it may add
+            yield from (ActivateAbility(player, obj, 0, mana=color) for color in colors)
     for perm in ch.on_battlefield(state):
         face = ch.face(state, perm)
         for i, ability in enumerate(face.activated):

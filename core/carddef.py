@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
+from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, ManaChoiceAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
 from mtg_ledger.core.mana import ManaCost, parse_cost
 from mtg_ledger.core.statics import AttackTax, DoesntUntap, GrantKeyword, NoMaximumHandSize, Static
 
@@ -32,7 +32,7 @@ class CardDef:
     toughness: int | None = None
     target: str | None = None  # "any" (115.4) or "creature"
     effects: tuple[Effect, ...] = ()
-    mana_abilities: tuple[ManaAbility, ...] = ()
+    mana_abilities: tuple[ManaAbility | ManaChoiceAbility, ...] = ()
     # flying, reach, vigilance, trample, first strike, double strike, haste, phasing, deathtouch, defender,
     # flash, hexproof, indestructible, lifelink, menace, prowess, ward (core.vocabulary.KEYWORDS)
     keywords: frozenset[str] = frozenset()

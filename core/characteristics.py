@@ -196,7 +196,8 @@ def _label(ref: CardRef) -> Phrase:
 
 
 def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
-    """Untapped permanents whose mana ability the player can activate now: (object, card, color).
+    """Untapped permanents whose mana ability the player can activate now: (object, card, color); one that
+    adds one of several colours (106.1, "Add {G} or {W}.") once for each, in the order its text names them.
 
     302.6: a creature's {T} ability needs it to have been under its controller's control since
     their most recent turn began. Lands come first, then creatures, each in battlefield order: the
@@ -208,11 +209,12 @@ def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
         definition = face(state, p)
         if p.controller != player or p.tapped or not definition.mana_abilities:
             continue
+        each = [(p.object, p.card, color) for color in definition.mana_abilities[0].colors]
         if definition.is_type("Creature"):
             if not sick(state, p):
-                creatures.append((p.object, p.card, definition.mana_abilities[0].produces))
+                creatures.extend(each)
         else:
-            lands.append((p.object, p.card, definition.mana_abilities[0].produces))
+            lands.extend(each)
     return lands + creatures
 
 

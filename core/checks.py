@@ -167,7 +167,8 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
         if ch.sick(state, perm):
             raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
-        return ManaAbilityPlan(command.player, perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+        colors = definition.mana_abilities[command.ability].colors
+        return ManaAbilityPlan(command.player, perm.object, perm.card, _mana_chosen(colors, command.mana, label))
     activated = definition.activated[command.ability - mana_count]
     if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != Step.UPKEEP):
         raise WrongTiming("602.5b", "rules.card_ability_can_be_activated_only_during", card=label)
@@ -191,6 +192,16 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     return AbilityPlan(
         command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap
     )
+
+
+def _mana_chosen(colors: tuple[str, ...], chosen: str | None, label: str) -> str:
+    """106.1, 605.1a: the mana an ability adds: its one kind, or the colour chosen among those it names."""
+    said = " / ".join(f"{{{c}}}" for c in colors)
+    if chosen is None and len(colors) > 1:
+        raise IllegalAction("106.1", "rules.card_adds_one_of_colors_choose_one", card=label, colors=said)
+    if chosen is not None and chosen not in colors:
+        raise IllegalAction("106.1", "rules.card_cannot_add_mana_it_adds_colors", card=label, mana=f"{{{chosen}}}", colors=said)
+    return chosen or colors[0]
 
 
 def check_pass(state: GameState, command: PassPriority) -> PassPlan:

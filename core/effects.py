@@ -216,6 +216,25 @@ class ManaAbility:
 
     produces: str  # one of W U B R G C
 
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """The mana it may add: its one kind."""
+        return (self.produces,)
+
+
+@dataclass(frozen=True)
+class ManaChoiceAbility:
+    """"{T}: Add {G} or {W}.": a mana ability that adds one mana of a colour chosen among ``choices``.
+
+    605.1a, 106.1: its controller chooses the colour as they activate it (the ``mana`` of ``activate``); the
+    engine, paying for them, chooses the first colours that pay (``core.mana.choose_colors``). No stack, no target."""
+
+    choices: tuple[str, ...]  # each one of W U B R G C, in the order the text names them
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return self.choices
+
 
 @dataclass(frozen=True)
 class ActivatedAbility:

@@ -21,6 +21,8 @@ ENGLISH: dict[str, str] = {
     "rules.player_has_already_played_land_this_turn": "{player} has already played a land this turn",
     "rules.card_is_land_it_is_played_special": "{card} is a land: it is played (a special action), never cast",
     "rules.card_needs_exactly_one_target_n_chosen": "{card} needs exactly one target, {n} chosen",
+    "rules.card_adds_one_of_colors_choose_one": "{card} adds {colors}: choose one (mana)",
+    "rules.card_cannot_add_mana_it_adds_colors": "{card} cannot add {mana}; it adds {colors}",
     "rules.player_does_not_control_card": "{player} does not control {card}",
     "rules.card_has_no_activated_ability_number_n": "{card} has no activated ability number {n}",
     "rules.card_ability_can_be_activated_only_during": "{card}'s ability can be activated only during its controller's upkeep",

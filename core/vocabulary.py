@@ -58,6 +58,7 @@ EFFECT_KINDS: dict[str, type] = {
 
 ABILITY_KINDS: dict[str, type] = {
     "mana": fx.ManaAbility,  # 605.1a
+    "mana_choice": fx.ManaChoiceAbility,  # 605.1a, 106.1: "Add {G} or {W}."
     "activated": fx.ActivatedAbility,  # 602
     "triggered": fx.TriggeredAbility,  # 603
     "attack_tax": st.AttackTax,  # 508.1d
@@ -112,7 +113,8 @@ KEYWORDS: dict[str, str] = {
     "nightbound": "702.145",
 }
 FLAG_KEYWORDS = ("daybound", "nightbound")
-_NOT_STATIC = (fx.ManaAbility, fx.TriggeredAbility, fx.ActivatedAbility)
+_MANA = (fx.ManaAbility, fx.ManaChoiceAbility)
+_NOT_STATIC = (*_MANA, fx.TriggeredAbility, fx.ActivatedAbility)
 COLORS = ("W", "U", "B", "R", "G")  # 105.1
 
 # A card's own fields: name -> (what it holds, required). "face" fields are a back face's too.
@@ -172,6 +174,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
+    (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
 }
 
 Path = tuple[str | int, ...]
@@ -236,7 +239,7 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
         toughness=values.get("toughness"),
         target=spell.get("target"),
         effects=spell.get("effects", ()),
-        mana_abilities=tuple(a for a in abilities if isinstance(a, fx.ManaAbility)),
+        mana_abilities=tuple(a for a in abilities if isinstance(a, _MANA)),
         keywords=frozenset(k for k in keywords if k not in FLAG_KEYWORDS),
         triggers=tuple(a for a in abilities if isinstance(a, fx.TriggeredAbility)),
         activated=tuple(a for a in abilities if isinstance(a, fx.ActivatedAbility)),
@@ -317,7 +320,10 @@ def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join([tag, *fields]))
         values[key] = _annotated(fields[key][0], item, (*path, key))
         allowed = FIELD_VALUES.get((cls, key))
-        if allowed is not None:
+        if allowed is not None and isinstance(values[key], tuple):
+            for i, item in enumerate(values[key]):
+                _one_of(item, allowed, (*path, key, i))
+        elif allowed is not None:
             _one_of(values[key], allowed, (*path, key))
     for key, (_, required) in fields.items():
         if required and key not in values:

@@ -1,0 +1,50 @@
+"""Rules five named cards of the pool brought, each pinned on a concrete board with the pool's own card
+files: a land that enters tapped as it is played and a mana ability with a choice of colour (Selesnya
+Guildgate)."""
+
+from __future__ import annotations
+
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, PlayLand
+from mtg_ledger.core.legal import legal_actions
+from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, two_players
+from tests.rules.mechanics_cards import start
+
+GATE = "Selesnya Guildgate"
+
+
+def test_a_land_that_enters_tapped_is_tapped_as_it_is_played_614_1c():
+    table = start(two_players(alice={"hand": [GATE]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(PlayLand("alice", GATE))
+    assert perm(table, GATE).tapped
+    assert last(table, "PermanentsTapped") == {**last(table, "PermanentsTapped"), "permanents": [obj(table, GATE)], "rule": "614.1c"}
+
+
+def test_a_mana_ability_that_adds_one_of_two_colours_adds_the_one_chosen_106_1():
+    table = start(two_players(alice={"battlefield": [GATE]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, ActivateAbility("alice", CardRef(GATE), 0), "106.1")  # which colour is not said
+    refused(table, ActivateAbility("alice", CardRef(GATE), 0, mana="U"), "106.1")
+    gate = obj(table, GATE)
+    offered = [a for a in legal_actions(table.state) if isinstance(a, ActivateAbility) and a.source == gate]
+    assert offered == [ActivateAbility("alice", gate, 0, mana="G"), ActivateAbility("alice", gate, 0, mana="W")]
+    table.handle(ActivateAbility("alice", CardRef(GATE), 0, mana="W"))
+    assert table.state.players["alice"].mana_pool == {"W": 1}
+    assert perm(table, GATE).tapped
+
+
+def test_paying_a_cost_the_engine_has_a_land_with_a_choice_add_the_colour_the_cost_needs_106_1_601_2g():
+    table = start(two_players(alice={"battlefield": [GATE, "Forest"], "hand": ["Savannah Lions"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Savannah Lions"))  # {W}: only the Guildgate can add it
+    assert [(e["card"], e["mana"]) for e in events_of(table, "ManaAbilityActivated")] == [(GATE, "W")]
+    both_pass(table)
+    assert perm(table, "Savannah Lions").controller == "alice"
+
+
+def test_a_land_with_a_choice_named_to_pay_adds_the_colour_that_pays_106_1_601_2h():
+    table = start(two_players(alice={"battlefield": ["Forest", GATE], "hand": ["Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Grizzly Bears", pay=(CardRef(GATE), CardRef("Forest"))))  # {1}{G}
+    assert [(e["card"], e["mana"]) for e in events_of(table, "ManaAbilityActivated")] == [(GATE, "G"), ("Forest", "G")]
+    assert last(table, "SpellCast")["mana_spent"] == {"G": 2}
