@@ -153,6 +153,24 @@ def tap_target(table: Table, top: StackObject, effect: fx.TapTarget, targets: li
         emit(table, ev.PermanentsTapped, permanents=untapped, rule="701.26")
 
 
+def fight(table: Table, top: StackObject, effect: fx.Fight, targets: list[Any]) -> None:
+    """701.14a: each of the two creatures deals damage equal to its power to the other, at once (the
+    powers are read before either is dealt); 701.14b: if either has left the battlefield or is no longer a
+    legal target (608.2b), no damage is dealt. 702.15b: a creature with lifelink makes its controller gain as much."""
+    s = table.state
+    fighters = s.each(targets)
+    if len(targets) != 2 or len(fighters) != 2 or not all(ch.is_creature(s, p) for p in fighters):
+        return
+    first, second = fighters
+    blows = [(first, second, ch.power(s, first)), (second, first, ch.power(s, second))]
+    for source, victim, amount in blows:
+        if amount > 0:  # 120.8: no damage is dealt by a source with no power
+            emit(table, ev.DamageDealt, source=source.object, card=ch.name(s, source), target=victim.object, amount=amount)
+    for source, _, amount in blows:
+        if amount > 0 and ch.has_keyword(s, source, "lifelink"):
+            emit(table, ev.LifeGained, player=source.controller, amount=amount, source=source.object)
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -284,4 +302,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.CounterTargetSpell: counter_target_spell,
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
+    fx.Fight: fight,
 }

@@ -180,6 +180,12 @@ class TapTarget:
     """"Tap target <permanent>" (701.26a)."""
 
 
+@dataclass(frozen=True)
+class Fight:
+    """"<first target> fights <second target>": each deals damage equal to its power to the other (701.14a);
+    if either is no longer on the battlefield or is an illegal target, no damage is dealt (701.14b)."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -207,6 +213,7 @@ Effect = (
     | CounterTargetSpell
     | ExileTarget
     | TapTarget
+    | Fight
 )
 
 
@@ -246,6 +253,7 @@ class ActivatedAbility:
     text: str = ""
     loyalty: int | None = None  # a loyalty ability's cost: +N or -N loyalty counters (606.4); activated as a sorcery, once a turn (606.3)
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
+    targets: tuple[str, ...] = ()  # several targets (601.2c), one spec each: "Untap two target lands" is ("land", "land")
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
 
@@ -272,3 +280,10 @@ class TriggeredAbility:
     chapter: int = 0
     target: str | None = None  # creature_you_control | opponent | player
     text: str = ""
+
+
+def ability_targets(ability: ActivatedAbility) -> tuple[str, ...]:
+    """601.2c, 602.2b: the spec of each target an activated ability has, in order."""
+    if ability.targets:
+        return ability.targets
+    return () if ability.target is None else (ability.target,)

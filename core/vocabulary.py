@@ -54,6 +54,7 @@ EFFECT_KINDS: dict[str, type] = {
     "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
+    "fight": fx.Fight,  # 701.14a
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -139,7 +140,7 @@ CARD_FIELDS: dict[str, tuple[str, bool]] = {
     "abilities": ("abilities", False),
     "back": ("face", False),
 }
-SPELL_FIELDS = ("target", "effects")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
+SPELL_FIELDS = ("target", "effects", "targets")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
 # What a spell or ability targets (115.1; ``core.targeting``): a spell's ``target``, an activated or
 # triggered ability's ``target``; an Aura's ``enchant`` names a permanent one (303.4a).
 TARGETS = (
@@ -162,6 +163,8 @@ TARGETS = (
     "artifact_creature_or_land",
     "creature_spell",
     "noncreature_spell",
+    "creature_you_dont_control",
+    "land",
 )
 ENCHANT = ("creature", "creature_you_control", "permanent", "nonland_permanent")
 # The fields of a vocabulary class that take one of a few values: (class, field) -> the values.
@@ -170,6 +173,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.TriggeredAbility, "target"): TARGETS,
     (fx.TriggeredAbility, "whose"): ("your", "each"),
     (fx.ActivatedAbility, "target"): TARGETS,
+    (fx.ActivatedAbility, "targets"): TARGETS,
     (fx.ActivatedAbility, "timing"): ("your_upkeep", "sorcery"),
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
@@ -238,6 +242,7 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
         power=values.get("power"),
         toughness=values.get("toughness"),
         target=spell.get("target"),
+        targets=spell.get("targets", ()),
         effects=spell.get("effects", ()),
         mana_abilities=tuple(a for a in abilities if isinstance(a, _MANA)),
         keywords=frozenset(k for k in keywords if k not in FLAG_KEYWORDS),
@@ -286,12 +291,16 @@ def _card_field(kind: str, value: Any, path: Path) -> Any:
 def _spell(value: Any, path: Path) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise CardDataError(path, "card.not_a_table")
+    if "target" in value and "targets" in value:
+        raise CardDataError((*path, "targets"), "card.unknown_field", field="targets", known="target, effects (target or targets, not both)")
     out: dict[str, Any] = {}
     for key, item in value.items():
         if key not in SPELL_FIELDS:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join(SPELL_FIELDS))
         if key == "target":
             out[key] = _one_of(_typed(str, item, (*path, key)), TARGETS, (*path, key))
+        elif key == "targets":  # 601.2c: several, one spec a target, in the order the text names them
+            out[key] = tuple(_one_of(t, TARGETS, (*path, key, i)) for i, t in enumerate(_strings(item, (*path, key))))
         else:
             out[key] = _effects(item, (*path, key))
     return out

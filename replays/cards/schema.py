@@ -65,7 +65,11 @@ def _card_field(kind: str) -> dict[str, Any]:
         "enchant": {"enum": list(ENCHANT)},
         "spell": {
             "type": "object",
-            "properties": {SPELL_FIELDS[0]: {"enum": list(TARGETS)}, SPELL_FIELDS[1]: {"type": "array", "items": {"$ref": "#/$defs/effect"}}},
+            "properties": {
+                SPELL_FIELDS[0]: {"enum": list(TARGETS)},
+                SPELL_FIELDS[1]: {"type": "array", "items": {"$ref": "#/$defs/effect"}},
+                SPELL_FIELDS[2]: {"type": "array", "items": {"enum": list(TARGETS)}, "minItems": 2},
+            },
             "additionalProperties": False,
         },
         "abilities": {"type": "array", "items": {"$ref": "#/$defs/ability"}},

@@ -1,10 +1,11 @@
 """Rules five named cards of the pool brought, each pinned on a concrete board with the pool's own card
 files: a land that enters tapped as it is played and a mana ability with a choice of colour (Selesnya
-Guildgate)."""
+Guildgate); a spell with two targets and the fight between them (Prey Upon)."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, PlayLand
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, PassPriority, PlayLand
+from mtg_ledger.core.errors import IllegalTarget
 from mtg_ledger.core.legal import legal_actions
 from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, two_players
 from tests.rules.mechanics_cards import start
@@ -48,3 +49,43 @@ def test_a_land_with_a_choice_named_to_pay_adds_the_colour_that_pays_106_1_601_2
     table.handle(CastSpell("alice", "Grizzly Bears", pay=(CardRef(GATE), CardRef("Forest"))))  # {1}{G}
     assert [(e["card"], e["mana"]) for e in events_of(table, "ManaAbilityActivated")] == [(GATE, "G"), ("Forest", "G")]
     assert last(table, "SpellCast")["mana_spent"] == {"G": 2}
+
+
+def test_two_creatures_that_fight_each_deal_damage_equal_to_its_power_to_the_other_701_14a():
+    table = start(two_players(alice={"battlefield": ["Forest", "Hill Giant"], "hand": ["Prey Upon"]}, bob={"battlefield": ["Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Prey Upon", targets=(CardRef("Hill Giant"), CardRef("Grizzly Bears"))))
+    both_pass(table)
+    assert [(e["card"], e["amount"]) for e in events_of(table, "DamageDealt")] == [("Hill Giant", 3), ("Grizzly Bears", 2)]
+    assert perm(table, "Hill Giant").damage == 2
+    assert table.state.players["bob"].graveyard == ["Grizzly Bears"]  # 704.5g
+
+
+def test_a_spell_with_two_targets_has_exactly_one_for_each_each_legal_for_its_own_601_2c():
+    table = start(two_players(alice={"battlefield": ["Forest", "Hill Giant"], "hand": ["Prey Upon"]}, bob={"battlefield": ["Grizzly Bears", "Savannah Lions"]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, CastSpell("alice", "Prey Upon", targets=(CardRef("Hill Giant"),)), "601.2c", IllegalTarget)
+    refused(table, CastSpell("alice", "Prey Upon", targets=(CardRef("Grizzly Bears"), CardRef("Hill Giant"))), "115.1", IllegalTarget)
+    offered = [a.targets for a in legal_actions(table.state) if isinstance(a, CastSpell) and a.card == "Prey Upon"]
+    giant, bears, lions = obj(table, "Hill Giant"), obj(table, "Grizzly Bears"), obj(table, "Savannah Lions")
+    assert offered == [(giant, bears), (giant, lions)]
+    table.handle(CastSpell("alice", "Prey Upon", targets=(CardRef("Hill Giant"), CardRef("Savannah Lions"))))
+    assert last(table, "SpellCast")["targets"] == [giant, lions]
+
+
+def test_when_one_of_two_fighters_is_an_illegal_target_as_the_spell_resolves_no_damage_is_dealt_701_14b_608_2b():
+    table = start(
+        two_players(
+            alice={"battlefield": ["Forest", "Hill Giant"], "hand": ["Prey Upon"]},
+            bob={"battlefield": ["Grizzly Bears", "Island"], "hand": ["Unsummon"]},
+        )
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Prey Upon", targets=(CardRef("Hill Giant"), CardRef("Grizzly Bears"))))
+    table.handle(PassPriority("alice"))
+    table.handle(CastSpell("bob", "Unsummon", targets=(CardRef("Grizzly Bears"),)))
+    both_pass(table, "bob", "alice")  # the Bears go back to bob's hand
+    both_pass(table)
+    assert last(table, "ObjectResolved") == {**last(table, "ObjectResolved"), "card": "Prey Upon", "outcome": "resolved"}  # one target was still legal
+    assert events_of(table, "DamageDealt") == []
+    assert perm(table, "Hill Giant").damage == 0
