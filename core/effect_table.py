@@ -171,6 +171,17 @@ def fight(table: Table, top: StackObject, effect: fx.Fight, targets: list[Any]) 
             emit(table, ev.LifeGained, player=source.controller, amount=amount, source=source.object)
 
 
+def reveal_top_land_to_hand(table: Table, top: StackObject, effect: fx.RevealTopLandToHand, targets: list[Any]) -> None:
+    """701.20a: the defending player (508.5, as the trigger saw them) reveals the top card of their library,
+    to every player; a land card goes to their hand. A player who left, or an empty library, reveals nothing."""
+    s = table.state
+    player = top.context.get("defending_player")
+    if player is None or player not in s.players or s.players[player].lost or not s.players[player].library:
+        return
+    card = s.players[player].library[0]
+    emit(table, ev.TopCardRevealed, player=player, card=card, to_hand=s.cards.card(card).is_type("Land"), rule="701.20a")
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -303,4 +314,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
     fx.Fight: fight,
+    fx.RevealTopLandToHand: reveal_top_land_to_hand,
 }

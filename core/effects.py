@@ -186,6 +186,15 @@ class Fight:
     if either is no longer on the battlefield or is an illegal target, no damage is dealt (701.14b)."""
 
 
+@dataclass(frozen=True)
+class RevealTopLandToHand:
+    """"<who> reveals the top card of their library. If it's a land card, that player puts it into their
+    hand." (701.20a); ``who``: ``defending_player``, for an attacking creature's trigger the player it
+    attacks, the planeswalker's controller or the battle's protector (508.5), as it triggered."""
+
+    who: str = "defending_player"
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -214,6 +223,7 @@ Effect = (
     | ExileTarget
     | TapTarget
     | Fight
+    | RevealTopLandToHand
 )
 
 

@@ -55,6 +55,7 @@ EFFECT_KINDS: dict[str, type] = {
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
     "fight": fx.Fight,  # 701.14a
+    "reveal_top_land_to_hand": fx.RevealTopLandToHand,  # 701.20a, 508.5
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -177,6 +178,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.ActivatedAbility, "timing"): ("your_upkeep", "sorcery"),
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
+    (fx.RevealTopLandToHand, "who"): ("defending_player",),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
     (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
 }

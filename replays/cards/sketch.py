@@ -323,6 +323,8 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
         return [{"effect": "tap"}], _spec(e)
     if do == "counter" and e.get("target") in ("spell", "creature_spell", "noncreature_spell"):
         return [{"effect": "counter_target_spell"}], _spec(e)
+    if do == "reveal_top_land_to_hand" and e.get("who") == "defending_player":
+        return [{"effect": "reveal_top_land_to_hand"}], None
     if do == "token":
         token = _token(e)
         tokens.append(token)

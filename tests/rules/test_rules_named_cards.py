@@ -1,13 +1,16 @@
 """Rules five named cards of the pool brought, each pinned on a concrete board with the pool's own card
 files: a land that enters tapped as it is played and a mana ability with a choice of colour (Selesnya
-Guildgate); a spell with two targets and the fight between them (Prey Upon)."""
+Guildgate); a spell with two targets and the fight between them (Prey Upon); an attack trigger by which the
+defending player reveals the top card of their library, public to every player (Goblin Guide)."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, PassPriority, PlayLand
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority, PlayLand
+from mtg_ledger.core.public import hidden_values
+from mtg_ledger.core.redact import view
 from mtg_ledger.core.errors import IllegalTarget
 from mtg_ledger.core.legal import legal_actions
-from tests.helpers import advance_to, both_pass, events_of, last, obj, perm, refused, two_players
+from tests.helpers import advance_to, attack, both_pass, events_of, last, obj, perm, refused, three_players, two_players
 from tests.rules.mechanics_cards import start
 
 GATE = "Selesnya Guildgate"
@@ -89,3 +92,55 @@ def test_when_one_of_two_fighters_is_an_illegal_target_as_the_spell_resolves_no_
     assert last(table, "ObjectResolved") == {**last(table, "ObjectResolved"), "card": "Prey Upon", "outcome": "resolved"}  # one target was still legal
     assert events_of(table, "DamageDealt") == []
     assert perm(table, "Hill Giant").damage == 0
+
+
+GUIDE = CardRef("Goblin Guide")
+
+
+def test_when_it_attacks_the_defending_player_reveals_their_top_card_and_puts_a_land_into_their_hand_701_20a():
+    table = start(two_players(alice={"battlefield": ["Goblin Guide"]}, bob={"library": ["Forest"] * 5}))
+    hand = len(table.state.players["bob"].hand)
+    attack(table, GUIDE)
+    both_pass(table)
+    assert last(table, "TopCardRevealed") == {**last(table, "TopCardRevealed"), "player": "bob", "card": "Forest", "to_hand": True, "rule": "701.20a"}
+    assert (len(table.state.players["bob"].hand), len(table.state.players["bob"].library)) == (hand + 1, 4)
+
+
+def test_a_revealed_card_that_is_not_a_land_stays_on_top_of_the_library_701_20a():
+    table = start(two_players(alice={"battlefield": ["Goblin Guide"]}, bob={"library": ["Grizzly Bears"] * 5}))
+    hand = len(table.state.players["bob"].hand)
+    attack(table, GUIDE)
+    both_pass(table)
+    assert (last(table, "TopCardRevealed")["card"], last(table, "TopCardRevealed")["to_hand"]) == ("Grizzly Bears", False)
+    assert (len(table.state.players["bob"].hand), table.state.players["bob"].library) == (hand, ["Grizzly Bears"] * 5)
+
+
+def test_the_revealed_card_is_shown_to_every_player_and_nothing_else_is_401_2_701_20a():
+    table = start(two_players(alice={"battlefield": ["Goblin Guide"]}, bob={"library": ["Forest"] * 5}))
+    attack(table, GUIDE)
+    both_pass(table)
+    revealed = last(table, "TopCardRevealed")
+    assert view(revealed, "alice") == view(revealed, "bob") == {k: v for k, v in revealed.items() if k != "hash"}
+    assert hidden_values(revealed) == []  # its public form is the event itself
+    assert view(table.state, "alice")["players"]["bob"]["hand"] == [None] * len(table.state.players["bob"].hand)  # 402.3: in hand, hidden again
+
+
+def test_attacking_a_battle_the_defending_player_is_its_protector_not_its_controller_508_5_310_8():
+    table = start(two_players(alice={"battlefield": ["Goblin Guide", "Invasion of Dominaria"], "library": ["Forest"] * 5}, bob={"library": ["Forest"] * 5}))
+    assert perm(table, "Invasion of Dominaria").protector == "bob"
+    advance_to(table, 1, "declare_attackers")
+    table.handle(DeclareAttackers("alice", ((GUIDE, CardRef("Invasion of Dominaria")),)))
+    both_pass(table)
+    assert last(table, "TopCardRevealed")["player"] == "bob"
+    assert len(table.state.players["alice"].library) == 5
+
+
+def test_in_a_multiplayer_game_the_defending_player_is_the_one_the_creature_attacks_508_5():
+    table = start(three_players("free-for-all", alice={"battlefield": ["Goblin Guide"]}))
+    advance_to(table, 1, "declare_attackers")
+    table.handle(DeclareAttackers("alice", ((GUIDE, "carol"),)))
+    assert last(table, "AbilityTriggered")["context"] == {"defending_player": "carol"}
+    table.handle(PassPriority("alice"))
+    table.handle(PassPriority("bob"))
+    table.handle(PassPriority("carol"))
+    assert [e["player"] for e in events_of(table, "TopCardRevealed")] == ["carol"]
