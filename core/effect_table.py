@@ -182,6 +182,13 @@ def reveal_top_land_to_hand(table: Table, top: StackObject, effect: fx.RevealTop
     emit(table, ev.TopCardRevealed, player=player, card=card, to_hand=s.cards.card(card).is_type("Land"), rule="701.20a")
 
 
+def untap_target(table: Table, top: StackObject, effect: fx.UntapTarget, targets: list[Any]) -> None:
+    """701.26b: the tapped targets still legal become untapped."""
+    tapped = [p.object for p in table.state.each(targets) if p.tapped]
+    if tapped:
+        emit(table, ev.PermanentsUntappedByEffect, permanents=tapped, source=top.object)
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -195,10 +202,15 @@ def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets:
 
 
 def pump_yours(table: Table, top: StackObject, effect: fx.PumpYoursUntilEndOfTurn, targets: list[Any]) -> None:
-    """611.2c: the ones there now."""
-    for perm in ch.on_battlefield(table.state):
-        if perm.controller == top.controller and effect.subtype in ch.face(table.state, perm).subtypes:
-            _continuous(table, kind=EffectKind.PT.value, object=perm.object, power=effect.power, toughness=effect.toughness)
+    """611.2c: the ones there now: its controller's permanents of the subtype, or without one their
+    creatures; each gets +P/+T (layer 7c, 613.4c) and gains the keywords (layer 6, 613.1f) until end of turn."""
+    s = table.state
+    for perm in ch.on_battlefield(s):
+        if perm.controller != top.controller:
+            continue
+        if effect.subtype in ch.face(s, perm).subtypes if effect.subtype is not None else ch.is_creature(s, perm):
+            pt = {"power": effect.power, "toughness": effect.toughness, "keywords": list(effect.keywords)}
+            _continuous(table, kind=EffectKind.PT.value, object=perm.object, **pt)
 
 
 def draw_cards(table: Table, top: StackObject, effect: fx.DrawCards, targets: list[Any]) -> None:
@@ -315,4 +327,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.TapTarget: tap_target,
     fx.Fight: fight,
     fx.RevealTopLandToHand: reveal_top_land_to_hand,
+    fx.UntapTarget: untap_target,
 }

@@ -27,11 +27,13 @@ class PumpUntilEndOfTurn:
 
 @dataclass(frozen=True)
 class PumpYoursUntilEndOfTurn:
-    """"<Subtype>s you control get +P/+T until end of turn": the ones there as it resolves (611.2c)."""
+    """"<Subtype>s you control get +P/+T [and gain <keywords>] until end of turn", or, without a subtype,
+    "Creatures you control ...": the ones there as it resolves (611.2c; layers 6 and 7c, 613.1f, 613.4c)."""
 
-    subtype: str
     power: int
     toughness: int
+    subtype: str | None = None
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -195,6 +197,11 @@ class RevealTopLandToHand:
     who: str = "defending_player"
 
 
+@dataclass(frozen=True)
+class UntapTarget:
+    """"Untap <targets>" (701.26b): "Untap two target lands"."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -224,6 +231,7 @@ Effect = (
     | TapTarget
     | Fight
     | RevealTopLandToHand
+    | UntapTarget
 )
 
 

@@ -30,7 +30,7 @@ from mtg_ledger.core.mana import COLORS as MANA_COLORS
 EFFECT_KINDS: dict[str, type] = {
     "deal_damage": fx.DealDamage,
     "pump_until_end_of_turn": fx.PumpUntilEndOfTurn,
-    "pump_yours_until_end_of_turn": fx.PumpYoursUntilEndOfTurn,
+    "pump_yours_until_end_of_turn": fx.PumpYoursUntilEndOfTurn,  # 611.2c; 613.1f, 613.4c
     "draw_cards": fx.DrawCards,
     "lose_life": fx.LoseLife,
     "gain_life": fx.GainLife,
@@ -56,6 +56,7 @@ EFFECT_KINDS: dict[str, type] = {
     "tap": fx.TapTarget,  # 701.26a
     "fight": fx.Fight,  # 701.14a
     "reveal_top_land_to_hand": fx.RevealTopLandToHand,  # 701.20a, 508.5
+    "untap": fx.UntapTarget,  # 701.26b
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -179,6 +180,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.RevealTopLandToHand, "who"): ("defending_player",),
+    (fx.PumpYoursUntilEndOfTurn, "keywords"): tuple(KEYWORDS),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
     (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
 }

@@ -1,13 +1,16 @@
 """Rules five named cards of the pool brought, each pinned on a concrete board with the pool's own card
 files: a land that enters tapped as it is played and a mana ability with a choice of colour (Selesnya
 Guildgate); a spell with two targets and the fight between them (Prey Upon); an attack trigger by which the
-defending player reveals the top card of their library, public to every player (Goblin Guide)."""
+defending player reveals the top card of their library, public to every player (Goblin Guide); a loyalty
+ability with two targets, a token, and a pump with a keyword for the creatures there as it resolves (Garruk
+Wildspeaker)."""
 
 from __future__ import annotations
 
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority, PlayLand
 from mtg_ledger.core.public import hidden_values
 from mtg_ledger.core.redact import view
+from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.errors import IllegalTarget
 from mtg_ledger.core.legal import legal_actions
 from tests.helpers import advance_to, attack, both_pass, events_of, last, obj, perm, refused, three_players, two_players
@@ -144,3 +147,69 @@ def test_in_a_multiplayer_game_the_defending_player_is_the_one_the_creature_atta
     table.handle(PassPriority("bob"))
     table.handle(PassPriority("carol"))
     assert [e["player"] for e in events_of(table, "TopCardRevealed")] == ["carol"]
+
+
+GARRUK = CardRef("Garruk Wildspeaker")
+
+
+def test_untap_two_target_lands_untaps_two_different_lands_701_26b_601_2c():
+    table = start(two_players(alice={"battlefield": ["Garruk Wildspeaker", "Forest", "Forest", "Grizzly Bears"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", CardRef("Forest", 0), 0))
+    table.handle(ActivateAbility("alice", CardRef("Forest", 1), 0))
+    refused(table, ActivateAbility("alice", GARRUK, 0, targets=(CardRef("Forest", 0),)), "601.2c", IllegalTarget)
+    refused(table, ActivateAbility("alice", GARRUK, 0, targets=(CardRef("Forest", 0), CardRef("Forest", 0))), "601.2c", IllegalTarget)
+    refused(table, ActivateAbility("alice", GARRUK, 0, targets=(CardRef("Forest", 0), CardRef("Grizzly Bears"))), "115.1", IllegalTarget)
+    forests = [obj(table, "Forest", 0), obj(table, "Forest", 1)]
+    offered = [a.targets for a in legal_actions(table.state) if isinstance(a, ActivateAbility) and a.ability == 0 and a.source == obj(table, "Garruk Wildspeaker")]
+    assert offered == [tuple(forests)]  # the two lands, once whatever their order
+    table.handle(ActivateAbility("alice", GARRUK, 0, targets=(CardRef("Forest", 1), CardRef("Forest", 0))))
+    assert ch.loyalty(perm(table, "Garruk Wildspeaker")) == 4  # 606.4
+    both_pass(table)
+    assert last(table, "PermanentsUntappedByEffect")["permanents"] == [forests[1], forests[0]]
+    assert not perm(table, "Forest", 0).tapped and not perm(table, "Forest", 1).tapped
+
+
+def test_an_ability_with_two_target_lands_cannot_be_activated_with_one_land_on_the_battlefield_601_2c():
+    table = start(two_players(alice={"battlefield": ["Garruk Wildspeaker", "Forest"]}))
+    advance_to(table, 1, "precombat_main")
+    refused(table, ActivateAbility("alice", GARRUK, 0, targets=(CardRef("Forest"),)), "601.2c", IllegalTarget)
+    garruk = obj(table, "Garruk Wildspeaker")
+    assert sorted(a.ability for a in legal_actions(table.state) if isinstance(a, ActivateAbility) and a.source == garruk) == [1]  # not +1; not -4 (606.6)
+
+
+def test_minus_one_creates_a_3_3_green_beast_creature_token_111_1():
+    table = start(two_players(alice={"battlefield": ["Garruk Wildspeaker"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", GARRUK, 1))
+    both_pass(table)
+    beast = perm(table, "Beast")
+    assert (beast.token, beast.controller, ch.power(table.state, beast), ch.toughness(table.state, beast)) == (True, "alice", 3, 3)
+    assert ch.face(table.state, beast).colors == ("G",)
+    assert ch.loyalty(perm(table, "Garruk Wildspeaker")) == 2
+
+
+def test_creatures_you_control_get_plus_three_and_trample_only_those_there_as_it_resolves_611_2c_613_1f():
+    table = start(
+        two_players(
+            alice={"battlefield": ["Garruk Wildspeaker", "Forest", "Forest", "Grizzly Bears"], "hand": ["Savannah Lions"], "library": ["Plains"] * 5},
+            bob={"battlefield": ["Hill Giant"]},
+        )
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", GARRUK, 0, targets=(CardRef("Forest", 0), CardRef("Forest", 1))))
+    both_pass(table)
+    advance_to(table, 3, "precombat_main")
+    table.handle(ActivateAbility("alice", GARRUK, 2))  # -4, with 4 loyalty
+    both_pass(table)
+    bears, giant = perm(table, "Grizzly Bears"), perm(table, "Hill Giant")
+    assert (ch.power(table.state, bears), ch.toughness(table.state, bears), ch.has_keyword(table.state, bears, "trample")) == (5, 5, True)
+    assert (ch.power(table.state, giant), ch.has_keyword(table.state, giant, "trample")) == (3, False)  # not alice's
+    table.handle(PlayLand("alice", "Plains"))
+    table.handle(CastSpell("alice", "Savannah Lions"))
+    both_pass(table)
+    lions = perm(table, "Savannah Lions")
+    assert (ch.power(table.state, lions), ch.has_keyword(table.state, lions, "trample")) == (2, False)  # 611.2c: it came later
+    assert "Garruk Wildspeaker" in table.state.players["alice"].graveyard  # 704.5i: no loyalty left
+    advance_to(table, 4, "upkeep")
+    assert (ch.power(table.state, bears), ch.has_keyword(table.state, bears, "trample")) == (2, False)  # 514.2
