@@ -8,7 +8,7 @@ from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
-from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet
+from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, PowerToughnessEqualToLife
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
     from mtg_ledger.core.commands import CardRef, Ref, Target
@@ -44,15 +44,23 @@ def _counters(perm: Permanent) -> int:
     return perm.counters.get("+1/+1", 0) - perm.counters.get("-1/-1", 0)
 
 
+def _base(state: GameState, perm: Permanent, printed: int | None) -> int:
+    """Layer 7a (613.4a): the printed value, or what a characteristic-defining ability makes it (604.3):
+    "power and toughness are each equal to your life total"."""
+    if any(isinstance(s, PowerToughnessEqualToLife) for s in face(state, perm).statics):
+        return state.players[perm.controller].life
+    return printed or 0
+
+
 def power(state: GameState, perm: Permanent) -> int:
-    """Layer 7: printed power (7a), modifications (7c: effects and static abilities), then counters (7d; 613.4)."""
-    base = face(state, perm).power or 0
+    """Layer 7: printed power or a characteristic-defining ability (7a), modifications (7c: effects and static abilities), then counters (7d; 613.4)."""
+    base = _base(state, perm, face(state, perm).power)
     statics = sum(g.power for g in _granted(state, perm))
     return base + sum(e.power for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
 
 
 def toughness(state: GameState, perm: Permanent) -> int:
-    base = face(state, perm).toughness or 0
+    base = _base(state, perm, face(state, perm).toughness)
     statics = sum(g.toughness for g in _granted(state, perm))
     return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
 

@@ -189,6 +189,18 @@ def untap_target(table: Table, top: StackObject, effect: fx.UntapTarget, targets
         emit(table, ev.PermanentsUntappedByEffect, permanents=tapped, source=top.object)
 
 
+def add_counters_each_yours(table: Table, top: StackObject, effect: fx.AddCountersEachYours, targets: list[Any]) -> None:
+    """122.1: counters on each creature its controller controls as it resolves (611.2c); "those creatures"
+    then gain the keywords until end of turn (613.1f), the same ones."""
+    s = table.state
+    mine = [p for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_creature(s, p)]
+    for perm in mine:
+        emit(table, ev.CountersAdded, object=perm.object, kind=effect.kind, count=effect.count)
+    if effect.keywords:
+        for perm in mine:
+            _continuous(table, kind=EffectKind.PT.value, object=perm.object, keywords=list(effect.keywords))
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -328,4 +340,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.Fight: fight,
     fx.RevealTopLandToHand: reveal_top_land_to_hand,
     fx.UntapTarget: untap_target,
+    fx.AddCountersEachYours: add_counters_each_yours,
 }

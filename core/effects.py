@@ -202,6 +202,16 @@ class UntapTarget:
     """"Untap <targets>" (701.26b): "Untap two target lands"."""
 
 
+@dataclass(frozen=True)
+class AddCountersEachYours:
+    """"Put N <kind> counters on each creature you control. Those creatures gain <keywords> until end of
+    turn." (122.1): the creatures there as it resolves (611.2c); the keywords in layer 6 (613.1f)."""
+
+    kind: str
+    count: int = 1
+    keywords: tuple[str, ...] = ()
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -232,6 +242,7 @@ Effect = (
     | Fight
     | RevealTopLandToHand
     | UntapTarget
+    | AddCountersEachYours
 )
 
 

@@ -70,6 +70,13 @@ class EntersTapped:
     """"<This permanent> enters tapped." (614.1c)"""
 
 
+@dataclass(frozen=True)
+class PowerToughnessEqualToLife:
+    """"This token's power and toughness are each equal to your life total.": a characteristic-defining
+    ability (604.3; a token has it when the effect that created it gave it, 604.3a), applied in layer 7a
+    (613.4a): its controller's life total as it is now."""
+
+
 Static = (
     AttackTax
     | NoMaximumHandSize
@@ -80,4 +87,5 @@ Static = (
     | CantBlock
     | AttachedCantAttackOrBlock
     | EntersTapped
+    | PowerToughnessEqualToLife
 )

@@ -57,6 +57,7 @@ EFFECT_KINDS: dict[str, type] = {
     "fight": fx.Fight,  # 701.14a
     "reveal_top_land_to_hand": fx.RevealTopLandToHand,  # 701.20a, 508.5
     "untap": fx.UntapTarget,  # 701.26b
+    "add_counters_each_yours": fx.AddCountersEachYours,  # 122.1, 611.2c
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -73,6 +74,7 @@ ABILITY_KINDS: dict[str, type] = {
     "cant_block": st.CantBlock,  # 509.1a
     "attached_cant_attack_or_block": st.AttachedCantAttackOrBlock,  # 508.1a, 509.1a
     "enters_tapped": st.EntersTapped,  # 614.1c
+    "power_toughness_equal_to_life": st.PowerToughnessEqualToLife,  # 604.3, 613.4a
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.
@@ -181,6 +183,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.RevealTopLandToHand, "who"): ("defending_player",),
     (fx.PumpYoursUntilEndOfTurn, "keywords"): tuple(KEYWORDS),
+    (fx.AddCountersEachYours, "keywords"): tuple(KEYWORDS),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
     (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
 }

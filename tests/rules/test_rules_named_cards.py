@@ -3,7 +3,8 @@ files: a land that enters tapped as it is played and a mana ability with a choic
 Guildgate); a spell with two targets and the fight between them (Prey Upon); an attack trigger by which the
 defending player reveals the top card of their library, public to every player (Goblin Guide); a loyalty
 ability with two targets, a token, and a pump with a keyword for the creatures there as it resolves (Garruk
-Wildspeaker)."""
+Wildspeaker); counters and a keyword for each creature you control, and a token whose power and toughness are
+its controller's life total (Ajani Goldmane)."""
 
 from __future__ import annotations
 
@@ -213,3 +214,57 @@ def test_creatures_you_control_get_plus_three_and_trample_only_those_there_as_it
     assert "Garruk Wildspeaker" in table.state.players["alice"].graveyard  # 704.5i: no loyalty left
     advance_to(table, 4, "upkeep")
     assert (ch.power(table.state, bears), ch.has_keyword(table.state, bears, "trample")) == (2, False)  # 514.2
+
+
+AJANI = CardRef("Ajani Goldmane")
+
+
+def test_plus_one_you_gain_two_life_119_3_606_4():
+    table = start(two_players(alice={"battlefield": ["Ajani Goldmane"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", AJANI, 0))
+    both_pass(table)
+    assert (table.state.players["alice"].life, ch.loyalty(perm(table, "Ajani Goldmane"))) == (22, 5)
+
+
+def test_a_counter_on_each_creature_you_control_and_vigilance_for_those_creatures_until_end_of_turn_122_1_611_2c():
+    table = start(
+        two_players(
+            alice={"battlefield": ["Ajani Goldmane", "Grizzly Bears", "Savannah Lions", "Plains"], "hand": ["Savannah Lions"], "library": ["Plains"] * 5},
+            bob={"battlefield": ["Hill Giant"]},
+        )
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", AJANI, 1))
+    both_pass(table)
+    s = table.state
+    bears, lions, giant = perm(table, "Grizzly Bears"), perm(table, "Savannah Lions"), perm(table, "Hill Giant")
+    assert [(ch.power(s, p), ch.toughness(s, p), ch.has_keyword(s, p, "vigilance")) for p in (bears, lions)] == [(3, 3, True), (3, 2, True)]
+    assert (giant.counters, ch.has_keyword(s, giant, "vigilance")) == ({}, False)  # not alice's
+    table.handle(CastSpell("alice", "Savannah Lions"))
+    both_pass(table)
+    later = perm(table, "Savannah Lions", 1)
+    assert (later.counters, ch.has_keyword(s, later, "vigilance")) == ({}, False)  # 611.2c: it was not there
+    advance_to(table, 2, "upkeep")
+    assert (bears.counters, ch.has_keyword(s, bears, "vigilance")) == ({"+1/+1": 1}, False)  # the counter stays; vigilance ends (514.2)
+
+
+def test_a_token_whose_power_and_toughness_equal_its_controller_s_life_total_follows_it_604_3_613_4a():
+    table = start(
+        two_players(alice={"battlefield": ["Ajani Goldmane"], "library": ["Plains"] * 8}, bob={"battlefield": ["Mountain"], "hand": ["Lightning Bolt"], "library": ["Mountain"] * 8})
+    )
+    for turn in (1, 3):
+        advance_to(table, turn, "precombat_main")
+        table.handle(ActivateAbility("alice", AJANI, 0))  # +1: 5, then 6 loyalty
+        both_pass(table)
+    advance_to(table, 5, "precombat_main")
+    table.handle(ActivateAbility("alice", AJANI, 2))  # -6
+    both_pass(table)
+    avatar = perm(table, "Avatar")
+    assert (avatar.token, ch.face(table.state, avatar).colors, table.state.players["alice"].life) == (True, ("W",), 24)
+    assert (ch.power(table.state, avatar), ch.toughness(table.state, avatar)) == (24, 24)
+    assert [(b["power"], b["toughness"]) for b in view(table.state, "bob")["battlefield"] if b["card"] == "Avatar"] == [(24, 24)]
+    table.handle(PassPriority("alice"))
+    table.handle(CastSpell("bob", "Lightning Bolt", targets=("alice",)))
+    both_pass(table, "bob", "alice")
+    assert (ch.power(table.state, avatar), ch.toughness(table.state, avatar)) == (21, 21)
