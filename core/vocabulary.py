@@ -25,7 +25,7 @@ from typing import Any
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core import statics as st
 from mtg_ledger.core.carddef import CardDef
-from mtg_ledger.core.mana import COLORS as MANA_COLORS
+from mtg_ledger.core.card_values import CardDataError, Path, as_list, check_mana, one_of, strings, typed
 
 EFFECT_KINDS: dict[str, type] = {
     "deal_damage": fx.DealDamage,
@@ -188,27 +188,6 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
 }
 
-Path = tuple[str | int, ...]
-
-
-class CardDataError(ValueError):
-    """A definition the vocabulary cannot read: ``path`` is the field at fault (keys and list indexes
-    from the definition's top), ``code`` the message id (section ``card`` of the catalogues), ``params``
-    its holes."""
-
-    def __init__(self, path: Path, code: str, /, **params: Any) -> None:
-        self.path, self.code, self.params = path, code, params
-        super().__init__(f"{dotted(path)}: {code} {params}")
-
-
-def dotted(path: Path) -> str:
-    """``("abilities", 0, "effects", 1, "amount")`` -> ``abilities[0].effects[1].amount``."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out
-
-
 def compile_card(data: Mapping[str, Any]) -> CardDef:
     """The ``CardDef`` of a card's definition (docs/cards.md), or ``CardDataError``."""
     return _face(data, (), top=True)
@@ -270,28 +249,28 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
 
 def _card_field(kind: str, value: Any, path: Path) -> Any:
     if kind == "text":
-        return _typed(str, value, path)
+        return typed(str, value, path)
     if kind == "int":
-        return _typed(int, value, path)
+        return typed(int, value, path)
     if kind == "bool":
-        return _typed(bool, value, path)
+        return typed(bool, value, path)
     if kind == "mana":
-        text = _typed(str, value, path)
-        _check_mana(text, path)
+        text = typed(str, value, path)
+        check_mana(text, path)
         return text
     if kind in ("texts", "colors", "keywords"):
-        items = _strings(value, path)
+        items = strings(value, path)
         allowed = {"colors": COLORS, "keywords": tuple(KEYWORDS)}.get(kind)
         for i, item in enumerate(items):
             if allowed is not None and item not in allowed:
                 raise CardDataError((*path, i), "card.not_one_of", value=item, allowed=", ".join(allowed))
         return items
     if kind == "enchant":
-        return _one_of(_typed(str, value, path), ENCHANT, path)
+        return one_of(typed(str, value, path), ENCHANT, path)
     if kind == "spell":
         return _spell(value, path)
     if kind == "abilities":
-        return tuple(_kind(ABILITY_KINDS, "ability", item, (*path, i)) for i, item in enumerate(_list(value, path)))
+        return tuple(_kind(ABILITY_KINDS, "ability", item, (*path, i)) for i, item in enumerate(as_list(value, path)))
     return _face(value, path, top=False)
 
 
@@ -305,16 +284,16 @@ def _spell(value: Any, path: Path) -> dict[str, Any]:
         if key not in SPELL_FIELDS:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join(SPELL_FIELDS))
         if key == "target":
-            out[key] = _one_of(_typed(str, item, (*path, key)), TARGETS, (*path, key))
+            out[key] = one_of(typed(str, item, (*path, key)), TARGETS, (*path, key))
         elif key == "targets":  # 601.2c: several, one spec a target, in the order the text names them
-            out[key] = tuple(_one_of(t, TARGETS, (*path, key, i)) for i, t in enumerate(_strings(item, (*path, key))))
+            out[key] = tuple(one_of(t, TARGETS, (*path, key, i)) for i, t in enumerate(strings(item, (*path, key))))
         else:
             out[key] = _effects(item, (*path, key))
     return out
 
 
 def _effects(value: Any, path: Path) -> tuple[Any, ...]:
-    return tuple(_kind(EFFECT_KINDS, "effect", item, (*path, i)) for i, item in enumerate(_list(value, path)))
+    return tuple(_kind(EFFECT_KINDS, "effect", item, (*path, i)) for i, item in enumerate(as_list(value, path)))
 
 
 def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
@@ -338,9 +317,9 @@ def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
         allowed = FIELD_VALUES.get((cls, key))
         if allowed is not None and isinstance(values[key], tuple):
             for i, item in enumerate(values[key]):
-                _one_of(item, allowed, (*path, key, i))
+                one_of(item, allowed, (*path, key, i))
         elif allowed is not None:
-            _one_of(values[key], allowed, (*path, key))
+            one_of(values[key], allowed, (*path, key))
     for key, (_, required) in fields.items():
         if required and key not in values:
             raise CardDataError((*path, key), "card.missing_field", field=key)
@@ -350,53 +329,17 @@ def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
 def _annotated(hint: Any, value: Any, path: Path) -> Any:
     """A field's value checked against its annotation."""
     if hint in (int, str, bool):
-        return _typed(hint, value, path)
+        return typed(hint, value, path)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType) and type(None) in args:
         (inner,) = [a for a in args if a is not type(None)]
         return _annotated(inner, value, path)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         if args[0] is str:
-            return _strings(value, path)
+            return strings(value, path)
         if args[0] == fx.Effect:
             return _effects(value, path)
     raise TypeError(f"the vocabulary cannot read a field annotated {hint!r}")  # a defect of a table entry
-
-
-_TYPE_WORDS = {int: "integer", str: "string", bool: "boolean"}
-
-
-def _typed(kind: type, value: Any, path: Path) -> Any:
-    if type(value) is not kind:
-        raise CardDataError(path, "card.wrong_type", wanted=_TYPE_WORDS[kind], got=type(value).__name__)
-    return value
-
-
-def _one_of(value: str, allowed: tuple[str, ...], path: Path) -> str:
-    if value not in allowed:
-        raise CardDataError(path, "card.not_one_of", value=value, allowed=", ".join(allowed))
-    return value
-
-
-def _list(value: Any, path: Path) -> list[Any]:
-    if not isinstance(value, list):
-        raise CardDataError(path, "card.wrong_type", wanted="array", got=type(value).__name__)
-    return value
-
-
-def _strings(value: Any, path: Path) -> tuple[str, ...]:
-    return tuple(_typed(str, item, (*path, i)) for i, item in enumerate(_list(value, path)))
-
-
-def _check_mana(text: str, path: Path) -> None:
-    """202.1: a mana cost is a run of mana symbols, ``{2}{W}{W}``."""
-    rest = text
-    while rest:
-        end = rest.find("}")
-        symbol = rest[1:end] if rest.startswith("{") and end > 1 else None
-        if symbol is None or not (symbol.isdigit() or symbol in MANA_COLORS):
-            raise CardDataError(path, "card.bad_mana_cost", cost=text)
-        rest = rest[end + 1 :]
 
 
 def tokens_created(definition: CardDef) -> tuple[str, ...]:
