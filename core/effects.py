@@ -262,8 +262,8 @@ class ManaAbility:
 class ManaChoiceAbility:
     """"{T}: Add {G} or {W}.": a mana ability that adds one mana of a colour chosen among ``choices``.
 
-    605.1a, 106.1: its controller chooses the colour as they activate it (the ``mana`` of ``activate``); the
-    engine, paying for them, chooses the first colours that pay (``core.mana.choose_colors``). No stack, no target."""
+    605.1a, 106.1: its controller chooses the colour as they activate it (the ``mana`` of ``activate``); paying
+    a cost for them, the engine has it add the first colours that pay. No stack, no target."""
 
     choices: tuple[str, ...]  # each one of W U B R G C, in the order the text names them
 
