@@ -22,6 +22,7 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
+from mtg_ledger.core.entering import entered
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
 from mtg_ledger.core.moves import PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, passed_by, priority_to
 from mtg_ledger.core.outcome import Reason
@@ -49,7 +50,9 @@ def priority_passed(e: Map, decision: Decision, state: GameState) -> PassPriorit
 
 
 def apply_land(table: Table, command: PlayLand, checked: LandPlan) -> Next:
-    emit(table, ev.LandPlayed, player=checked.player, card=checked.card, object=table.state.next_object)
+    obj = table.state.next_object
+    emit(table, ev.LandPlayed, player=checked.player, card=checked.card, object=obj)
+    entered(table, obj, table.state.cards.card(checked.card), checked.player)  # as it enters: tapped, if it says so (614.1c)
     return priority_to(checked.player)  # 117.3c
 
 
@@ -117,8 +120,10 @@ def ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateA
 
 def mana_ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:
     """605.3a: a mana ability activated on its own (one activated to pay for a spell, an ability or an
-    attack is part of that decision, 601.2g)."""
-    return ActivateAbility(e["player"], e["source"], 0)
+    attack is part of that decision, 601.2g). The colour it added is the one chosen where it had a choice (106.1)."""
+    source = state.permanent(e["source"])
+    choice = source is not None and len(ch.face(state, source).mana_abilities[0].colors) > 1
+    return ActivateAbility(e["player"], e["source"], 0, mana=e["mana"] if choice else None)
 
 
 def apply_order(table: Table, command: OrderTriggers, checked: StackPlan) -> Next:

@@ -34,6 +34,7 @@ from mtg_ledger.core.commands import (
     Target,
 )
 from mtg_ledger.core.decision import Decision
+from mtg_ledger.core.effects import ability_targets
 from mtg_ledger.core.state import GameState
 
 LIMIT = 256  # options listed, at most, for one decision
@@ -78,17 +79,17 @@ def casts(state: GameState, decision: Decision) -> Options[CastSpell]:
         for member in _team_first(state, decision.player)
         for name in dict.fromkeys(state.players[member].hand)
         if not state.cards.card(name).is_type("Land")
-        for targets in _target_choices(state, state.cards.card(name).spell_target, member)
+        for targets in _target_choices(state, state.cards.card(name).spell_targets, member)
     )
 
 
-def _target_choices(state: GameState, spec: str | None, controller: str) -> Iterator[tuple[Target, ...]]:
-    """601.2c, 115.1: each legal choice of one target (core.targeting), or none for a spec of None."""
-    if spec is None:
-        yield ()
-        return
-    for target in targeting.legal_targets(state, spec, controller):
-        yield (target,)
+def _target_choices(state: GameState, specs: tuple[str, ...], controller: str) -> Iterator[tuple[Target, ...]]:
+    """601.2c, 115.1: each legal choice of one target for each spec (core.targeting), none for no spec.
+    Targets of one spec ("two target lands") are different objects, listed once whatever their order."""
+    options = [targeting.legal_targets(state, spec, controller) for spec in specs]
+    for picked in product(*options):
+        if all(options[i].index(picked[i]) < options[j].index(picked[j]) for i, j in combinations(range(len(specs)), 2) if specs[i] == specs[j]):
+            yield picked
 
 
 def activations(state: GameState, decision: Decision) -> Options[ActivateAbility]:
@@ -97,15 +98,20 @@ def activations(state: GameState, decision: Decision) -> Options[ActivateAbility
 
 
 def _activations(state: GameState, player: str) -> Iterator[ActivateAbility]:
-    for obj, _, _ in ch.mana_sources(state, player):
-        yield ActivateAbility(player, obj)
+    sources = ch.mana_sources(state, player)
+    for obj in dict.fromkeys(s[0] for s in sources):
+        colors = [c for o, _, c in sources if o == obj]
+        if len(colors) == 1:
+            yield ActivateAbility(player, obj)
+        else:  # 106.1: each colour it may add
+            yield from (ActivateAbility(player, obj, 0, mana=color) for color in colors)
     for perm in ch.on_battlefield(state):
         face = ch.face(state, perm)
         for i, ability in enumerate(face.activated):
             if perm.controller == player:
                 if ability.up_to_one:  # 601.2c: "up to one target": none is a choice too
                     yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i)
-                for targets in _target_choices(state, ability.target, player):  # 606 loyalty abilities, 702.6 equip
+                for targets in _target_choices(state, ability_targets(ability), player):  # 606 loyalty abilities, 702.6 equip
                     yield ActivateAbility(player, perm.object, len(face.mana_abilities) + i, targets)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
+from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, ManaChoiceAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
 from mtg_ledger.core.mana import ManaCost, parse_cost
 from mtg_ledger.core.statics import AttackTax, DoesntUntap, GrantKeyword, NoMaximumHandSize, Static
 
@@ -31,8 +31,9 @@ class CardDef:
     power: int | None = None
     toughness: int | None = None
     target: str | None = None  # "any" (115.4) or "creature"
+    targets: tuple[str, ...] = ()  # a spell with several targets (601.2c): one spec a target, in the order its text names them
     effects: tuple[Effect, ...] = ()
-    mana_abilities: tuple[ManaAbility, ...] = ()
+    mana_abilities: tuple[ManaAbility | ManaChoiceAbility, ...] = ()
     # flying, reach, vigilance, trample, first strike, double strike, haste, phasing, deathtouch, defender,
     # flash, hexproof, indestructible, lifelink, menace, prowess, ward (core.vocabulary.KEYWORDS)
     keywords: frozenset[str] = frozenset()
@@ -70,6 +71,11 @@ class CardDef:
         return self.target or self.enchant
 
     @property
+    def spell_targets(self) -> tuple[str, ...]:
+        """601.2c: the spec of each target the spell has, in order (none, one, or its ``targets``)."""
+        return self.targets or specs_of(self.spell_target)
+
+    @property
     def attack_tax(self) -> int:
         """508.1d, 508.1h: {N} for each creature attacking this permanent's controller."""
         return sum(s.amount for s in self.statics if isinstance(s, AttackTax))
@@ -100,3 +106,8 @@ class CardDef:
     def sorcery_speed(self) -> bool:
         """307.1 and 505.6a: everything but instants is cast only at sorcery speed; 702.8a: flash lifts it."""
         return not self.is_type("Instant") and "flash" not in self.keywords
+
+
+def specs_of(target: str | None) -> tuple[str, ...]:
+    """A single target spec as the tuple of specs a spell or ability's targets are checked against."""
+    return () if target is None else (target,)

@@ -8,7 +8,7 @@ from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
-from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet
+from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, PowerToughnessEqualToLife
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
     from mtg_ledger.core.commands import CardRef, Ref, Target
@@ -44,15 +44,23 @@ def _counters(perm: Permanent) -> int:
     return perm.counters.get("+1/+1", 0) - perm.counters.get("-1/-1", 0)
 
 
+def _base(state: GameState, perm: Permanent, printed: int | None) -> int:
+    """Layer 7a (613.4a): the printed value, or what a characteristic-defining ability makes it (604.3):
+    "power and toughness are each equal to your life total"."""
+    if any(isinstance(s, PowerToughnessEqualToLife) for s in face(state, perm).statics):
+        return state.players[perm.controller].life
+    return printed or 0
+
+
 def power(state: GameState, perm: Permanent) -> int:
-    """Layer 7: printed power (7a), modifications (7c: effects and static abilities), then counters (7d; 613.4)."""
-    base = face(state, perm).power or 0
+    """Layer 7: printed power or a characteristic-defining ability (7a), modifications (7c: effects and static abilities), then counters (7d; 613.4)."""
+    base = _base(state, perm, face(state, perm).power)
     statics = sum(g.power for g in _granted(state, perm))
     return base + sum(e.power for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
 
 
 def toughness(state: GameState, perm: Permanent) -> int:
-    base = face(state, perm).toughness or 0
+    base = _base(state, perm, face(state, perm).toughness)
     statics = sum(g.toughness for g in _granted(state, perm))
     return base + sum(e.toughness for e in state.effects if e.kind == EffectKind.PT and e.object == perm.object) + statics + _counters(perm)
 
@@ -196,7 +204,8 @@ def _label(ref: CardRef) -> Phrase:
 
 
 def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
-    """Untapped permanents whose mana ability the player can activate now: (object, card, color).
+    """Untapped permanents whose mana ability the player can activate now: (object, card, color); one that
+    adds one of several colours (106.1, "Add {G} or {W}.") once for each, in the order its text names them.
 
     302.6: a creature's {T} ability needs it to have been under its controller's control since
     their most recent turn began. Lands come first, then creatures, each in battlefield order: the
@@ -208,11 +217,12 @@ def mana_sources(state: GameState, player: str) -> list[tuple[int, str, str]]:
         definition = face(state, p)
         if p.controller != player or p.tapped or not definition.mana_abilities:
             continue
+        each = [(p.object, p.card, color) for color in definition.mana_abilities[0].colors]
         if definition.is_type("Creature"):
             if not sick(state, p):
-                creatures.append((p.object, p.card, definition.mana_abilities[0].produces))
+                creatures.extend(each)
         else:
-            lands.append((p.object, p.card, definition.mana_abilities[0].produces))
+            lands.extend(each)
     return lands + creatures
 
 

@@ -11,6 +11,7 @@ from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import player_statics, targeting, teams, triggers
 from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, Concede, Discard, OrderTriggers, PassPriority, PlayLand, Target
 from mtg_ledger.core.decision import DecisionKind, pending_decision
+from mtg_ledger.core.effects import ability_targets
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
@@ -67,7 +68,7 @@ def check_cast(state: GameState, command: CastSpell) -> CastPlan:
         kind = Phrase("rules.kind_sorcery" if definition.is_type("Sorcery") else "rules.kind_permanent_spell")
         rule = "307.1" if definition.is_type("Sorcery") else "505.6a"
         _sorcery_timing(state, player, Phrase("rules.what_card_kind_can_be_cast", {"card": command.card, "kind": kind}), rule)
-    targets = check_targets(state, definition.spell_target, command.targets, command.card, player)
+    targets = check_target_list(state, definition.spell_targets, command.targets, command.card, player)
     what = Phrase("rules.what_card_cost", {"card": command.card, "cost": definition.cost})
     taps, spent = plan_payment(state, player, definition.mana_cost, command.pay, what=what, rule="601.2h")
     return CastPlan(player, command.card, targets, taps, spent)
@@ -94,7 +95,25 @@ WANTED = {
     "attacking_or_blocking_creature": Phrase("rules.wanted_attacking_or_blocking_creature"),
     "black_or_red_permanent": Phrase("rules.wanted_black_or_red_permanent"),
     "artifact_creature_or_land": Phrase("rules.wanted_artifact_creature_or_land"),
+    "creature_you_dont_control": Phrase("rules.wanted_creature_you_dont_control"),
+    "land": Phrase("rules.wanted_land"),
 }
+
+
+def check_target_list(state: GameState, specs: tuple[str, ...], given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
+    """601.2c, 115.1: a spell or ability with several targets has exactly one for each of its specs, each
+    legal for its own; targets of one spec ("two target lands") are different objects (601.2c: an object
+    is chosen once for one instance of the word "target"). One target or none: ``check_targets``."""
+    if len(specs) <= 1:
+        return check_targets(state, specs[0] if specs else None, given, name, controller)
+    if len(given) != len(specs):
+        raise IllegalTarget("601.2c", "rules.card_needs_exactly_count_targets_n_chosen", card=name, count=len(specs), n=len(given))
+    chosen = [check_targets(state, spec, (target,), name, controller)[0] for spec, target in zip(specs, given, strict=True)]
+    for i, target in enumerate(chosen):
+        if any(chosen[j] == target and specs[j] == specs[i] for j in range(i)):
+            other = target if isinstance(target, str) else ch.name(state, ch.find_permanent(state, target))
+            raise IllegalTarget("601.2c", "rules.card_cannot_choose_other_twice_as_target", card=name, other=other)
+    return chosen
 
 
 def check_targets(state: GameState, spec: str | None, given: tuple[Target, ...], name: str, controller: str) -> list[Any]:
@@ -143,6 +162,13 @@ def _spell_on_stack(state: GameState, chosen: Target, name: str, spec: str, want
     return found[0].object
 
 
+def spec_of_target(specs: tuple[str, ...], index: int) -> str | None:
+    """The spec the target in position ``index`` was chosen for (601.2c): its own, or the one spec of them all."""
+    if not specs:
+        return None
+    return specs[index] if index < len(specs) else specs[-1]
+
+
 def target_still_legal(state: GameState, spec: str | None, target: Any, controller: str) -> bool:
     """608.2b: a target is illegal on resolution if it is gone or no longer fits."""
     if spec in targeting.SPELL_SPECS:
@@ -169,7 +195,8 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
         if ch.sick(state, perm):
             raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
-        return ManaAbilityPlan(command.player, perm.object, perm.card, definition.mana_abilities[command.ability].produces)
+        colors = definition.mana_abilities[command.ability].colors
+        return ManaAbilityPlan(command.player, perm.object, perm.card, _mana_chosen(colors, command.mana, label))
     activated = definition.activated[command.ability - mana_count]
     if activated.timing == "your_upkeep" and (not teams.is_active(state, command.player) or state.step != Step.UPKEEP):
         raise WrongTiming("602.5b", "rules.card_ability_can_be_activated_only_during", card=label)
@@ -189,13 +216,23 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     if activated.up_to_one and not command.targets:  # 601.2c: "up to one target", and none chosen
         targets: list[Any] = []
     else:
-        targets = check_targets(state, activated.target, command.targets, label, command.player)
+        targets = check_target_list(state, ability_targets(activated), command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)
     return AbilityPlan(
         command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap
     )
+
+
+def _mana_chosen(colors: tuple[str, ...], chosen: str | None, label: str) -> str:
+    """106.1, 605.1a: the mana an ability adds: its one kind, or the colour chosen among those it names."""
+    said = " / ".join(f"{{{c}}}" for c in colors)
+    if chosen is None and len(colors) > 1:
+        raise IllegalAction("106.1", "rules.card_adds_one_of_colors_choose_one", card=label, colors=said)
+    if chosen is not None and chosen not in colors:
+        raise IllegalAction("106.1", "rules.card_cannot_add_mana_it_adds_colors", card=label, mana=f"{{{chosen}}}", colors=said)
+    return chosen or colors[0]
 
 
 def check_pass(state: GameState, command: PassPriority) -> PassPlan:

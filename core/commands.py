@@ -46,12 +46,14 @@ class CastSpell:
 @dataclass(frozen=True)
 class ActivateAbility:
     """602, 605, 606: ``ability`` counts the source's mana abilities first, then the others in the
-    order of its text; ``targets`` are what the ability targets (602.2b, 601.2c)."""
+    order of its text; ``targets`` are what the ability targets (602.2b, 601.2c); ``mana`` the colour a
+    mana ability that adds one of several adds ("Add {G} or {W}.", 106.1), None for one that adds one kind."""
 
     player: str
     source: Ref
     ability: int = 0
     targets: tuple[Target, ...] = ()
+    mana: str | None = None
 
 
 @dataclass(frozen=True)

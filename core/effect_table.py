@@ -160,6 +160,54 @@ def tap_target(table: Table, top: StackObject, effect: fx.TapTarget, targets: li
         emit(table, ev.PermanentsTapped, permanents=untapped, rule="701.26")
 
 
+def fight(table: Table, top: StackObject, effect: fx.Fight, targets: list[Any]) -> None:
+    """701.14a: each of the two creatures deals damage equal to its power to the other, at once (the
+    powers are read before either is dealt); 701.14b: if either has left the battlefield or is no longer a
+    legal target (608.2b), no damage is dealt. 702.15b: a creature with lifelink makes its controller gain as much."""
+    s = table.state
+    fighters = s.each(targets)
+    if len(targets) != 2 or len(fighters) != 2 or not all(ch.is_creature(s, p) for p in fighters):
+        return
+    first, second = fighters
+    blows = [(first, second, ch.power(s, first)), (second, first, ch.power(s, second))]
+    for source, victim, amount in blows:
+        if amount > 0:  # 120.8: no damage is dealt by a source with no power
+            emit(table, ev.DamageDealt, source=source.object, card=ch.name(s, source), target=victim.object, amount=amount)
+    for source, _, amount in blows:
+        if amount > 0 and ch.has_keyword(s, source, "lifelink"):
+            emit(table, ev.LifeGained, player=source.controller, amount=amount, source=source.object)
+
+
+def reveal_top_land_to_hand(table: Table, top: StackObject, effect: fx.RevealTopLandToHand, targets: list[Any]) -> None:
+    """701.20a: the defending player (508.5, as the trigger saw them) reveals the top card of their library,
+    to every player; a land card goes to their hand. A player who left, or an empty library, reveals nothing."""
+    s = table.state
+    player = top.context.get("defending_player")
+    if player is None or player not in s.players or s.players[player].lost or not s.players[player].library:
+        return
+    card = s.players[player].library[0]
+    emit(table, ev.TopCardRevealed, player=player, card=card, to_hand=s.cards.card(card).is_type("Land"), rule="701.20a")
+
+
+def untap_target(table: Table, top: StackObject, effect: fx.UntapTarget, targets: list[Any]) -> None:
+    """701.26b: the tapped targets still legal become untapped."""
+    tapped = [p.object for p in table.state.each(targets) if p.tapped]
+    if tapped:
+        emit(table, ev.PermanentsUntappedByEffect, permanents=tapped, source=top.object)
+
+
+def add_counters_each_yours(table: Table, top: StackObject, effect: fx.AddCountersEachYours, targets: list[Any]) -> None:
+    """122.1: counters on each creature its controller controls as it resolves (611.2c); "those creatures"
+    then gain the keywords until end of turn (613.1f), the same ones."""
+    s = table.state
+    mine = [p for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_creature(s, p)]
+    for perm in mine:
+        emit(table, ev.CountersAdded, object=perm.object, kind=effect.kind, count=effect.count)
+    if effect.keywords:
+        for perm in mine:
+            _continuous(table, kind=EffectKind.PT.value, object=perm.object, keywords=list(effect.keywords))
+
+
 def counter_target_spell(table: Table, top: StackObject, effect: fx.CounterTargetSpell, targets: list[Any]) -> None:
     """701.6a."""
     for aimed in [o for o in table.state.stack if o.object in targets and o.kind == "spell"]:
@@ -173,10 +221,15 @@ def pump(table: Table, top: StackObject, effect: fx.PumpUntilEndOfTurn, targets:
 
 
 def pump_yours(table: Table, top: StackObject, effect: fx.PumpYoursUntilEndOfTurn, targets: list[Any]) -> None:
-    """611.2c: the ones there now."""
-    for perm in ch.on_battlefield(table.state):
-        if perm.controller == top.controller and effect.subtype in ch.face(table.state, perm).subtypes:
-            _continuous(table, kind=EffectKind.PT.value, object=perm.object, power=effect.power, toughness=effect.toughness)
+    """611.2c: the ones there now: its controller's permanents of the subtype, or without one their
+    creatures; each gets +P/+T (layer 7c, 613.4c) and gains the keywords (layer 6, 613.1f) until end of turn."""
+    s = table.state
+    for perm in ch.on_battlefield(s):
+        if perm.controller != top.controller:
+            continue
+        if effect.subtype in ch.face(s, perm).subtypes if effect.subtype is not None else ch.is_creature(s, perm):
+            pt = {"power": effect.power, "toughness": effect.toughness, "keywords": list(effect.keywords)}
+            _continuous(table, kind=EffectKind.PT.value, object=perm.object, **pt)
 
 
 def draw_cards(table: Table, top: StackObject, effect: fx.DrawCards, targets: list[Any]) -> None:
@@ -313,4 +366,8 @@ EFFECTS: dict[type, Resolver] = {
     fx.TapTarget: tap_target,
     fx.CreateTokens: create_tokens,
     fx.DrawCardsEqualToGreatestPower: draw_greatest_power,
+    fx.Fight: fight,
+    fx.RevealTopLandToHand: reveal_top_land_to_hand,
+    fx.UntapTarget: untap_target,
+    fx.AddCountersEachYours: add_counters_each_yours,
 }

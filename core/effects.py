@@ -27,11 +27,13 @@ class PumpUntilEndOfTurn:
 
 @dataclass(frozen=True)
 class PumpYoursUntilEndOfTurn:
-    """"<Subtype>s you control get +P/+T until end of turn": the ones there as it resolves (611.2c)."""
+    """"<Subtype>s you control get +P/+T [and gain <keywords>] until end of turn", or, without a subtype,
+    "Creatures you control ...": the ones there as it resolves (611.2c; layers 6 and 7c, 613.1f, 613.4c)."""
 
-    subtype: str
     power: int
     toughness: int
+    subtype: str | None = None
+    keywords: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,36 @@ class DrawCardsEqualToGreatestPower:
     resolves; none without a creature, and none for a negative power, 107.1b)."""
 
 
+@dataclass(frozen=True)
+class Fight:
+    """"<first target> fights <second target>": each deals damage equal to its power to the other (701.14a);
+    if either is no longer on the battlefield or is an illegal target, no damage is dealt (701.14b)."""
+
+
+@dataclass(frozen=True)
+class RevealTopLandToHand:
+    """"<who> reveals the top card of their library. If it's a land card, that player puts it into their
+    hand." (701.20a); ``who``: ``defending_player``, for an attacking creature's trigger the player it
+    attacks, the planeswalker's controller or the battle's protector (508.5), as it triggered."""
+
+    who: str = "defending_player"
+
+
+@dataclass(frozen=True)
+class UntapTarget:
+    """"Untap <targets>" (701.26b): "Untap two target lands"."""
+
+
+@dataclass(frozen=True)
+class AddCountersEachYours:
+    """"Put N <kind> counters on each creature you control. Those creatures gain <keywords> until end of
+    turn." (122.1): the creatures there as it resolves (611.2c); the keywords in layer 6 (613.1f)."""
+
+    kind: str
+    count: int = 1
+    keywords: tuple[str, ...] = ()
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -227,6 +259,10 @@ Effect = (
     | TapTarget
     | CreateTokens
     | DrawCardsEqualToGreatestPower
+    | Fight
+    | RevealTopLandToHand
+    | UntapTarget
+    | AddCountersEachYours
 )
 
 
@@ -235,6 +271,25 @@ class ManaAbility:
     """"{T}: Add {C}." A mana ability (605.1a): no stack, no target."""
 
     produces: str  # one of W U B R G C
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        """The mana it may add: its one kind."""
+        return (self.produces,)
+
+
+@dataclass(frozen=True)
+class ManaChoiceAbility:
+    """"{T}: Add {G} or {W}.": a mana ability that adds one mana of a colour chosen among ``choices``.
+
+    605.1a, 106.1: its controller chooses the colour as they activate it (the ``mana`` of ``activate``); paying
+    a cost for them, the engine has it add the first colours that pay. No stack, no target."""
+
+    choices: tuple[str, ...]  # each one of W U B R G C, in the order the text names them
+
+    @property
+    def colors(self) -> tuple[str, ...]:
+        return self.choices
 
 
 @dataclass(frozen=True)
@@ -247,6 +302,7 @@ class ActivatedAbility:
     text: str = ""
     loyalty: int | None = None  # a loyalty ability's cost: +N or -N loyalty counters (606.4); activated as a sorcery, once a turn (606.3)
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
+    targets: tuple[str, ...] = ()  # several targets (601.2c), one spec each: "Untap two target lands" is ("land", "land")
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
     up_to_one: bool = False  # "up to one target" (601.2c, 115.1): choosing no target is legal too
@@ -275,3 +331,10 @@ class TriggeredAbility:
     chapter: int = 0
     target: str | None = None  # creature_you_control | opponent | player
     text: str = ""
+
+
+def ability_targets(ability: ActivatedAbility) -> tuple[str, ...]:
+    """601.2c, 602.2b: the spec of each target an activated ability has, in order."""
+    if ability.targets:
+        return ability.targets
+    return () if ability.target is None else (ability.target,)

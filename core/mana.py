@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from itertools import product
 from dataclasses import dataclass
 
 COLORS = ("W", "U", "B", "R", "G")
@@ -68,27 +69,63 @@ def pay_from_pool(cost: ManaCost, pool: dict[str, int]) -> dict[str, int] | None
 def plan_sources(cost: ManaCost, pool: dict[str, int], sources: list[Source]) -> list[Source] | None:
     """Which untapped mana sources to tap, so that pool plus their mana pays ``cost``.
 
-    ``sources`` are (object, card, color) in the order the engine prefers to tap them. Colored
-    requirements not met by the pool are met first, each by the first source of that color;
-    generic is then paid by the remaining sources in order. None when it cannot be paid.
+    ``sources`` are (object, card, color) in the order the engine prefers to tap them; a source that adds
+    one of several colours (106.1) is listed once for each, and is tapped once. Colored requirements not
+    met by the pool are met first, each by a source of that color, those that add only that color first
+    (a source with a choice is kept for where it is needed), another being tried where a choice leaves a
+    later requirement unmet; generic is then paid by the remaining sources in order. None when it cannot
+    be paid. The colours the chosen sources add are then ``choose_colors``'s.
     """
+    options: dict[int, list[Source]] = {}
+    for source in sources:
+        options.setdefault(source[0], []).append(source)
     pool_left = dict(pool)
-    chosen: list[Source] = []
-    free = list(sources)
+    needs: list[str] = []
     for color, n in cost.colored:
         from_pool = min(n, pool_left.get(color, 0))
         pool_left[color] = pool_left.get(color, 0) - from_pool
-        for _ in range(n - from_pool):
-            match = next((s for s in free if s[2] == color), None)
-            if match is None:
-                return None
-            free.remove(match)
-            chosen.append(match)
+        needs.extend([color] * (n - from_pool))
+    chosen = _match(needs, options, [])
+    if chosen is None:
+        return None
+    used = {s[0] for s in chosen}
+    free = [entries[0] for obj, entries in options.items() if obj not in used]
     generic = cost.generic - min(cost.generic, pool_total(pool_left))
     if generic > len(free):
         return None
-    chosen.extend(free[:generic])
-    return chosen
+    return chosen + free[:generic]
+
+
+def _match(needs: list[str], options: dict[int, list[Source]], chosen: list[Source]) -> list[Source] | None:
+    """A different source for each colored symbol of ``needs``, in order (None if there is none). Sources
+    that add the same colours are alike: only the first of them is tried."""
+    if not needs:
+        return chosen
+    used = {s[0] for s in chosen}
+    fits = [entries for obj, entries in options.items() if obj not in used and any(s[2] == needs[0] for s in entries)]
+    tried: set[tuple[str, ...]] = set()
+    for entries in sorted(fits, key=len):  # stable: in the engine's order among sources with as many colours
+        colors = tuple(s[2] for s in entries)
+        if colors in tried:
+            continue
+        tried.add(colors)
+        found = _match(needs[1:], options, [*chosen, next(s for s in entries if s[2] == needs[0])])
+        if found is not None:
+            return found
+    return None
+
+
+def choose_colors(cost: ManaCost, pool: dict[str, int], tapped: list[list[Source]]) -> list[Source]:
+    """The mana each tapped source adds (106.1): for each, one of its entries (a source with one colour has
+    one). The first choice, in the order of the sources and of their colours, with which pool and mana pay
+    ``cost``; the first colours when none does (and then paying fails)."""
+    for picked in product(*tapped):
+        after = dict(pool)
+        for _, _, color in picked:
+            after[color] = after.get(color, 0) + 1
+        if pay_from_pool(cost, after) is not None:
+            return list(picked)
+    return [entries[0] for entries in tapped]
 
 
 def format_pool(pool: dict[str, int], empty: str = "") -> str:

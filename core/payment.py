@@ -5,7 +5,7 @@ from __future__ import annotations
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import Ref
 from mtg_ledger.core.errors import CannotPay, Phrase
-from mtg_ledger.core.mana import ManaCost, Source, format_pool, pay_from_pool, plan_sources
+from mtg_ledger.core.mana import ManaCost, Source, choose_colors, format_pool, pay_from_pool, plan_sources
 from mtg_ledger.core.state import GameState
 
 
@@ -33,17 +33,19 @@ def plan_payment(
     pool = state.players[player].mana_pool
     available = [s for s in ch.mana_sources(state, player) if s[0] not in unavailable]
     if pay is None:
-        taps = plan_sources(cost, pool, available)
-        if taps is None:
-            raise CannotPay(rule, "rules.player_cannot_pay_what", player=player, what=what, pool=_pool_said(pool), n=len(available))
+        planned = plan_sources(cost, pool, available)
+        if planned is None:
+            raise CannotPay(rule, "rules.player_cannot_pay_what", player=player, what=what, pool=_pool_said(pool), n=len({s[0] for s in available}))
+        objects = [s[0] for s in planned]
     else:
-        taps = []
+        objects = []
         for ref in pay:
             perm = ch.find_permanent(state, ref, what=Phrase("rules.thing_mana_source"))
-            match = next((s for s in available if s[0] == perm.object), None)
-            if match is None or match in taps:
+            if perm.object in objects or not any(s[0] == perm.object for s in available):
                 raise CannotPay("605.3a", "rules.card_object_n_cannot_be_tapped_for", card=perm.card, n=perm.object, player=player)
-            taps.append(match)
+            objects.append(perm.object)
+    # 106.1: what each adds, chosen the same way whether the engine or the player named the sources
+    taps = choose_colors(cost, pool, [[s for s in available if s[0] == obj] for obj in objects])
     after = dict(pool)
     for _, _, color in taps:
         after[color] = after.get(color, 0) + 1

@@ -4,7 +4,8 @@ for states and events alike, used by every route of the service and by the comma
 A player sees everything public, their own hand, and how many cards each library and each other
 hand holds; never another player's hand cards, any library's order or contents, the scheme deck's
 order, or the card an opponent draws. Every hidden card becomes ``null`` where it stood, so counts
-stay visible: an opponent's hand of three is ``[null, null, null]``.
+stay visible: an opponent's hand of three is ``[null, null, null]``. A revealed card (701.20a,
+``TopCardRevealed``) is public: its event hides nothing, and the card is hidden again once in a hand.
 
 Values that would let a player work hidden cards out are hidden too: the game's ``seed`` (it decides
 every shuffle, 701.20), and the hashes of the whole state (``state_hash``) and of the chain (``hash``),

@@ -14,31 +14,37 @@ from mtg_ledger.core import effects as fx
 from mtg_ledger.core.effect_table import EFFECTS
 from mtg_ledger.core.entering import entered
 from mtg_ledger.core.record import Table, emit
-from mtg_ledger.core.checks import target_still_legal
+from mtg_ledger.core.carddef import specs_of
+from mtg_ledger.core.checks import spec_of_target, target_still_legal
 from mtg_ledger.core.state import GameState, StackObject
 from mtg_ledger.core.triggers import ability as triggered_ability
 from mtg_ledger.core.triggers import definition_named
 
 
-def instructions(state: GameState, top: StackObject) -> tuple[tuple[fx.Effect, ...], str | None]:
-    """The effects and target spec of a stack object: a spell's, or its ability's."""
+def instructions(state: GameState, top: StackObject) -> tuple[tuple[fx.Effect, ...], tuple[str, ...]]:
+    """The effects and target specs (one a target, 601.2c) of a stack object: a spell's, or its ability's."""
     if top.kind == "spell":
         definition = state.cards.card(top.card)
-        return definition.effects, definition.spell_target
+        return definition.effects, definition.spell_targets
     if top.kind == "triggered":
         trig = triggered_ability(state, top)
-        return trig.effects, trig.target
+        return trig.effects, specs_of(trig.target)
     definition = definition_named(state, top.card)
     activated = definition.activated[top.ability - len(definition.mana_abilities)]
-    return activated.effects, activated.target
+    return activated.effects, fx.ability_targets(activated)
+
+
+def still_legal(state: GameState, top: StackObject, specs: tuple[str, ...]) -> list[Any]:
+    """608.2b: the targets still legal, each checked against the spec it was chosen for, in order."""
+    return [t for i, t in enumerate(top.targets) if target_still_legal(state, spec_of_target(specs, i), t, top.controller)]
 
 
 def resolve_top(table: Table) -> bool:
     """608.2: resolve the top object. False when it paused for a choice (608.2d)."""
     s = table.state
     top = s.stack[-1]
-    effects, spec = instructions(s, top)
-    legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
+    effects, specs = instructions(s, top)
+    legal = still_legal(s, top, specs)
     if top.targets and not legal:  # 608.2b; 608.3b: an Aura spell whose target is illegal goes to the graveyard
         emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="fizzled", permanent=None)
         return True
@@ -52,8 +58,8 @@ def resume(table: Table, chosen: list[str]) -> bool:
     assert paused is not None
     top = s.stack[-1]
     emit(table, ev.CardsDiscarded, player=paused["player"], cards=chosen, max_hand_size=None, rule="608.2d")
-    effects, spec = instructions(s, top)
-    legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
+    effects, specs = instructions(s, top)
+    legal = still_legal(s, top, specs)
     return run(table, top, effects, legal, paused["effect"] + 1)
 
 

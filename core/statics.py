@@ -81,6 +81,13 @@ class OpponentsCantGainLife:
     """"Your opponents can't gain life." (119.7)"""
 
 
+@dataclass(frozen=True)
+class PowerToughnessEqualToLife:
+    """"This token's power and toughness are each equal to your life total.": a characteristic-defining
+    ability (604.3; a token has it when the effect that created it gave it, 604.3a), applied in layer 7a
+    (613.4a): its controller's life total as it is now."""
+
+
 Static = (
     AttackTax
     | NoMaximumHandSize
@@ -93,4 +100,5 @@ Static = (
     | EntersTapped
     | YouHaveHexproof
     | OpponentsCantGainLife
+    | PowerToughnessEqualToLife
 )

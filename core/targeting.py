@@ -5,7 +5,7 @@ Specs: ``any`` (115.4: a creature, player, planeswalker or battle), ``player``, 
 ``creature``, ``creature_you_control``, ``permanent``, ``nonland_permanent``, ``spell`` (a spell on the
 stack, by its object id), ``creature_spell``, ``noncreature_spell``, ``player_or_planeswalker``, ``artifact_or_enchantment``, ``enchantment``,
 ``creature_with_flying``, ``nonblack_creature``, ``creature_opponent_controls``,
-``attacking_or_blocking_creature``, ``artifact_creature_or_land``, ``black_or_red_permanent`` (a permanent's colours, 105.2). A permanent with hexproof
+``attacking_or_blocking_creature``, ``artifact_creature_or_land``, ``creature_you_dont_control``, ``land``, ``black_or_red_permanent`` (a permanent's colours, 105.2). A permanent with hexproof
 can't be the target of spells or abilities its controller's opponents control (702.11b); nor can a player
 with hexproof (702.11c, ``core.player_statics``).
 """
@@ -46,6 +46,8 @@ def kind_fits(state: GameState, spec: str | None, perm: Permanent, controller: s
         return ch.is_type(state, perm, "Enchantment")
     if spec == "artifact_creature_or_land":
         return any(ch.is_type(state, perm, t) for t in ("Artifact", "Creature", "Land"))
+    if spec == "land":
+        return ch.is_type(state, perm, "Land")
     if spec == "black_or_red_permanent":
         return bool({"B", "R"} & set(ch.face(state, perm).colors))
     if not ch.is_creature(state, perm):
@@ -56,6 +58,8 @@ def kind_fits(state: GameState, spec: str | None, perm: Permanent, controller: s
         return "B" not in ch.face(state, perm).colors
     if spec == "creature_opponent_controls":
         return not teams.teammates(state, perm.controller, controller)
+    if spec == "creature_you_dont_control":  # a teammate's too
+        return perm.controller != controller
     if spec == "attacking_or_blocking_creature":
         return perm.attacking is not None or bool(perm.blocking)
     if spec == "nonland_permanent":

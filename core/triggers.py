@@ -130,14 +130,19 @@ def _opponent_draws(state: GameState, player: str) -> list[Found]:
 
 
 def _combat_triggers(state: GameState, objects: list[int], event: str) -> list[Found]:
-    """The triggered abilities of these creatures that wait for ``event`` (attacks, blocks, becomes_blocked)."""
+    """The triggered abilities of these creatures that wait for ``event`` (attacks, blocks, becomes_blocked).
+    508.5: an attacking creature's ability that speaks of the defending player sees, as it triggers, the
+    player the creature attacks (``Permanent.attacking``: the planeswalker's controller, the battle's protector)."""
     found: list[Found] = []
     for obj in objects:
         perm = state.permanent(obj)
         if perm is None or perm.card not in state.cards.triggering:
             continue
         face = ch.face(state, perm)
-        found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == event)
+        for i, t in enumerate(face.triggered):
+            if t.event == event:
+                defending = any(getattr(e, "who", None) == "defending_player" for e in t.effects) and perm.attacking is not None
+                found.append(_found(perm, perm.controller, face.name, i, {"defending_player": perm.attacking} if defending else None))
     return found
 
 

@@ -25,12 +25,12 @@ from typing import Any
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core import statics as st
 from mtg_ledger.core.carddef import CardDef
-from mtg_ledger.core.mana import COLORS as MANA_COLORS
+from mtg_ledger.core.card_values import CardDataError, Path, as_list, check_mana, one_of, strings, typed
 
 EFFECT_KINDS: dict[str, type] = {
     "deal_damage": fx.DealDamage,
     "pump_until_end_of_turn": fx.PumpUntilEndOfTurn,
-    "pump_yours_until_end_of_turn": fx.PumpYoursUntilEndOfTurn,
+    "pump_yours_until_end_of_turn": fx.PumpYoursUntilEndOfTurn,  # 611.2c; 613.1f, 613.4c
     "draw_cards": fx.DrawCards,
     "lose_life": fx.LoseLife,
     "gain_life": fx.GainLife,
@@ -56,10 +56,15 @@ EFFECT_KINDS: dict[str, type] = {
     "tap": fx.TapTarget,  # 701.26a
     "create_tokens": fx.CreateTokens,  # 111.1, 608.2h
     "draw_cards_equal_to_greatest_power": fx.DrawCardsEqualToGreatestPower,  # 121.2, 608.2h
+    "fight": fx.Fight,  # 701.14a
+    "reveal_top_land_to_hand": fx.RevealTopLandToHand,  # 701.20a, 508.5
+    "untap": fx.UntapTarget,  # 701.26b
+    "add_counters_each_yours": fx.AddCountersEachYours,  # 122.1, 611.2c
 }
 
 ABILITY_KINDS: dict[str, type] = {
     "mana": fx.ManaAbility,  # 605.1a
+    "mana_choice": fx.ManaChoiceAbility,  # 605.1a, 106.1: "Add {G} or {W}."
     "activated": fx.ActivatedAbility,  # 602
     "triggered": fx.TriggeredAbility,  # 603
     "attack_tax": st.AttackTax,  # 508.1d
@@ -73,6 +78,7 @@ ABILITY_KINDS: dict[str, type] = {
     "enters_tapped": st.EntersTapped,  # 614.1c
     "you_have_hexproof": st.YouHaveHexproof,  # 702.11c
     "opponents_cant_gain_life": st.OpponentsCantGainLife,  # 119.7
+    "power_toughness_equal_to_life": st.PowerToughnessEqualToLife,  # 604.3, 613.4a
 }
 
 # The events a triggered ability waits for (``TriggeredAbility.event``; 603.2), each with its rule.
@@ -117,7 +123,8 @@ KEYWORDS: dict[str, str] = {
     "nightbound": "702.145",
 }
 FLAG_KEYWORDS = ("daybound", "nightbound")
-_NOT_STATIC = (fx.ManaAbility, fx.TriggeredAbility, fx.ActivatedAbility)
+_MANA = (fx.ManaAbility, fx.ManaChoiceAbility)
+_NOT_STATIC = (*_MANA, fx.TriggeredAbility, fx.ActivatedAbility)
 COLORS = ("W", "U", "B", "R", "G")  # 105.1
 
 # A card's own fields: name -> (what it holds, required). "face" fields are a back face's too.
@@ -142,7 +149,7 @@ CARD_FIELDS: dict[str, tuple[str, bool]] = {
     "abilities": ("abilities", False),
     "back": ("face", False),
 }
-SPELL_FIELDS = ("target", "effects")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
+SPELL_FIELDS = ("target", "effects", "targets")  # 601.2c: what an instant or sorcery targets; 608.2: what it does
 # What a spell or ability targets (115.1; ``core.targeting``): a spell's ``target``, an activated or
 # triggered ability's ``target``; an Aura's ``enchant`` names a permanent one (303.4a).
 TARGETS = (
@@ -165,6 +172,8 @@ TARGETS = (
     "artifact_creature_or_land",
     "creature_spell",
     "noncreature_spell",
+    "creature_you_dont_control",
+    "land",
 )
 ENCHANT = ("creature", "creature_you_control", "permanent", "nonland_permanent")
 # The fields of a vocabulary class that take one of a few values: (class, field) -> the values.
@@ -173,33 +182,17 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.TriggeredAbility, "target"): TARGETS,
     (fx.TriggeredAbility, "whose"): ("your", "each"),
     (fx.ActivatedAbility, "target"): TARGETS,
+    (fx.ActivatedAbility, "targets"): TARGETS,
     (fx.ActivatedAbility, "timing"): ("your_upkeep", "sorcery"),
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
+    (fx.RevealTopLandToHand, "who"): ("defending_player",),
+    (fx.PumpYoursUntilEndOfTurn, "keywords"): tuple(KEYWORDS),
+    (fx.AddCountersEachYours, "keywords"): tuple(KEYWORDS),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
     (fx.CreateTokens, "per"): ("life_total", "land_you_control"),
+    (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
 }
-
-Path = tuple[str | int, ...]
-
-
-class CardDataError(ValueError):
-    """A definition the vocabulary cannot read: ``path`` is the field at fault (keys and list indexes
-    from the definition's top), ``code`` the message id (section ``card`` of the catalogues), ``params``
-    its holes."""
-
-    def __init__(self, path: Path, code: str, /, **params: Any) -> None:
-        self.path, self.code, self.params = path, code, params
-        super().__init__(f"{dotted(path)}: {code} {params}")
-
-
-def dotted(path: Path) -> str:
-    """``("abilities", 0, "effects", 1, "amount")`` -> ``abilities[0].effects[1].amount``."""
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
-    return out
-
 
 def compile_card(data: Mapping[str, Any]) -> CardDef:
     """The ``CardDef`` of a card's definition (docs/cards.md), or ``CardDataError``."""
@@ -241,8 +234,9 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
         power=values.get("power"),
         toughness=values.get("toughness"),
         target=spell.get("target"),
+        targets=spell.get("targets", ()),
         effects=spell.get("effects", ()),
-        mana_abilities=tuple(a for a in abilities if isinstance(a, fx.ManaAbility)),
+        mana_abilities=tuple(a for a in abilities if isinstance(a, _MANA)),
         keywords=frozenset(k for k in keywords if k not in FLAG_KEYWORDS),
         triggers=tuple(a for a in abilities if isinstance(a, fx.TriggeredAbility)),
         activated=tuple(a for a in abilities if isinstance(a, fx.ActivatedAbility)),
@@ -261,47 +255,51 @@ def _face(data: Any, path: Path, top: bool) -> CardDef:
 
 def _card_field(kind: str, value: Any, path: Path) -> Any:
     if kind == "text":
-        return _typed(str, value, path)
+        return typed(str, value, path)
     if kind == "int":
-        return _typed(int, value, path)
+        return typed(int, value, path)
     if kind == "bool":
-        return _typed(bool, value, path)
+        return typed(bool, value, path)
     if kind == "mana":
-        text = _typed(str, value, path)
-        _check_mana(text, path)
+        text = typed(str, value, path)
+        check_mana(text, path)
         return text
     if kind in ("texts", "colors", "keywords"):
-        items = _strings(value, path)
+        items = strings(value, path)
         allowed = {"colors": COLORS, "keywords": tuple(KEYWORDS)}.get(kind)
         for i, item in enumerate(items):
             if allowed is not None and item not in allowed:
                 raise CardDataError((*path, i), "card.not_one_of", value=item, allowed=", ".join(allowed))
         return items
     if kind == "enchant":
-        return _one_of(_typed(str, value, path), ENCHANT, path)
+        return one_of(typed(str, value, path), ENCHANT, path)
     if kind == "spell":
         return _spell(value, path)
     if kind == "abilities":
-        return tuple(_kind(ABILITY_KINDS, "ability", item, (*path, i)) for i, item in enumerate(_list(value, path)))
+        return tuple(_kind(ABILITY_KINDS, "ability", item, (*path, i)) for i, item in enumerate(as_list(value, path)))
     return _face(value, path, top=False)
 
 
 def _spell(value: Any, path: Path) -> dict[str, Any]:
     if not isinstance(value, Mapping):
         raise CardDataError(path, "card.not_a_table")
+    if "target" in value and "targets" in value:
+        raise CardDataError((*path, "targets"), "card.unknown_field", field="targets", known="target, effects (target or targets, not both)")
     out: dict[str, Any] = {}
     for key, item in value.items():
         if key not in SPELL_FIELDS:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join(SPELL_FIELDS))
         if key == "target":
-            out[key] = _one_of(_typed(str, item, (*path, key)), TARGETS, (*path, key))
+            out[key] = one_of(typed(str, item, (*path, key)), TARGETS, (*path, key))
+        elif key == "targets":  # 601.2c: several, one spec a target, in the order the text names them
+            out[key] = tuple(one_of(t, TARGETS, (*path, key, i)) for i, t in enumerate(strings(item, (*path, key))))
         else:
             out[key] = _effects(item, (*path, key))
     return out
 
 
 def _effects(value: Any, path: Path) -> tuple[Any, ...]:
-    return tuple(_kind(EFFECT_KINDS, "effect", item, (*path, i)) for i, item in enumerate(_list(value, path)))
+    return tuple(_kind(EFFECT_KINDS, "effect", item, (*path, i)) for i, item in enumerate(as_list(value, path)))
 
 
 def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
@@ -323,8 +321,11 @@ def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
             raise CardDataError((*path, key), "card.unknown_field", field=key, known=", ".join([tag, *fields]))
         values[key] = _annotated(fields[key][0], item, (*path, key))
         allowed = FIELD_VALUES.get((cls, key))
-        if allowed is not None:
-            _one_of(values[key], allowed, (*path, key))
+        if allowed is not None and isinstance(values[key], tuple):
+            for i, item in enumerate(values[key]):
+                one_of(item, allowed, (*path, key, i))
+        elif allowed is not None:
+            one_of(values[key], allowed, (*path, key))
     for key, (_, required) in fields.items():
         if required and key not in values:
             raise CardDataError((*path, key), "card.missing_field", field=key)
@@ -334,53 +335,17 @@ def _kind(table: dict[str, type], tag: str, data: Any, path: Path) -> Any:
 def _annotated(hint: Any, value: Any, path: Path) -> Any:
     """A field's value checked against its annotation."""
     if hint in (int, str, bool):
-        return _typed(hint, value, path)
+        return typed(hint, value, path)
     origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType) and type(None) in args:
         (inner,) = [a for a in args if a is not type(None)]
         return _annotated(inner, value, path)
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
         if args[0] is str:
-            return _strings(value, path)
+            return strings(value, path)
         if args[0] == fx.Effect:
             return _effects(value, path)
     raise TypeError(f"the vocabulary cannot read a field annotated {hint!r}")  # a defect of a table entry
-
-
-_TYPE_WORDS = {int: "integer", str: "string", bool: "boolean"}
-
-
-def _typed(kind: type, value: Any, path: Path) -> Any:
-    if type(value) is not kind:
-        raise CardDataError(path, "card.wrong_type", wanted=_TYPE_WORDS[kind], got=type(value).__name__)
-    return value
-
-
-def _one_of(value: str, allowed: tuple[str, ...], path: Path) -> str:
-    if value not in allowed:
-        raise CardDataError(path, "card.not_one_of", value=value, allowed=", ".join(allowed))
-    return value
-
-
-def _list(value: Any, path: Path) -> list[Any]:
-    if not isinstance(value, list):
-        raise CardDataError(path, "card.wrong_type", wanted="array", got=type(value).__name__)
-    return value
-
-
-def _strings(value: Any, path: Path) -> tuple[str, ...]:
-    return tuple(_typed(str, item, (*path, i)) for i, item in enumerate(_list(value, path)))
-
-
-def _check_mana(text: str, path: Path) -> None:
-    """202.1: a mana cost is a run of mana symbols, ``{2}{W}{W}``."""
-    rest = text
-    while rest:
-        end = rest.find("}")
-        symbol = rest[1:end] if rest.startswith("{") and end > 1 else None
-        if symbol is None or not (symbol.isdigit() or symbol in MANA_COLORS):
-            raise CardDataError(path, "card.bad_mana_cost", cost=text)
-        rest = rest[end + 1 :]
 
 
 def tokens_created(definition: CardDef) -> tuple[str, ...]:

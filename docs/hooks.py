@@ -288,7 +288,7 @@ def cards() -> str:
     out += ["", "### Trigger events", "", "A triggered ability's `event`:", "", "| event | rule |", "| --- | --- |"]
     out += [f"| `{name}` | {rule} |" for name, rule in TRIGGER_EVENTS.items()]
     out += ["", "### Targets", ""]
-    out += ["A spell's or an ability's `target`: " + ", ".join(f"`{t}`" for t in TARGETS) + "."]
+    out += ["A spell's or an ability's `target` (each item of `targets`, for one with several): " + ", ".join(f"`{t}`" for t in TARGETS) + "."]
     out += ["An Aura's `enchant`: " + ", ".join(f"`{t}`" for t in ENCHANT) + "."]
     return "\n".join(out) + "\n"
 

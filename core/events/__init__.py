@@ -14,7 +14,7 @@ its applier: it only assigns what the event says (``base``).
   combat        defending player, attackers, blockers, combat damage, removal from combat
   cleanup       discards, the cleanup step's damage removal, mana pools emptying
   outcome       players leaving the game, the game's end
-  permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping
+  permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping, revealing
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
@@ -99,6 +99,7 @@ from mtg_ledger.core.events.permanents import (
     PermanentsReturnedToHand,
     PermanentsExiled,
     PermanentsTapped,
+    TopCardRevealed,
 )
 
 __all__ = [
@@ -167,4 +168,5 @@ __all__ = [
     "PermanentsReturnedToHand",
     "PermanentsExiled",
     "PermanentsTapped",
+    "TopCardRevealed",
 ]

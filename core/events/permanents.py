@@ -207,3 +207,25 @@ class PermanentsTapped(GameEvent):
 def _tapped(s: GameState, e: PermanentsTappedFields) -> None:
     for perm in s.each(e["permanents"]):
         perm.tapped = True
+
+
+class TopCardRevealedFields(TypedDict):
+    player: str
+    card: str
+    to_hand: bool
+    rule: str
+
+
+class TopCardRevealed(GameEvent):
+    """701.20a: the top card of ``player``'s library, revealed to every player (so ``card`` is public); with
+    ``to_hand``, that player puts it into their hand ("If it's a land card, that player puts it into their
+    hand."), else it stays on top."""
+
+    fields_type = TopCardRevealedFields
+
+
+@applies(TopCardRevealed)
+def _revealed(s: GameState, e: TopCardRevealedFields) -> None:
+    if e["to_hand"]:
+        player = s.players[e["player"]]
+        player.hand.append(player.library.pop(0))

@@ -20,7 +20,8 @@ from typing import Any
 
 from mtg_ledger.core.catalog import Catalog
 from mtg_ledger.core.errors import Phrase
-from mtg_ledger.core.vocabulary import CardDataError, Path, compile_card, dotted
+from mtg_ledger.core.card_values import CardDataError, Path, dotted
+from mtg_ledger.core.vocabulary import compile_card
 
 PACKAGE = "mtg_ledger.replays.cards"
 NEAREST = 3  # names suggested for an unknown one

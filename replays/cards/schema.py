@@ -65,7 +65,11 @@ def _card_field(kind: str) -> dict[str, Any]:
         "enchant": {"enum": list(ENCHANT)},
         "spell": {
             "type": "object",
-            "properties": {SPELL_FIELDS[0]: {"enum": list(TARGETS)}, SPELL_FIELDS[1]: {"type": "array", "items": {"$ref": "#/$defs/effect"}}},
+            "properties": {
+                SPELL_FIELDS[0]: {"enum": list(TARGETS)},
+                SPELL_FIELDS[1]: {"type": "array", "items": {"$ref": "#/$defs/effect"}},
+                SPELL_FIELDS[2]: {"type": "array", "items": {"enum": list(TARGETS)}, "minItems": 2},
+            },
             "additionalProperties": False,
         },
         "abilities": {"type": "array", "items": {"$ref": "#/$defs/ability"}},
@@ -88,7 +92,20 @@ def _kind(tag: str, name: str, cls: type) -> dict[str, Any]:
 
 def _field(cls: type, name: str, hint: Any) -> dict[str, Any]:
     allowed = FIELD_VALUES.get((cls, name))
-    return {"enum": list(allowed)} if allowed is not None else _annotated(hint)
+    if allowed is None:
+        return _annotated(hint)
+    if typing.get_origin(hint) is tuple or typing.get_origin(_optional(hint)) is tuple:  # each item one of them
+        return {"type": "array", "items": {"enum": list(allowed)}}
+    return {"enum": list(allowed)}
+
+
+def _optional(hint: Any) -> Any:
+    """``X | None`` -> ``X``; any other hint as it is."""
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType) and type(None) in args:
+        (inner,) = [a for a in args if a is not type(None)]
+        return inner
+    return hint
 
 
 def _annotated(hint: Any) -> dict[str, Any]:

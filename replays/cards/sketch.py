@@ -104,9 +104,12 @@ def convert(sketch: dict[str, Any]) -> tuple[Definition, list[Definition]]:
             target, effects = _effects(ability["effects"], tokens)
             spell = {"target": target, "effects": effects} if target else {"effects": effects}
         elif kind == "mana":
-            if ability.get("choice") or not re.fullmatch(r"[WUBRGC]", ability["add"]):
+            if re.fullmatch(r"[WUBRGC](\|[WUBRGC])+", ability["add"]):  # "Add {G} or {W}." (106.1)
+                abilities.append({"ability": "mana_choice", "choices": ability["add"].split("|")})
+            elif ability.get("choice") or not re.fullmatch(r"[WUBRGC]", ability["add"]):
                 raise Unsupported(f"mana ability adding {ability['add']!r} (a choice of colours)")
-            abilities.append({"ability": "mana", "produces": ability["add"]})
+            else:
+                abilities.append({"ability": "mana", "produces": ability["add"]})
         elif kind == "static":
             abilities.append(_static(ability))
         elif kind == "triggered":
@@ -320,6 +323,8 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
         return [{"effect": "tap"}], _spec(e)
     if do == "counter" and e.get("target") in ("spell", "creature_spell", "noncreature_spell"):
         return [{"effect": "counter_target_spell"}], _spec(e)
+    if do == "reveal_top_land_to_hand" and e.get("who") == "defending_player":
+        return [{"effect": "reveal_top_land_to_hand"}], None
     if do == "token":
         token = _token(e)
         tokens.append(token)

@@ -62,7 +62,8 @@ def _parsed(definition: dict[str, Any]) -> list[str]:
     out = [f"keyword {k}" for k in definition.get("keywords", [])]
     spell = definition.get("spell")
     if spell is not None:
-        out.append("spell" + (f" target={spell['target']}" if "target" in spell else ""))
+        aims = (f" target={spell['target']}" if "target" in spell else "") + (f" targets={','.join(spell['targets'])}" if "targets" in spell else "")
+        out.append("spell" + aims)
         out.extend(f"  {_fields(e, 'effect')}" for e in spell.get("effects", []))
     for ability in definition.get("abilities", []):
         effects = ability.get("effects", [])

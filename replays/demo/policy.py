@@ -168,11 +168,11 @@ def _worth_casting(state: GameState, name: str) -> bool:
 
 def _land_need(state: GameState, player: str, land: str) -> int:
     """How many spells in hand want the color this land makes and that the player lacks."""
-    color = state.cards.card(land).mana_abilities[0].produces
+    colors = set(state.cards.card(land).mana_abilities[0].colors)
     have = {c for _, _, c in ch.mana_sources(state, player)}
-    if color in have:
+    if colors <= have:
         return 0
-    return sum(1 for c in state.players[player].hand if any(col == color for col, _ in state.cards.card(c).mana_cost.colored))
+    return sum(1 for c in state.players[player].hand if any(col in colors - have for col, _ in state.cards.card(c).mana_cost.colored))
 
 
 def _bolt_victim(state: GameState, foes: list[str]) -> Permanent | None:

@@ -360,6 +360,7 @@ class ActivateAction(Decision):
     index: Count = Field(0, description="which of the permanents of that name, when `card` is a name")
     ability: Count = Field(0, description="which ability: the mana abilities are numbered first, from 0, then the others in the order of its text")
     targets: list[Target] = Field([], description="what the ability targets (a loyalty ability's player, the creature to equip)")
+    mana: Literal["W", "U", "B", "R", "G", "C"] | None = Field(None, description="the colour a mana ability that adds one of several adds (106.1)")
 
     @model_validator(mode="after")
     def _one_permanent(self) -> ActivateAction:
@@ -375,13 +376,15 @@ class ActivateAction(Decision):
         else:
             source = _ref(self.card, f"{at}.card")
         targets = tuple(_target(t, names, f"{at}.targets[{j}]") for j, t in enumerate(self.targets))
-        return ActivateAbility(player, source, self.ability, targets)
+        return ActivateAbility(player, source, self.ability, targets, mana=self.mana)
 
     @staticmethod
     def write(c: ActivateAbility) -> Map:
         out: Map = {"card": _ref_json(c.source), "ability": c.ability}
         if c.targets:
             out["targets"] = [_target_json(t) for t in c.targets]
+        if c.mana is not None:
+            out["mana"] = c.mana
         return out
 
 

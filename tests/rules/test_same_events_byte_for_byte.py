@@ -129,7 +129,7 @@ def test_a_log_header_lists_the_event_types_in_the_order_logs_were_always_writte
     assert list(class_versions())[: len(older)] == older
     assert list(class_versions())[len(older) :] == [
         "CountersRemoved", "LoyaltyCostPaid", "Attached", "ProtectorChosen", "CardsMilled", "ManaSpent", "ObjectCountered",
-        "PermanentsReturnedToHand", "PermanentsExiled", "PermanentsTapped",
+        "PermanentsReturnedToHand", "PermanentsExiled", "PermanentsTapped", "TopCardRevealed",
     ]
 
 

@@ -10,6 +10,7 @@ from uuid import UUID
 import pytest
 
 import mtg_ledger.core.rng
+from mtg_ledger.core.commands import ActivateAbility, CardRef, CastSpell, DeclareAttackers, PassPriority
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.replays.demo.policy import choose
@@ -17,7 +18,9 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.audit.replay import replay
+from tests.helpers import advance_to, both_pass, two_players
 from tests.log_tools import SEED, Event, demo_game, demo_log, edited, first, header_of, rehash, run, write_raw
+from tests.rules.mechanics_cards import start
 
 pytestmark = pytest.mark.usefixtures("cli_env")
 
@@ -209,3 +212,26 @@ def test_replay_and_audit_of_a_long_log_print_no_progress_when_not_on_a_terminal
         code, out, err = run(capsys, *argv, "--db", str(db))
         assert (code, err) == (0, ""), argv
         assert out and "\r" not in out
+
+
+def test_a_game_with_a_colour_chosen_two_targets_and_a_revealed_card_replays_to_the_same_events() -> None:
+    """The decisions the five named cards added (a mana ability's colour, several targets, an attack
+    trigger that reveals) are read back from the events they recorded, and derive them again."""
+    table = start(
+        two_players(
+            alice={"battlefield": ["Selesnya Guildgate", "Forest", "Goblin Guide", "Hill Giant"], "hand": ["Prey Upon"]},
+            bob={"battlefield": ["Grizzly Bears"], "library": ["Forest"] * 5},
+        )
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(ActivateAbility("alice", CardRef("Selesnya Guildgate"), 0, mana="W"))
+    table.handle(CastSpell("alice", "Prey Upon", targets=(CardRef("Hill Giant"), CardRef("Grizzly Bears"))))
+    both_pass(table)
+    advance_to(table, 1, "declare_attackers")
+    table.handle(DeclareAttackers("alice", ((CardRef("Goblin Guide"), None),)))
+    table.handle(PassPriority("alice"))
+    table.handle(PassPriority("bob"))
+    types = [e["type"] for e in table.events]
+    assert {"ManaAbilityActivated", "SpellCast", "DamageDealt", "TopCardRevealed"} <= set(types)
+    result = replay(table.events)
+    assert result.ok, result.findings
