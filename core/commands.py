@@ -105,6 +105,15 @@ class Concede:
     player: str
 
 
+@dataclass(frozen=True)
+class CastTransformed:
+    """310.11b: while a defeated Siege's ability resolves, its controller casts the exiled card transformed
+    (``cast``) or leaves it in exile."""
+
+    player: str
+    cast: bool = True
+
+
 Command = Union[
     PassPriority,
     PlayLand,
@@ -117,4 +126,5 @@ Command = Union[
     AssignDamage,
     Discard,
     Concede,
+    CastTransformed,
 ]

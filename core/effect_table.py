@@ -200,6 +200,21 @@ def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets
         emit(table, ev.CountersAdded, object=target, kind=effect.kind, count=effect.count)
 
 
+def add_counters_each_yours(table: Table, top: StackObject, effect: fx.AddCountersEachCreatureYouControl, targets: list[Any]) -> None:
+    """122.1: on each creature its controller controls as it resolves, in battlefield order."""
+    s = table.state
+    for perm in [p for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_creature(s, p)]:
+        emit(table, ev.CountersAdded, object=perm.object, kind=effect.kind, count=effect.count)
+
+
+def exile_siege(table: Table, top: StackObject, effect: fx.ExileThenMayCastTransformed, targets: list[Any]) -> None:
+    """310.11b: "exile it": the Siege, if it is still on the battlefield (406.2). The choice to cast it
+    transformed follows (``core.resolve``)."""
+    siege = table.state.permanent(top.source) if top.source is not None else None
+    if siege is not None:
+        emit(table, ev.PermanentsExiled, permanents=[{"object": siege.object, "card": siege.card, "owner": siege.owner}], source=top.object)
+
+
 def create_token(table: Table, top: StackObject, effect: fx.CreateToken, targets: list[Any]) -> None:
     """111.1."""
     emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
@@ -284,4 +299,6 @@ EFFECTS: dict[type, Resolver] = {
     fx.CounterTargetSpell: counter_target_spell,
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
+    fx.ExileThenMayCastTransformed: exile_siege,
+    fx.AddCountersEachCreatureYouControl: add_counters_each_yours,
 }

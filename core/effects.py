@@ -180,6 +180,21 @@ class TapTarget:
     """"Tap target <permanent>" (701.26a)."""
 
 
+@dataclass(frozen=True)
+class ExileThenMayCastTransformed:
+    """A Siege's intrinsic ability (310.11b): "exile it, then you may cast it transformed without paying its
+    mana cost": its source is exiled (406.2); if it was, its controller chooses whether to cast it, back face
+    up (712.11a), from exile, without paying its mana cost (118.9). No card writes it: ``CardDef`` brings it."""
+
+
+@dataclass(frozen=True)
+class AddCountersEachCreatureYouControl:
+    """"put N <kind> counters on each creature you control" (122.1): the ones there as it resolves."""
+
+    kind: str
+    count: int = 1
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -207,6 +222,8 @@ Effect = (
     | CounterTargetSpell
     | ExileTarget
     | TapTarget
+    | ExileThenMayCastTransformed
+    | AddCountersEachCreatureYouControl
 )
 
 
@@ -243,7 +260,8 @@ class TriggeredAbility:
     ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
-    ``chapter``, 714.2).
+    ``chapter``, 714.2), ``defeated`` (the last defense counter is removed from this Siege: 310.11b, never
+    written in a card's data).
     """
 
     event: str

@@ -54,6 +54,7 @@ EFFECT_KINDS: dict[str, type] = {
     "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
+    "add_counters_each_creature_you_control": fx.AddCountersEachCreatureYouControl,  # 122.1
 }
 
 ABILITY_KINDS: dict[str, type] = {
