@@ -17,6 +17,7 @@ from typing import Any
 ENGLISH: dict[str, str] = {
     "rules.unknown_card_card_no_such_card_in": "unknown card {card!r}: no such card in the card pool",
     "rules.player_has_no_card_in_hand": "{player} has no {card!r} in hand",
+    "rules.player_has_no_card_in_exile": "{player} has no {card!r} in exile",
     "rules.card_is_not_land_spells_are_cast": "{card} is not a land; spells are cast, not played",
     "rules.player_has_already_played_land_this_turn": "{player} has already played a land this turn",
     "rules.card_is_land_it_is_played_special": "{card} is a land: it is played (a special action), never cast",

@@ -45,7 +45,7 @@ def check_cast_transformed(state: GameState, command: CastTransformed) -> CastTr
     assert asked is not None and asked.kind == DecisionKind.CAST_TRANSFORMED
     card = _paused_siege(state).card
     if card not in state.players[command.player].exile:  # 400.7: the card the ability exiled, still there
-        raise IllegalAction(RULE, "rules.player_has_no_card_in_hand", player=command.player, card=card)
+        raise IllegalAction(RULE, "rules.player_has_no_card_in_exile", player=command.player, card=card)
     back = state.cards.card(card).back
     if command.cast and back is not None and back.spell_target is not None:  # 601.2c: no targets are chosen here
         raise IllegalTarget("601.2c", "rules.card_needs_exactly_one_target_n_chosen", card=back.name, n=0)
