@@ -8,7 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mtg_ledger.core.effects import ActivatedAbility, CounterUnlessPays, Effect, ManaAbility, ManaChoiceAbility, PumpSelfUntilEndOfTurn, TriggeredAbility
+from mtg_ledger.core.effects import (
+    ActivatedAbility,
+    CounterUnlessPays,
+    Effect,
+    ExileThenMayCastTransformed,
+    ManaAbility,
+    ManaChoiceAbility,
+    PumpSelfUntilEndOfTurn,
+    TriggeredAbility,
+)
 from mtg_ledger.core.mana import ManaCost, parse_cost
 from mtg_ledger.core.statics import AttackTax, DoesntUntap, GrantKeyword, NoMaximumHandSize, Static
 
@@ -17,6 +26,14 @@ PROWESS = TriggeredAbility(  # 702.108a
     "you_cast_noncreature",
     (PumpSelfUntilEndOfTurn(1, 1),),
     text="Whenever you cast a noncreature spell, this creature gets +1/+1 until end of turn.",
+)
+
+# 310.11b: "Sieges have the intrinsic ability 'When the last defense counter is removed from this permanent,
+# exile it, then you may cast it transformed without paying its mana cost.'"
+SIEGE_DEFEATED = TriggeredAbility(
+    "defeated",
+    (ExileThenMayCastTransformed(),),
+    text="When the last defense counter is removed from this permanent, exile it, then you may cast it transformed without paying its mana cost.",
 )
 
 
@@ -52,7 +69,7 @@ class CardDef:
     mana_cost: ManaCost = field(init=False)
     final_chapter: int = field(init=False)  # 714.2d: a Saga's final chapter number (0 for anything else)
     # every triggered ability, as the engine numbers them: ``triggers`` (as written), then those its keywords
-    # bring (prowess, ward); derived, never written in a card's data
+    # bring (prowess, ward), then a Siege's (310.11b); derived, never written in a card's data
     triggered: tuple[TriggeredAbility, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -63,6 +80,10 @@ class CardDef:
             keyworded.append(PROWESS)
         if self.ward is not None:  # 702.21a: so is ward
             keyworded.append(TriggeredAbility("becomes_target", (CounterUnlessPays(self.ward),), text=f"Ward {self.ward}"))
+        if self.is_siege and self.back is not None:
+            # 310.11b. A definition of a Siege without its back face (as games recorded before the pool held
+            # one did) has no face to cast: it is read as it was then, without the ability
+            keyworded.append(SIEGE_DEFEATED)
         object.__setattr__(self, "triggered", (*self.triggers, *keyworded))
 
     @property
@@ -93,6 +114,11 @@ class CardDef:
     def grants(self, keyword: str) -> frozenset[str]:
         """The subtypes of the permanents its controller controls that it gives ``keyword`` (layer 6)."""
         return frozenset(t for s in self.statics if isinstance(s, GrantKeyword) and s.keyword == keyword for t in s.subtypes)
+
+    @property
+    def is_siege(self) -> bool:
+        """310.11: a battle with the battle type Siege."""
+        return "Battle" in self.types and "Siege" in self.subtypes
 
     def is_type(self, card_type: str) -> bool:
         return card_type in self.types

@@ -157,7 +157,7 @@ def _spell_on_stack(state: GameState, chosen: Target, name: str, spec: str, want
         found = [o for o in spells if o.card == ref.card][ref.index : ref.index + 1]
     if not found:
         raise IllegalTarget("115.1", "rules.card_must_target_a_spell_on_the_stack", card=name, ref=chosen)
-    if not targeting.spell_kind_fits(state, spec, found[0].card):
+    if not targeting.spell_kind_fits(state, spec, found[0].card, found[0].context.get("transformed", False)):
         raise IllegalTarget("115.1", "rules.card_must_target_wanted_not_other", card=name, wanted=wanted, other=found[0].card)
     return found[0].object
 

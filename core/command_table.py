@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from mtg_ledger.core import candidates as cand
-from mtg_ledger.core import apply_commands, checks, combat
+from mtg_ledger.core import apply_commands, checks, combat, sieges
 from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     CastSpell,
+    CastTransformed,
     ChooseDefender,
     Concede,
     DeclareAttackers,
@@ -116,6 +117,11 @@ COMMANDS: dict[type, CommandSpec[Any, Any]] = {
         kind="concede", answers=None, verb="rules.verb_concede",  # 104.3a: a player may concede at any time
         check=checks.check_concede, apply=apply_commands.apply_concession, candidates=cand.concessions,
         recorded={"PlayerLost": apply_commands.conceded},
+    ),
+    CastTransformed: CommandSpec(
+        kind="cast_transformed", answers=DecisionKind.CAST_TRANSFORMED, verb="rules.verb_cast_transformed",
+        check=sieges.check_cast_transformed, apply=sieges.apply_cast_transformed, candidates=sieges.candidates,
+        recorded={"SpellCastTransformed": sieges.cast_transformed, "CastDeclined": sieges.declined},
     ),
 }
 

@@ -107,6 +107,15 @@ class Concede:
     player: str
 
 
+@dataclass(frozen=True)
+class CastTransformed:
+    """310.11b: while a defeated Siege's ability resolves, its controller casts the exiled card transformed
+    (``cast``) or leaves it in exile."""
+
+    player: str
+    cast: bool = True
+
+
 Command = Union[
     PassPriority,
     PlayLand,
@@ -119,4 +128,5 @@ Command = Union[
     AssignDamage,
     Discard,
     Concede,
+    CastTransformed,
 ]

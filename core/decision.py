@@ -22,6 +22,7 @@ class DecisionKind(StrEnum):
     DECLARE_BLOCKERS = "declare_blockers"
     ASSIGN_DAMAGE = "assign_damage"
     DISCARD = "discard"
+    CAST_TRANSFORMED = "cast_transformed"
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ TO_DO: dict[DecisionKind, Phrase] = {  # a decision's name after "waiting for al
     DecisionKind.DECLARE_BLOCKERS: Phrase("rules.to_declare_blockers"),
     DecisionKind.ASSIGN_DAMAGE: Phrase("rules.to_assign_damage"),
     DecisionKind.DISCARD: Phrase("rules.to_discard"),
+    DecisionKind.CAST_TRANSFORMED: Phrase("rules.to_cast_transformed"),
 }
 
 RULE_OF_DECISION: dict[DecisionKind, str] = {
@@ -69,6 +71,7 @@ RULE_OF_DECISION: dict[DecisionKind, str] = {
     DecisionKind.DECLARE_BLOCKERS: "509.1",
     DecisionKind.ASSIGN_DAMAGE: "510.1",
     DecisionKind.DISCARD: "514.1",
+    DecisionKind.CAST_TRANSFORMED: "310.11b",
 }
 
 
@@ -80,6 +83,8 @@ def pending_decision(state: GameState) -> Decision | None:
     if state.priority is not None and state.ordering is None:
         return Decision(DecisionKind.PRIORITY, state.priority)
     if state.paused is not None:  # 608.2d
+        if state.paused["choice"] == "cast_transformed":  # 310.11b: cast the exiled Siege transformed, or not
+            return Decision(DecisionKind.CAST_TRANSFORMED, state.paused["player"])
         return Decision(DecisionKind.DISCARD, state.paused["player"], state.paused["count"], "608.2d")
     if state.ordering is not None:  # 603.3b
         return Decision(DecisionKind.ORDER_TRIGGERS, state.ordering["player"])

@@ -260,6 +260,14 @@ def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets
         emit(table, ev.CountersAdded, object=target, kind=effect.kind, count=effect.count)
 
 
+def exile_siege(table: Table, top: StackObject, effect: fx.ExileThenMayCastTransformed, targets: list[Any]) -> None:
+    """310.11b: "exile it": the Siege, if it is still on the battlefield (406.2). The choice to cast it
+    transformed follows (``core.resolve``)."""
+    siege = table.state.permanent(top.source) if top.source is not None else None
+    if siege is not None:
+        emit(table, ev.PermanentsExiled, permanents=[{"object": siege.object, "card": siege.card, "owner": siege.owner}], source=top.object)
+
+
 def create_token(table: Table, top: StackObject, effect: fx.CreateToken, targets: list[Any]) -> None:
     """111.1."""
     emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
@@ -370,4 +378,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.RevealTopLandToHand: reveal_top_land_to_hand,
     fx.UntapTarget: untap_target,
     fx.AddCountersEachYours: add_counters_each_yours,
+    fx.ExileThenMayCastTransformed: exile_siege,
 }

@@ -230,6 +230,13 @@ class AddCountersEachYours:
     keywords: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True)
+class ExileThenMayCastTransformed:
+    """A Siege's intrinsic ability (310.11b): "exile it, then you may cast it transformed without paying its
+    mana cost": its source is exiled (406.2); if it was, its controller chooses whether to cast it, back face
+    up (712.11a), from exile, without paying its mana cost (118.9). No card writes it: ``CardDef`` brings it."""
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -263,6 +270,7 @@ Effect = (
     | RevealTopLandToHand
     | UntapTarget
     | AddCountersEachYours
+    | ExileThenMayCastTransformed
 )
 
 
@@ -321,7 +329,8 @@ class TriggeredAbility:
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
     ``chapter``, 714.2), ``opponent_draws`` (each card an opponent draws, 121.2; "that player" is
-    the one who drew).
+    the one who drew), ``defeated`` (the last defense counter is removed from this Siege: 310.11b, never
+    written in a card's data).
     """
 
     event: str

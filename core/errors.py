@@ -17,6 +17,7 @@ from typing import Any
 ENGLISH: dict[str, str] = {
     "rules.unknown_card_card_no_such_card_in": "unknown card {card!r}: no such card in the card pool",
     "rules.player_has_no_card_in_hand": "{player} has no {card!r} in hand",
+    "rules.player_has_no_card_in_exile": "{player} has no {card!r} in exile",
     "rules.card_is_not_land_spells_are_cast": "{card} is not a land; spells are cast, not played",
     "rules.player_has_already_played_land_this_turn": "{player} has already played a land this turn",
     "rules.card_is_land_it_is_played_special": "{card} is a land: it is played (a special action), never cast",
@@ -132,6 +133,7 @@ ENGLISH: dict[str, str] = {
     "rules.to_assign_damage": "assign damage",
     "rules.to_discard": "discard",
     "rules.to_priority": "priority",
+    "rules.to_cast_transformed": "choose whether to cast the defeated Siege transformed",
     "rules.verb_pass": "pass priority",
     "rules.verb_play_land": "play a land",
     "rules.verb_cast": "cast a spell",
@@ -143,6 +145,7 @@ ENGLISH: dict[str, str] = {
     "rules.verb_assign_damage": "combat damage assignment",
     "rules.verb_discard": "discard",
     "rules.verb_concede": "concede",
+    "rules.verb_cast_transformed": "cast a defeated Siege transformed",
     "rules.no_mana": "nothing",
     "rules.card_ref": "{card!r}",
     "rules.card_ref_index": "{card!r} (index {index})",

@@ -75,7 +75,16 @@ class ConcedePlan:
     player: str
 
 
+@dataclass(frozen=True)
+class CastTransformedPlan:
+    """310.11b: the exiled Siege ``card``, cast transformed (``cast``) or left in exile."""
+
+    player: str
+    card: str
+    cast: bool
+
+
 Plan = Union[
     PassPlan, LandPlan, CastPlan, ManaAbilityPlan, AbilityPlan, StackPlan, DefenderPlan, AttackPlan,
-    BlockPlan, DamagePlan, DiscardPlan, ConcedePlan,
+    BlockPlan, DamagePlan, DiscardPlan, ConcedePlan, CastTransformedPlan,
 ]

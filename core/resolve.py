@@ -1,8 +1,8 @@
 """Resolving spells and abilities (608): follow the instructions in order, each as its entry of the effect
 table says (``core.effect_table``).
 
-A resolution that needs its controller's choice (a discard) pauses (608.2d) and resumes from the
-next instruction once the choice is made.
+A resolution that needs its controller's choice (a discard; whether to cast a defeated Siege transformed,
+310.11b) pauses (608.2d) and resumes from the next instruction once the choice is made.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import effects as fx
+from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.effect_table import EFFECTS
 from mtg_ledger.core.entering import entered
 from mtg_ledger.core.record import Table, emit
@@ -21,10 +22,19 @@ from mtg_ledger.core.triggers import ability as triggered_ability
 from mtg_ledger.core.triggers import definition_named
 
 
+def spell_face(state: GameState, spell: StackObject) -> CardDef:
+    """The characteristics of a spell on the stack: its card's, or, cast transformed, its back face's
+    (712.8c, 712.11a)."""
+    definition = state.cards.card(spell.card)
+    if spell.context.get("transformed") and definition.back is not None:
+        return definition.back
+    return definition
+
+
 def instructions(state: GameState, top: StackObject) -> tuple[tuple[fx.Effect, ...], tuple[str, ...]]:
     """The effects and target specs (one a target, 601.2c) of a stack object: a spell's, or its ability's."""
     if top.kind == "spell":
-        definition = state.cards.card(top.card)
+        definition = spell_face(state, top)
         return definition.effects, definition.spell_targets
     if top.kind == "triggered":
         trig = triggered_ability(state, top)
@@ -56,8 +66,16 @@ def resume(table: Table, chosen: list[str]) -> bool:
     s = table.state
     paused = s.paused
     assert paused is not None
-    top = s.stack[-1]
     emit(table, ev.CardsDiscarded, player=paused["player"], cards=chosen, max_hand_size=None, rule="608.2d")
+    return proceed(table, paused)
+
+
+def proceed(table: Table, paused: dict[str, Any]) -> bool:
+    """The paused object (``paused``: what ``state.paused`` was as the choice was asked) goes on from the
+    instruction after the one that asked for the choice, recorded by then. It may no longer be the top
+    object: a spell cast as it resolved is above it (608.2g, 310.11b)."""
+    s = table.state
+    top = next(o for o in s.stack if o.object == paused["object"])
     effects, specs = instructions(s, top)
     legal = still_legal(s, top, specs)
     return run(table, top, effects, legal, paused["effect"] + 1)
@@ -74,7 +92,11 @@ def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets:
             if len(hand) > effect.count and len(set(hand)) > 1:
                 emit(table, ev.ResolutionPaused, object=top.object, player=top.controller, choice="discard", count=effect.count, effect=index)
                 return False
+        siege = s.permanent(top.source) if isinstance(effect, fx.ExileThenMayCastTransformed) and top.source is not None else None
         EFFECTS[type(effect)](table, top, effect, targets)
+        if siege is not None and s.permanent(siege.object) is None:  # 310.11b: exiled; "then you may cast it transformed"
+            emit(table, ev.ResolutionPaused, object=top.object, player=top.controller, choice="cast_transformed", count=0, effect=index)
+            return False
     finish(table, top, targets)
     return True
 
@@ -83,7 +105,7 @@ def finish(table: Table, top: StackObject, targets: list[Any]) -> None:
     """608.2n / 608.3: the object leaves the stack; a permanent spell becomes a permanent (and enters
     as ``core.entering`` says: an Aura attached to its target, 303.4a)."""
     s = table.state
-    definition = s.cards.card(top.card) if top.kind == "spell" else None
+    definition = spell_face(s, top) if top.kind == "spell" else None
     permanent = s.next_object if definition is not None and definition.is_permanent_card else None
     emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="resolved", permanent=permanent)
     if permanent is not None and definition is not None:

@@ -45,12 +45,22 @@ def check(state: GameState, perm: Permanent, face: CardDef, already: bool, out: 
         out.dying.append((perm, "704.5h"))
     elif "Planeswalker" in face.types and ch.loyalty(perm) <= 0:
         out.dying.append((perm, "704.5i"))
-    elif "Battle" in face.types and (ch.defense(perm) <= 0 or perm.protector is None or state.players[perm.protector].lost):
-        out.dying.append((perm, "704.5v" if ch.defense(perm) <= 0 else "704.5w"))
+    elif "Battle" in face.types and ch.defense(perm) <= 0 and not source_of_waiting_trigger(state, perm):  # 704.5v
+        out.dying.append((perm, "704.5v"))
+    elif "Battle" in face.types and (perm.protector is None or state.players[perm.protector].lost):  # 704.5w
+        out.dying.append((perm, "704.5w"))
     elif "Aura" in face.subtypes and not attached_legally(state, perm):
         out.dying.append((perm, "704.5m"))
     elif "Equipment" in face.subtypes and perm.attached_to is not None and not attached_legally(state, perm):
         out.unattach.append(perm)
+
+
+def source_of_waiting_trigger(state: GameState, perm: Permanent) -> bool:
+    """704.5v: whether the permanent is the source of an ability that has triggered but not yet left the
+    stack (waiting to be put on it, 603.3, or on it)."""
+    return any(t.source == perm.object for t in state.pending_triggers) or any(
+        o.kind == "triggered" and o.source == perm.object for o in state.stack
+    )
 
 
 def legend_rule(legendary: list[tuple[Permanent, str]]) -> list[tuple[Permanent, str]]:

@@ -81,18 +81,21 @@ def legal_targets(state: GameState, spec: str | None, controller: str) -> list[s
     if spec is None:
         return []
     if spec in SPELL_SPECS:
-        return [o.object for o in state.stack if o.kind == "spell" and spell_kind_fits(state, spec, o.card)]
+        return [o.object for o in state.stack if o.kind == "spell" and spell_kind_fits(state, spec, o.card, o.context.get("transformed", False))]
     players: list[str | int] = [p for p in state.live_players() if player_fits(state, spec, p, controller)]
     return players + [p.object for p in ch.on_battlefield(state) if permanent_fits(state, spec, p, controller)]
 
 
-def spell_kind_fits(state: GameState, spec: str, card: str) -> bool:
-    """Whether a spell of this card is one the spec accepts: any, a creature spell or a noncreature spell."""
+def spell_kind_fits(state: GameState, spec: str, card: str, transformed: bool = False) -> bool:
+    """Whether a spell of this card is one the spec accepts: any, a creature spell or a noncreature spell
+    (a spell cast transformed is its back face, 712.8c)."""
     if spec == "spell":
         return True
-    return state.cards.card(card).is_type("Creature") == (spec == "creature_spell")
+    definition = state.cards.card(card)
+    face = definition.back if transformed and definition.back is not None else definition
+    return face.is_type("Creature") == (spec == "creature_spell")
 
 
 def spell_fits(state: GameState, target: int, spec: str = "spell") -> bool:
     """A spell still on the stack (608.2b) of the kind the spec accepts."""
-    return any(o.object == target and o.kind == "spell" and spell_kind_fits(state, spec, o.card) for o in state.stack)
+    return any(o.object == target and o.kind == "spell" and spell_kind_fits(state, spec, o.card, o.context.get("transformed", False)) for o in state.stack)

@@ -39,7 +39,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CardDrawn"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CardDrawn", "CombatDamageDealt", "CountersRemoved", "DamageDealt", "SpellCastTransformed"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -90,8 +90,13 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "TriggeredAbilitiesStacked":
         for obj in e["objects"]:
             found.extend(_became_targets(state, e["player"], obj, e["targets"].get(str(obj), [])))
-    if kind == "SpellCast":  # "whenever you cast a noncreature spell" (prowess, 702.108a)
-        if not state.cards.card(e["card"]).is_type("Creature"):
+    if kind in ("DamageDealt", "CombatDamageDealt", "CountersRemoved"):
+        found.extend(_defeated(state, e))
+    if kind in ("SpellCast", "SpellCastTransformed"):  # "whenever you cast a noncreature spell" (prowess, 702.108a)
+        cast = state.cards.card(e["card"])
+        if kind == "SpellCastTransformed" and cast.back is not None:  # the spell is its back face (712.8c)
+            cast = cast.back
+        if not cast.is_type("Creature"):
             for perm in ch.on_battlefield(state):
                 if perm.controller != e["player"] or perm.card not in state.cards.triggering:
                     continue
@@ -127,6 +132,36 @@ def _opponent_draws(state: GameState, player: str) -> list[Found]:
         face = ch.face(state, perm)
         found.extend(_found(perm, perm.controller, face.name, i, {"player": player}) for i, t in enumerate(face.triggered) if t.event == "opponent_draws")
     return found
+
+
+def _defeated(state: GameState, e: dict[str, Any]) -> list[Found]:
+    """310.11b: "when the last defense counter is removed from this permanent": damage (120.3h) or an
+    effect took a Siege's defense to 0, and its ability isn't already waiting or on the stack (a Siege
+    left at 0 stays on the battlefield only while it is, 704.5v)."""
+    kind = e["type"]
+    if kind == "DamageDealt":
+        hit = [e["target"]] if e["amount"] > 0 else []
+    elif kind == "CombatDamageDealt":
+        hit = [a["target"] for a in e["assignments"] if a["amount"] > 0]
+    else:
+        hit = [e["object"]] if e["kind"] == "defense" and e["count"] > 0 else []
+    found: list[Found] = []
+    for obj in dict.fromkeys(t for t in hit if isinstance(t, int)):
+        perm = state.permanent(obj)
+        if perm is None or perm.counters.get("defense", 1) != 0 or perm.card not in state.cards.triggering:
+            continue
+        face = ch.face(state, perm)
+        for i, t in enumerate(face.triggered):
+            if t.event == "defeated" and not _waiting(state, obj, i):
+                found.append(_found(perm, perm.controller, face.name, i))
+    return found
+
+
+def _waiting(state: GameState, source: int, index: int) -> bool:
+    """Whether this ability of this source has triggered and not yet left the stack."""
+    return any(t.source == source and t.ability == index for t in state.pending_triggers) or any(
+        o.kind == "triggered" and o.source == source and o.ability == index for o in state.stack
+    )
 
 
 def _combat_triggers(state: GameState, objects: list[int], event: str) -> list[Found]:

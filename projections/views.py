@@ -28,6 +28,7 @@ from mtg_ledger.core.events.effects import EffectCreatedFields, EffectsEndedFiel
 from mtg_ledger.core.events.permanents import ObjectCounteredFields, PermanentsExiledFields, PermanentsReturnedToHandFields
 from mtg_ledger.core.events.outcome import GameEndedFields, PlayerLostFields
 from mtg_ledger.core.events.priority import AbilityActivatedFields, LandPlayedFields, PriorityGivenFields, PriorityPassedFields, SpellCastFields
+from mtg_ledger.core.events.sieges import SpellCastTransformedFields
 from mtg_ledger.core.events.stack import AbilityTriggeredFields, ObjectResolvedFields, TriggeredAbilitiesStackedFields
 from mtg_ledger.core.events.turn import CardDrawnFields, GameStartedFields, StepBeganFields, StepEndedFields, TurnBeganFields
 from mtg_ledger.core.events.turn_actions import PermanentsPhasedFields
@@ -254,6 +255,11 @@ def _land_played(v: GameView, e: LandPlayedFields) -> None:
 def _spell_cast(v: GameView, e: SpellCastFields) -> None:
     v.hands[e["player"]] = v.hands.get(e["player"], 0) - 1
     v.stack.append({"object": e["object"], "card": e["card"], "controller": e["player"]})
+
+
+@folder(ev.SpellCastTransformed)
+def _cast_transformed(v: GameView, e: SpellCastTransformedFields) -> None:
+    v.stack.append({"object": e["object"], "card": e["card"], "controller": e["player"]})  # from exile (310.11b)
 
 
 @folder(ev.ObjectResolved)

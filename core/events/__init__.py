@@ -15,6 +15,7 @@ its applier: it only assigns what the event says (``base``).
   cleanup       discards, the cleanup step's damage removal, mana pools emptying
   outcome       players leaving the game, the game's end
   permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping, revealing
+  sieges        a defeated Siege cast transformed from exile, or not (310.11b)
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
@@ -101,6 +102,7 @@ from mtg_ledger.core.events.permanents import (
     PermanentsTapped,
     TopCardRevealed,
 )
+from mtg_ledger.core.events.sieges import SpellCastTransformed, CastDeclined
 
 __all__ = [
     "APPLIERS",
@@ -169,4 +171,6 @@ __all__ = [
     "PermanentsExiled",
     "PermanentsTapped",
     "TopCardRevealed",
+    "SpellCastTransformed",
+    "CastDeclined",
 ]

@@ -120,13 +120,15 @@ class ObjectResolved(GameEvent):
 
 @applies(ObjectResolved)
 def _object_resolved(s: GameState, e: ObjectResolvedFields) -> None:
-    top = s.stack.pop()
+    # the top object; a spell cast while it resolved (608.2g, 310.11b) sits above it
+    top = s.stack.pop() if s.stack[-1].object == e["object"] else s.stack.pop(next(i for i, o in enumerate(s.stack) if o.object == e["object"]))
     s.paused = None
     s.passes = []
     if top.kind != "spell":
         return  # an ability simply leaves the stack (608.2n)
-    if e["permanent"] is not None:  # 608.3
-        s.battlefield.append(Permanent(object=e["permanent"], card=top.card, owner=top.controller, controller=top.controller))
+    if e["permanent"] is not None:  # 608.3; a spell cast transformed becomes a permanent with its back face up (712.11a)
+        transformed = bool(top.context.get("transformed", False))
+        s.battlefield.append(Permanent(object=e["permanent"], card=top.card, owner=top.controller, controller=top.controller, transformed=transformed))
         s.next_object = e["permanent"] + 1
     else:
         s.players[top.controller].graveyard.append(top.card)

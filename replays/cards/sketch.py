@@ -74,16 +74,27 @@ _MANA = re.compile(r"^(\{([0-9]+|[WUBRG])\})+$")
 
 
 def convert(sketch: dict[str, Any]) -> tuple[Definition, list[Definition]]:
-    """The card's definition and those of the tokens it creates, or ``Unsupported``."""
-    if sketch.get("back") is not None:
-        raise Unsupported("back face (a defeated Siege is exiled, then cast transformed)")
-    if "Battle" in sketch["types"]:
-        raise Unsupported("battle (a defeated Siege is exiled, then cast transformed)")
+    """The card's definition and those of the tokens it creates, or ``Unsupported``. A back face is read
+    for a Siege alone (310.11b: it is cast transformed once the Siege is defeated); a Siege needs it."""
+    siege = "Battle" in sketch["types"] and "Siege" in (sketch.get("subtypes") or [])
+    if sketch.get("back") is not None and not siege:
+        raise Unsupported("back face (of a card other than a Siege)")
+    if "Battle" in sketch["types"] and (not siege or sketch.get("back") is None):
+        raise Unsupported("battle other than a Siege with its back face (310.11b)")
     tokens: list[Definition] = []
+    card = _face(sketch, tokens, top=True)
+    if sketch.get("back") is not None:
+        card["back"] = _face(sketch["back"], tokens, top=False)
+    compile_card(card)  # the vocabulary reads it (a defect of this module otherwise)
+    return card, tokens
+
+
+def _face(sketch: dict[str, Any], tokens: list[Definition], top: bool) -> Definition:
+    """A face's definition: the card's, or (``top`` False) its back face's, which has no colour identity."""
     card: Definition = {"name": sketch["name"]}
     if sketch.get("mana_cost"):
         card["mana_cost"] = sketch["mana_cost"]
-    for key in ("colors", "color_identity", "supertypes"):
+    for key in ("colors", "color_identity", "supertypes") if top else ("colors", "supertypes"):
         if sketch.get(key):
             card[key] = list(sketch[key])
     card["types"] = list(sketch["types"])
@@ -129,8 +140,7 @@ def convert(sketch: dict[str, Any]) -> tuple[Definition, list[Definition]]:
         card["abilities"] = abilities
     if card.get("mana_cost") and not _MANA.fullmatch(card["mana_cost"]):
         raise Unsupported(f"mana cost {card['mana_cost']} (hybrid, X or other symbols)")
-    compile_card(card)  # the vocabulary reads it (a defect of this module otherwise)
-    return card, tokens
+    return card
 
 
 def _keyword(ability: Definition, card: Definition, keywords: list[str], abilities: list[Definition]) -> None:

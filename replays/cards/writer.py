@@ -18,17 +18,24 @@ def file_name(name: str) -> str:
 
 def card_toml(definition: Definition) -> str:
     """The card file of a definition, in the pool's layout: the printed facts, the Oracle text, then
-    ``[spell]``, ``[[abilities]]`` (effects as inline tables)."""
+    ``[spell]``, ``[[abilities]]`` (effects as inline tables), then a back face's ``[back]`` the same way."""
+    out = _tables(definition, "")
+    if "back" in definition:
+        out += ["", "[back]", *_tables(definition["back"], "back.")]
+    return "\n".join(out) + "\n"
+
+
+def _tables(definition: Definition, prefix: str) -> list[str]:
     out: list[str] = []
     tables = ("spell", "abilities", "back")
     for key, value in definition.items():
         if key not in tables:
             out.append(f"{key} = {_value(value, multiline=key == 'oracle')}")
     if "spell" in definition:
-        out += ["", "[spell]", *(f"{k} = {_value(v)}" for k, v in definition["spell"].items())]
+        out += ["", f"[{prefix}spell]", *(f"{k} = {_value(v)}" for k, v in definition["spell"].items())]
     for ability in definition.get("abilities", []):
-        out += ["", "[[abilities]]", *(f"{k} = {_value(v)}" for k, v in ability.items())]
-    return "\n".join(out) + "\n"
+        out += ["", f"[[{prefix}abilities]]", *(f"{k} = {_value(v)}" for k, v in ability.items())]
+    return out
 
 
 def _value(value: Any, multiline: bool = False) -> str:

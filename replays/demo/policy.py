@@ -17,6 +17,7 @@ from mtg_ledger.core.commands import (
     ActivateAbility,
     AssignDamage,
     CastSpell,
+    CastTransformed,
     ChooseDefender,
     Command,
     DeclareAttackers,
@@ -284,4 +285,5 @@ PLAYS: dict[DecisionKind, Callable[[GameState, Decision], Command]] = {
     DecisionKind.DECLARE_BLOCKERS: lambda state, decision: _block(state, decision.player),
     DecisionKind.ASSIGN_DAMAGE: lambda state, decision: AssignDamage(decision.player, ()),  # the default division: lethal damage in order
     DecisionKind.DISCARD: _discard,
+    DecisionKind.CAST_TRANSFORMED: lambda state, decision: CastTransformed(decision.player, True),  # 310.11b: a free spell, always cast
 }

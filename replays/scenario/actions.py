@@ -28,6 +28,7 @@ from mtg_ledger.core.commands import (
     AssignDamage,
     CardRef,
     CastSpell,
+    CastTransformed,
     ChooseDefender,
     Command,
     Concede,
@@ -528,11 +529,27 @@ class ConcedeAction(Decision):
         return Concede(player)
 
 
+class CastTransformedAction(Decision):
+    """Cast the exiled card of a defeated Siege transformed, without paying its mana cost, or leave it in
+    exile (``"cast": false``) (310.11b)."""
+
+    command = CastTransformed
+    action: Literal["cast_transformed"]
+    cast: bool = True
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> CastTransformed:
+        return CastTransformed(player, self.cast)
+
+    @staticmethod
+    def write(c: CastTransformed) -> Map:
+        return {"cast": c.cast}
+
+
 # The one list of actions: the scenario's entries, the service's bodies, the names in messages and the
 # JSON Schemas all read it.
 ACTION_MODELS: tuple[type[ActionModel], ...] = (
     PassAction, PassUntilAction, PlayLandAction, CastAction, ActivateAction, DeclareAttackersAction, DeclareBlockersAction,
-    AssignDamageAction, ChooseDefenderAction, DiscardAction, OrderTriggersAction, ConcedeAction,
+    AssignDamageAction, ChooseDefenderAction, DiscardAction, OrderTriggersAction, ConcedeAction, CastTransformedAction,
 )
 ACTION_NAMES: tuple[str, ...] = tuple(model.kind() for model in ACTION_MODELS)
 DECISIONS: tuple[type[Decision], ...] = tuple(model for model in ACTION_MODELS if issubclass(model, Decision))

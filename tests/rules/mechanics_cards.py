@@ -18,13 +18,12 @@ from tests import helpers
 FROM_POOL: tuple[str, ...] = (
     "Typhoid Rats", "Ambush Viper", "Gladecover Scout", "Darksteel Myr", "Vampire Nighthawk", "Boggart Brute", "Monastery Swiftspear",
     "Isamaru, Hound of Konda", "Jace Beleren", "Holy Strength", "Bonesplitter", "Glorious Anthem", "Murder", "Unsummon", "Counterspell",
-    "Mogg Fanatic",
+    "Mogg Fanatic", "Invasion of Dominaria",
 )
 # the others, as plain data
 _WRITTEN_HERE: dict[str, dict[str, Any]] = {
     "Wall of Wood": {"name": "Wall of Wood", "mana_cost": "{G}", "types": ["Creature"], "subtypes": ["Wall"], "power": 0, "toughness": 3, "keywords": ["defender"], "oracle": "Defender"},
     "Instill Infection": {"name": "Instill Infection", "mana_cost": "{3}{B}", "types": ["Instant"], "oracle": "Put a -1/-1 counter on target creature.\nDraw a card.", "spell": {"target": "creature", "effects": [{"effect": "add_counters", "kind": "-1/-1"}, {"effect": "draw_cards", "count": 1}]}},
-    "Invasion of Dominaria": {"name": "Invasion of Dominaria", "mana_cost": "{2}{W}", "types": ["Battle"], "subtypes": ["Siege"], "defense": 5, "oracle": "(As a Siege enters, choose an opponent to protect it. You and others can attack it. When it's defeated, exile it, then cast it transformed.)\nWhen this Siege enters, you gain 4 life and draw a card.", "abilities": [{"ability": "triggered", "event": "enters", "effects": [{"effect": "gain_life", "amount": 4}, {"effect": "draw_cards", "count": 1}]}]},
     "Waterfall Aerialist": {"name": "Waterfall Aerialist", "mana_cost": "{3}{U}", "types": ["Creature"], "subtypes": ["Djinn", "Wizard"], "power": 3, "toughness": 1, "keywords": ["flying", "ward"], "ward": "{2}", "oracle": "Flying\nWard {2} (Whenever this creature becomes the target of a spell or ability an opponent controls, counter it unless that player pays {2}.)"},
     "Doomed Traveler": {"name": "Doomed Traveler", "mana_cost": "{W}", "types": ["Creature"], "subtypes": ["Human", "Soldier"], "power": 1, "toughness": 1, "oracle": "When Doomed Traveler dies, create a 1/1 white Spirit creature token with flying.", "abilities": [{"ability": "triggered", "event": "dies", "effects": [{"effect": "create_token", "token": "Spirit"}]}]},
     "Swords to Plowshares": {"name": "Swords to Plowshares", "mana_cost": "{W}", "types": ["Instant"], "oracle": "Exile target creature. Its controller gains life equal to its power.", "spell": {"target": "creature", "effects": [{"effect": "exile", "controller_gains_its_power": True}]}},

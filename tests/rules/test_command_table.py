@@ -14,6 +14,7 @@ from mtg_ledger.core.commands import (
     AssignDamage,
     CardRef,
     CastSpell,
+    CastTransformed,
     ChooseDefender,
     Command,
     Concede,
@@ -47,6 +48,8 @@ EXAMPLES: list[Command] = [
     AssignDamage("alice", ((5, ((6, 2), ("bob", 1))),)),
     Discard("bob", ("Forest", "Island")),
     Concede("bob"),
+    CastTransformed("alice"),
+    CastTransformed("alice", False),
 ]
 
 
