@@ -23,13 +23,22 @@ from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
 from mtg_ledger.core import record
 from mtg_ledger.core.record import Table, draw, emit
-from mtg_ledger.core.state import EffectKind, StackObject
+from mtg_ledger.core.state import EffectKind, Permanent, StackObject
 
 Resolver = Callable[[Table, StackObject, Any, list[Any]], None]  # (table, resolving object, effect, legal targets)
 
 
 def _source(top: StackObject) -> int:
     return top.source if top.source is not None else top.object
+
+
+def _deathtouch(table: Table, source: Permanent | None, target: Any, amount: int) -> None:
+    """702.2b, 704.5h: a creature dealt damage by a source with deathtouch is remembered as such."""
+    if source is None or amount <= 0 or not isinstance(target, int) or not ch.has_keyword(table.state, source, "deathtouch"):
+        return
+    victim = table.state.permanent(target)
+    if victim is not None and ch.is_creature(table.state, victim):
+        emit(table, ev.DeathtouchDamageMarked, object=target, source=source.object)
 
 
 def _continuous(table: Table, **fields: Any) -> None:
@@ -58,6 +67,7 @@ def deal_damage(table: Table, top: StackObject, effect: fx.DealDamage, targets: 
         if not isinstance(target, str) or not table.state.players[target].lost:
             emit(table, ev.DamageDealt, source=_source(top), card=top.card, target=target, amount=effect.amount)
             source = table.state.permanent(_source(top))
+            _deathtouch(table, source, target, effect.amount)
             if source is not None and effect.amount > 0 and ch.has_keyword(table.state, source, "lifelink"):
                 record.gain_life(table, source.controller, effect.amount, source.object)  # 119.7
 
@@ -173,9 +183,10 @@ def fight(table: Table, top: StackObject, effect: fx.Fight, targets: list[Any]) 
     for source, victim, amount in blows:
         if amount > 0:  # 120.8: no damage is dealt by a source with no power
             emit(table, ev.DamageDealt, source=source.object, card=ch.name(s, source), target=victim.object, amount=amount)
+            _deathtouch(table, source, victim.object, amount)
     for source, _, amount in blows:
         if amount > 0 and ch.has_keyword(s, source, "lifelink"):
-            emit(table, ev.LifeGained, player=source.controller, amount=amount, source=source.object)
+            record.gain_life(table, source.controller, amount, source.object)  # 119.7
 
 
 def reveal_top_land_to_hand(table: Table, top: StackObject, effect: fx.RevealTopLandToHand, targets: list[Any]) -> None:

@@ -14,7 +14,7 @@ its applier: it only assigns what the event says (``base``).
   combat        defending player, attackers, blockers, combat damage, removal from combat
   cleanup       discards, the cleanup step's damage removal, mana pools emptying
   outcome       players leaving the game, the game's end
-  permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping, revealing
+  permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping, revealing, deathtouch in noncombat damage
   sieges        a defeated Siege cast transformed from exile, or not (310.11b)
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
 
@@ -101,6 +101,7 @@ from mtg_ledger.core.events.permanents import (
     PermanentsExiled,
     PermanentsTapped,
     TopCardRevealed,
+    DeathtouchDamageMarked,
 )
 from mtg_ledger.core.events.sieges import SpellCastTransformed, CastDeclined
 
@@ -171,6 +172,7 @@ __all__ = [
     "PermanentsExiled",
     "PermanentsTapped",
     "TopCardRevealed",
+    "DeathtouchDamageMarked",
     "SpellCastTransformed",
     "CastDeclined",
 ]

@@ -229,3 +229,23 @@ def _revealed(s: GameState, e: TopCardRevealedFields) -> None:
     if e["to_hand"]:
         player = s.players[e["player"]]
         player.hand.append(player.library.pop(0))
+
+
+class DeathtouchDamageMarkedFields(TypedDict):
+    object: int
+    source: int
+
+
+class DeathtouchDamageMarked(GameEvent):
+    """704.5h, 702.2b: ``object``, a creature, was just dealt noncombat damage (the ``DamageDealt`` before
+    this event) by ``source``, which has deathtouch: the next check of state-based actions destroys it.
+    (Combat damage says so in its assignments.)"""
+
+    fields_type = DeathtouchDamageMarkedFields
+
+
+@applies(DeathtouchDamageMarked)
+def _deathtouch_marked(s: GameState, e: DeathtouchDamageMarkedFields) -> None:
+    perm = s.permanent(e["object"])
+    if perm is not None:
+        perm.deathtouched = True

@@ -68,6 +68,26 @@ def test_two_creatures_that_fight_each_deal_damage_equal_to_its_power_to_the_oth
     assert table.state.players["bob"].graveyard == ["Grizzly Bears"]  # 704.5g
 
 
+def test_a_creature_with_deathtouch_that_fights_destroys_the_creature_it_damages_702_2b_704_5h():
+    table = start(two_players(alice={"battlefield": ["Forest", "Typhoid Rats"], "hand": ["Prey Upon"]}, bob={"battlefield": ["Hill Giant"]}))
+    advance_to(table, 1, "precombat_main")
+    rats, giant = obj(table, "Typhoid Rats"), obj(table, "Hill Giant")
+    table.handle(CastSpell("alice", "Prey Upon", targets=(CardRef("Typhoid Rats"), CardRef("Hill Giant"))))
+    both_pass(table)
+    assert last(table, "DeathtouchDamageMarked") == {**last(table, "DeathtouchDamageMarked"), "object": giant, "source": rats}
+    assert table.state.players["bob"].graveyard == ["Hill Giant"]  # 1 damage, but from a source with deathtouch
+    assert table.state.players["alice"].graveyard == ["Prey Upon", "Typhoid Rats"]  # the Giant's 3 damage
+
+
+def test_noncombat_damage_from_a_source_without_deathtouch_marks_nothing_702_2b():
+    table = start(two_players(alice={"battlefield": ["Forest", "Hill Giant"], "hand": ["Prey Upon"]}, bob={"battlefield": ["Colossal Dreadmaw"]}))
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Prey Upon", targets=(CardRef("Hill Giant"), CardRef("Colossal Dreadmaw"))))
+    both_pass(table)
+    assert events_of(table, "DeathtouchDamageMarked") == []
+    assert perm(table, "Colossal Dreadmaw").damage == 3 and table.state.players["bob"].graveyard == []
+
+
 def test_a_spell_with_two_targets_has_exactly_one_for_each_each_legal_for_its_own_601_2c():
     table = start(two_players(alice={"battlefield": ["Forest", "Hill Giant"], "hand": ["Prey Upon"]}, bob={"battlefield": ["Grizzly Bears", "Savannah Lions"]}))
     advance_to(table, 1, "precombat_main")

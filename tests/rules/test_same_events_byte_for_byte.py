@@ -130,7 +130,7 @@ def test_a_log_header_lists_the_event_types_in_the_order_logs_were_always_writte
     assert list(class_versions())[: len(older)] == older
     assert list(class_versions())[len(older) :] == [
         "CountersRemoved", "LoyaltyCostPaid", "Attached", "ProtectorChosen", "CardsMilled", "ManaSpent", "ObjectCountered",
-        "PermanentsReturnedToHand", "PermanentsExiled", "PermanentsTapped", "TopCardRevealed", "SpellCastTransformed", "CastDeclined",
+        "PermanentsReturnedToHand", "PermanentsExiled", "PermanentsTapped", "TopCardRevealed", "DeathtouchDamageMarked", "SpellCastTransformed", "CastDeclined",
     ]
 
 
