@@ -27,7 +27,7 @@ from mtg_ledger.core.moves import PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, pas
 from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
 from mtg_ledger.core.record import Table, emit
-from mtg_ledger.core.resolve import resume
+from mtg_ledger.core.resolve import go_on_without, resume
 from mtg_ledger.core.sba import check_game_end
 from mtg_ledger.core.state import GameState
 
@@ -212,13 +212,19 @@ def apply_concession(table: Table, command: Concede, checked: ConcedePlan) -> Ne
     waiting = pending_decision(s)
     ordering, paused = s.ordering, s.paused
     emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
-    if check_game_end(table, Reason.CONCESSION) or waiting is None or waiting.player != player:
+    if check_game_end(table, Reason.CONCESSION) or waiting is None:
+        return None
+    if paused is not None and paused["player"] != player and s.paused is None:  # their object that waited for another's choice left
+        return priority_to(teams.acting(s) or teams.next_team_player(s, player))
+    if waiting.player != player:
         return None
     if waiting.kind == DecisionKind.PRIORITY:
         return passed_by(player)
     if ordering is not None:  # their triggers left with them; priority goes where it was going
         return priority_to(ordering["priority_to"])
-    if paused is not None:  # the object that waited for their choice left the stack with them
+    if paused is not None:  # the object that waited for their choice left the stack with them, or goes on without it
+        if s.stack and s.stack[-1].object == paused["object"] and not go_on_without(table, paused):
+            return None  # it waits for another player's choice (608.2d)
         return priority_to(teams.acting(s) or teams.next_team_player(s, player))
     return TURN_BASED_ACTIONS
 

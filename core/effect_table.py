@@ -212,6 +212,23 @@ def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targe
         emit(table, ev.CardsDiscarded, player=top.controller, cards=hand[: effect.count], max_hand_size=None, rule="608.2d")
 
 
+def discarders(table: Table, top: StackObject, effect: fx.DiscardCards | fx.PlayerDiscards, targets: list[Any]) -> list[str]:
+    """Who discards: "you" (the controller), the target players still in the game, or, for a trigger,
+    "that player" (701.9b: each chooses the cards they discard)."""
+    if isinstance(effect, fx.DiscardCards):
+        return [top.controller]
+    chosen = [top.context.get("player")] if effect.who == "that_player" else targets
+    return [p for p in chosen if isinstance(p, str) and p in table.state.players and not table.state.players[p].lost]  # 800.4a
+
+
+def player_discards(table: Table, top: StackObject, effect: fx.PlayerDiscards, targets: list[Any]) -> None:
+    """701.9b, 608.2d: no real choice (the whole hand, or identical cards): they are discarded."""
+    for player in discarders(table, top, effect, targets):
+        hand = table.state.players[player].hand
+        if hand:
+            emit(table, ev.CardsDiscarded, player=player, cards=hand[: effect.count], max_hand_size=None, rule="608.2d")
+
+
 def untap_self(table: Table, top: StackObject, effect: fx.UntapSelf, targets: list[Any]) -> None:
     """701.21."""
     source = table.state.permanent(top.source) if top.source is not None else None
@@ -284,4 +301,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.CounterTargetSpell: counter_target_spell,
     fx.ExileTarget: exile_target,
     fx.TapTarget: tap_target,
+    fx.PlayerDiscards: player_discards,
 }

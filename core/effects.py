@@ -180,6 +180,15 @@ class TapTarget:
     """"Tap target <permanent>" (701.26a)."""
 
 
+@dataclass(frozen=True)
+class PlayerDiscards:
+    """"Target player discards N cards" (``who`` "target") or, for a trigger, "that player discards N
+    cards" (``who`` "that_player"): the discarding player chooses which (701.9b), on resolution (608.2d)."""
+
+    count: int
+    who: str = "target"  # target | that_player
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -207,6 +216,7 @@ Effect = (
     | CounterTargetSpell
     | ExileTarget
     | TapTarget
+    | PlayerDiscards
 )
 
 

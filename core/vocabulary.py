@@ -54,6 +54,7 @@ EFFECT_KINDS: dict[str, type] = {
     "counter_target_spell": fx.CounterTargetSpell,  # 701.6a
     "exile": fx.ExileTarget,  # 406.2
     "tap": fx.TapTarget,  # 701.26a
+    "player_discards": fx.PlayerDiscards,  # 701.9b
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -172,6 +173,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.DealDamage, "to"): ("target", "that_player", "each_opponent"),
     (fx.LoseLife, "who"): ("you", "each_opponent", "target"),
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
+    (fx.PlayerDiscards, "who"): ("target", "that_player"),
 }
 
 Path = tuple[str | int, ...]
