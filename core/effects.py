@@ -253,7 +253,8 @@ class TriggeredAbility:
     ``becomes_target`` (this permanent becomes the target of a spell or ability an opponent controls: ward, 702.21a),
     ``phased_out``, ``phased_in`` (this permanent, 702.26), ``opponent_discards`` (each card an
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
-    ``chapter``, 714.2).
+    ``chapter``, 714.2), ``deals_combat_damage_to_player`` (this creature, as combat damage is dealt, 510.2;
+    "that player" is the player dealt damage).
     """
 
     event: str

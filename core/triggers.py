@@ -39,7 +39,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared"})
+TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CombatDamageDealt"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -83,6 +83,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "BlockersDeclared":  # 509.1i: "whenever this creature blocks / becomes blocked" (once, however many block it)
         found.extend(_combat_triggers(state, [b["object"] for b in e["blockers"]], "blocks"))
         found.extend(_combat_triggers(state, list(dict.fromkeys(b["attacker"] for b in e["blockers"])), "becomes_blocked"))
+    elif kind == "CombatDamageDealt":  # 510.2, 603.2: "whenever this creature deals combat damage to a player"
+        found.extend(_damage_to_player_triggers(state, e["assignments"]))
     if kind in ("SpellCast", "AbilityActivated"):  # ward (702.21a): a permanent becomes a target
         found.extend(_became_targets(state, e["player"], e["object"], e["targets"]))
     elif kind == "TriggeredAbilitiesStacked":
@@ -126,6 +128,24 @@ def _combat_triggers(state: GameState, objects: list[int], event: str) -> list[F
             continue
         face = ch.face(state, perm)
         found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == event)
+    return found
+
+
+def _damage_to_player_triggers(state: GameState, assignments: list[dict[str, Any]]) -> list[Found]:
+    """Each creature that dealt combat damage to a player (once per player, however its damage was
+    divided), with that player for "that player" (510.2, 603.2)."""
+    found: list[Found] = []
+    dealt = dict.fromkeys((a["source"], a["target"]) for a in assignments if isinstance(a["target"], str) and a["amount"] > 0)
+    for source, player in dealt:
+        perm = state.permanent(source)
+        if perm is None or perm.card not in state.cards.triggering:
+            continue
+        face = ch.face(state, perm)
+        found.extend(
+            _found(perm, perm.controller, face.name, i, {"player": player})
+            for i, t in enumerate(face.triggered)
+            if t.event == "deals_combat_damage_to_player"
+        )
     return found
 
 

@@ -87,6 +87,7 @@ TRIGGER_EVENTS: dict[str, str] = {
     "opponent_discards": "603.2",
     "set_in_motion": "701.24",
     "chapter": "714.2",
+    "deals_combat_damage_to_player": "510.2",
 }
 
 # The keywords a card may list (its "keywords"), each with its rule. Daybound and nightbound are
