@@ -247,6 +247,7 @@ class TriggeredAbility:
 
     ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
     ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
+    ``you_cast_creature``, ``you_cast_enchantment`` (its controller casts a creature or an enchantment spell, 601.2i),
     ``enters`` (this permanent enters the battlefield, 603.6a),
     ``dies`` (this creature is put into a graveyard from the battlefield, 700.4),
     ``attacks``, ``blocks``, ``becomes_blocked`` (this creature, as attackers or blockers are declared: 508.1m, 509.1i),

@@ -8,6 +8,7 @@ a real choice (``order_triggers``); otherwise the engine does it in the order th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
@@ -40,6 +41,14 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 # the event types detect() looks at; every other event is skipped without building its map
 TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CombatDamageDealt"})
+
+
+# "whenever you cast a <kind of> spell": each cast trigger event with the spells it waits for (601.2i)
+CAST: dict[str, Callable[[CardDef], bool]] = {
+    "you_cast_noncreature": lambda spell: not spell.is_type("Creature"),  # 702.108a
+    "you_cast_creature": lambda spell: spell.is_type("Creature"),
+    "you_cast_enchantment": lambda spell: spell.is_type("Enchantment"),
+}
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -90,13 +99,13 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "TriggeredAbilitiesStacked":
         for obj in e["objects"]:
             found.extend(_became_targets(state, e["player"], obj, e["targets"].get(str(obj), [])))
-    if kind == "SpellCast":  # "whenever you cast a noncreature spell" (prowess, 702.108a)
-        if not state.cards.card(e["card"]).is_type("Creature"):
-            for perm in ch.on_battlefield(state):
-                if perm.controller != e["player"] or perm.card not in state.cards.triggering:
-                    continue
-                face = ch.face(state, perm)
-                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "you_cast_noncreature")
+    if kind == "SpellCast":  # "whenever you cast a <kind of> spell" (601.2i; prowess, 702.108a)
+        spell = state.cards.card(e["card"])
+        for perm in ch.on_battlefield(state):
+            if perm.controller != e["player"] or perm.card not in state.cards.triggering:
+                continue
+            face = ch.face(state, perm)
+            found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event in CAST and CAST[t.event](spell))
     elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
         entered = state.permanent(e["permanent"])
         if entered is not None and entered.card in state.cards.triggering:

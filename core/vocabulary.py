@@ -88,6 +88,8 @@ TRIGGER_EVENTS: dict[str, str] = {
     "set_in_motion": "701.24",
     "chapter": "714.2",
     "deals_combat_damage_to_player": "510.2",
+    "you_cast_creature": "601.2i",
+    "you_cast_enchantment": "601.2i",
 }
 
 # The keywords a card may list (its "keywords"), each with its rule. Daybound and nightbound are
