@@ -100,11 +100,14 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
 
 def _pay_other_costs(table: Table, checked: AbilityPlan) -> None:
     """602.2h: with the ability on the stack, the costs other than mana: loyalty (606.4), tapping the
-    source (107.5), sacrificing it (701.21). Recorded after the event of the decision, which a replay reads it from."""
+    source (107.5), paying life (119.4: its controller loses it), sacrificing it (701.21). Recorded after the
+    event of the decision, which a replay reads it from."""
     if checked.loyalty is not None:
         emit(table, ev.LoyaltyCostPaid, object=checked.source, change=checked.loyalty, turn=table.state.turn)
     if checked.tap:  # 107.5
         emit(table, ev.PermanentsTapped, permanents=[checked.source], rule="107.5")
+    if checked.life:  # 119.4
+        emit(table, ev.LifeLost, player=checked.player, amount=checked.life, source=checked.source)
     source = table.state.permanent(checked.source)
     if checked.sacrifice and source is not None:
         gone = [{"object": source.object, "card": source.card, "owner": source.owner}]

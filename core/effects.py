@@ -239,6 +239,7 @@ class ActivatedAbility:
     target: str | None = None  # what it targets: "player", "creature", "creature_you_control", "any" (115.1)
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
+    life: int = 0  # "Pay N life" in the cost (118.3, 119.4): only with at least N life; its controller loses N life
 
 
 @dataclass(frozen=True)
