@@ -79,6 +79,7 @@ def spell_cast(e: Map, decision: Decision, state: GameState) -> CastSpell:
 def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilityPlan | AbilityPlan) -> Next | None:
     if isinstance(checked, AbilityPlan):  # 602.2: on the stack
         _tap(table, checked.player, checked.taps)
+        ability = table.state.next_object
         emit(
             table,
             ev.AbilityActivated,
@@ -92,6 +93,8 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
             paid_with=[t[0] for t in checked.taps],
         )
         _pay_other_costs(table, checked)
+        if checked.discard and not _discard_cost(table, checked, ability):
+            return None  # 601.2h: the player chooses the cards (``apply_discard``)
         return priority_to(checked.player)  # 117.3c
     # 605.3a: a mana ability, no stack; the player keeps priority
     emit(table, ev.ManaAbilityActivated, player=checked.player, source=checked.source, card=checked.card, mana=checked.mana)
@@ -112,6 +115,18 @@ def _pay_other_costs(table: Table, checked: AbilityPlan) -> None:
     if checked.sacrifice and source is not None:
         gone = [{"object": source.object, "card": source.card, "owner": source.owner}]
         emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.21")
+
+
+def _discard_cost(table: Table, checked: AbilityPlan, ability: int) -> bool:
+    """602.2b, 601.2h: the cards the cost discards, paid last: without a real choice (the whole hand, or
+    identical cards) they are discarded; otherwise the ability waits for its controller to choose them.
+    False while it waits."""
+    hand = table.state.players[checked.player].hand
+    if len(hand) > checked.discard and len(set(hand)) > 1:
+        emit(table, ev.ActivationPaused, object=ability, player=checked.player, choice="discard", count=checked.discard)
+        return False
+    emit(table, ev.CardsDiscarded, player=checked.player, cards=hand[: checked.discard], max_hand_size=None, rule="601.2h")
+    return True
 
 
 def ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:
@@ -194,6 +209,9 @@ def damage_dealt(e: Map, decision: Decision, state: GameState) -> AssignDamage |
 
 def apply_discard(table: Table, command: Discard, checked: DiscardPlan) -> Next | None:
     s = table.state
+    if s.paused is not None and s.paused.get("rule") == "601.2h":  # the cards an activated ability's cost discards
+        emit(table, ev.CardsDiscarded, player=checked.player, cards=list(checked.cards), max_hand_size=None, rule="601.2h")
+        return priority_to(checked.player)  # 117.3c
     if s.paused is not None:  # 608.2d: a resolving ability asked for it
         return priority_to(teams.acting(s) or checked.player) if resume(table, list(checked.cards)) else None
     limit = ch.max_hand_size(s, checked.player)  # 514.1

@@ -187,13 +187,16 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     life = state.players[command.player].life
     if activated.life and life < activated.life:  # 119.4, 118.3
         raise CannotPay("119.4", "rules.player_has_less_life_than_ability_costs", player=command.player, life=life, n=activated.life, card=label)
+    in_hand = len(state.players[command.player].hand)
+    if activated.discard and in_hand < activated.discard:  # 118.3: a cost is paid in full or not at all
+        raise CannotPay("118.3", "rules.player_has_fewer_cards_than_ability_discards", player=command.player, n=in_hand, count=activated.discard, card=label)
     targets = check_targets(state, activated.target, command.targets, label, command.player)
     what = Phrase("rules.what_ability_cost", {"card": label, "cost": activated.cost})
     itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)
     return AbilityPlan(
         command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap,
-        activated.life,
+        activated.life, activated.discard,
     )
 
 

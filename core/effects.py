@@ -240,6 +240,7 @@ class ActivatedAbility:
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
     life: int = 0  # "Pay N life" in the cost (118.3, 119.4): only with at least N life; its controller loses N life
+    discard: int = 0  # "Discard N cards" in the cost (602.2b, 118.3): its controller chooses them as the cost is paid (601.2h)
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ its applier: it only assigns what the event says (``base``).
   outcome       players leaving the game, the game's end
   permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
+  costs         an activated ability's cost waiting for its controller's choice (the cards it discards)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
 is the order log headers list event types in, part of a log file's bytes.
@@ -100,6 +101,9 @@ from mtg_ledger.core.events.permanents import (
     PermanentsExiled,
     PermanentsTapped,
 )
+from mtg_ledger.core.events.costs import (
+    ActivationPaused,
+)
 
 __all__ = [
     "APPLIERS",
@@ -167,4 +171,5 @@ __all__ = [
     "PermanentsReturnedToHand",
     "PermanentsExiled",
     "PermanentsTapped",
+    "ActivationPaused",
 ]
