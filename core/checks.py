@@ -212,7 +212,8 @@ def check_concede(state: GameState, command: Concede) -> ConcedePlan:
 
 def check_discard(state: GameState, command: Discard) -> DiscardPlan:
     """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
-    ability says (rules.check has made sure the pending decision is this player's discard)."""
+    ability says; 601.2h: as many as the cost of the ability being activated discards (rules.check has
+    made sure the pending decision is this player's discard)."""
     asked = pending_decision(state)
     assert asked is not None and asked.kind == DecisionKind.DISCARD
     count, rule = asked.count, asked.rule_cited

@@ -206,7 +206,7 @@ def create_token(table: Table, top: StackObject, effect: fx.CreateToken, targets
 
 
 def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targets: list[Any]) -> None:
-    """608.2d, 701.8: no real choice (the whole hand, or identical cards): they are discarded."""
+    """608.2d, 701.9b: no real choice (the whole hand, or identical cards): they are discarded."""
     hand = table.state.players[top.controller].hand
     if hand:
         emit(table, ev.CardsDiscarded, player=top.controller, cards=hand[: effect.count], max_hand_size=None, rule="608.2d")

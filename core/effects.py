@@ -73,7 +73,7 @@ class CreateToken:
 
 @dataclass(frozen=True)
 class DiscardCards:
-    """"discard N cards": the player chooses on resolution (608.2d, 701.8)."""
+    """"discard N cards": the player chooses on resolution (608.2d, 701.9b)."""
 
     count: int
 
