@@ -91,3 +91,20 @@ def test_the_discarding_player_leaving_the_game_lets_the_resolution_go_on_withou
     assert last(table, "ObjectResolved")["card"] == "Mind Rot"
     assert pending_decision(table.state).player == "alice"
     assert replay(table.events).ok
+
+
+def test_the_caster_leaving_while_another_player_chooses_takes_the_spell_and_the_choice_with_them_800_4a():
+    table = start(
+        three_players("free-for-all", alice={"battlefield": ["Swamp"] * 3, "hand": ["Mind Rot"]}, bob={"hand": ["Forest", "Island", "Mountain"]})
+    )
+    advance_to(table, 1, "precombat_main")
+    table.handle(CastSpell("alice", "Mind Rot", targets=("bob",)))
+    for player in ("alice", "bob", "carol"):
+        table.handle(PassPriority(player))
+    assert pending_decision(table.state).player == "bob"
+
+    table.handle(Concede("alice"))
+    assert table.state.stack == [] and table.state.paused is None
+    assert pending_decision(table.state).kind == "priority"
+    assert table.state.players["bob"].hand == ["Forest", "Island", "Mountain"]  # nothing discarded
+    assert replay(table.events).ok
