@@ -28,7 +28,7 @@ from mtg_ledger.core.moves import PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, pas
 from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
 from mtg_ledger.core.record import Table, emit
-from mtg_ledger.core.resolve import resume
+from mtg_ledger.core.resolve import go_on_without, resume
 from mtg_ledger.core.sba import check_game_end
 from mtg_ledger.core.state import GameState
 
@@ -82,6 +82,7 @@ def spell_cast(e: Map, decision: Decision, state: GameState) -> CastSpell:
 def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilityPlan | AbilityPlan) -> Next | None:
     if isinstance(checked, AbilityPlan):  # 602.2: on the stack
         _tap(table, checked.player, checked.taps)
+        ability = table.state.next_object
         emit(
             table,
             ev.AbilityActivated,
@@ -95,6 +96,8 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
             paid_with=[t[0] for t in checked.taps],
         )
         _pay_other_costs(table, checked)
+        if checked.discard and not _discard_cost(table, checked, ability):
+            return None  # 601.2h: the player chooses the cards (``apply_discard``)
         return priority_to(checked.player)  # 117.3c
     # 605.3a: a mana ability, no stack; the player keeps priority
     emit(table, ev.ManaAbilityActivated, player=checked.player, source=checked.source, card=checked.card, mana=checked.mana)
@@ -103,15 +106,30 @@ def apply_activation(table: Table, command: ActivateAbility, checked: ManaAbilit
 
 def _pay_other_costs(table: Table, checked: AbilityPlan) -> None:
     """602.2h: with the ability on the stack, the costs other than mana: loyalty (606.4), tapping the
-    source (107.5), sacrificing it (701.21). Recorded after the event of the decision, which a replay reads it from."""
+    source (107.5), paying life (119.4: its controller loses it), sacrificing it (701.21). Recorded after the
+    event of the decision, which a replay reads it from."""
     if checked.loyalty is not None:
         emit(table, ev.LoyaltyCostPaid, object=checked.source, change=checked.loyalty, turn=table.state.turn)
     if checked.tap:  # 107.5
         emit(table, ev.PermanentsTapped, permanents=[checked.source], rule="107.5")
+    if checked.life:  # 119.4
+        emit(table, ev.LifeLost, player=checked.player, amount=checked.life, source=checked.source)
     source = table.state.permanent(checked.source)
     if checked.sacrifice and source is not None:
         gone = [{"object": source.object, "card": source.card, "owner": source.owner}]
         emit(table, ev.PermanentsPutIntoGraveyard, permanents=gone, rule="701.21")
+
+
+def _discard_cost(table: Table, checked: AbilityPlan, ability: int) -> bool:
+    """602.2b, 601.2h: the cards the cost discards, paid last: without a real choice (the whole hand, or
+    identical cards) they are discarded; otherwise the ability waits for its controller to choose them.
+    False while it waits."""
+    hand = table.state.players[checked.player].hand
+    if len(hand) > checked.discard and len(set(hand)) > 1:
+        emit(table, ev.ActivationPaused, object=ability, player=checked.player, choice="discard", count=checked.discard)
+        return False
+    emit(table, ev.CardsDiscarded, player=checked.player, cards=hand[: checked.discard], max_hand_size=None, rule="601.2h")
+    return True
 
 
 def ability_activated(e: Map, decision: Decision, state: GameState) -> ActivateAbility:
@@ -196,6 +214,9 @@ def damage_dealt(e: Map, decision: Decision, state: GameState) -> AssignDamage |
 
 def apply_discard(table: Table, command: Discard, checked: DiscardPlan) -> Next | None:
     s = table.state
+    if s.paused is not None and s.paused.get("rule") == "601.2h":  # the cards an activated ability's cost discards
+        emit(table, ev.CardsDiscarded, player=checked.player, cards=list(checked.cards), max_hand_size=None, rule="601.2h")
+        return priority_to(checked.player)  # 117.3c
     if s.paused is not None:  # 608.2d: a resolving ability asked for it
         return priority_to(teams.acting(s) or checked.player) if resume(table, list(checked.cards)) else None
     limit = ch.max_hand_size(s, checked.player)  # 514.1
@@ -217,13 +238,19 @@ def apply_concession(table: Table, command: Concede, checked: ConcedePlan) -> Ne
     waiting = pending_decision(s)
     ordering, paused = s.ordering, s.paused
     emit(table, ev.PlayerLost, player=player, reason=f"{player} conceded", rule="104.3a")
-    if check_game_end(table, Reason.CONCESSION) or waiting is None or waiting.player != player:
+    if check_game_end(table, Reason.CONCESSION) or waiting is None:
+        return None
+    if paused is not None and paused["player"] != player and s.paused is None:  # their object that waited for another's choice left
+        return priority_to(teams.acting(s) or teams.next_team_player(s, player))
+    if waiting.player != player:
         return None
     if waiting.kind == DecisionKind.PRIORITY:
         return passed_by(player)
     if ordering is not None:  # their triggers left with them; priority goes where it was going
         return priority_to(ordering["priority_to"])
-    if paused is not None:  # the object that waited for their choice left the stack with them
+    if paused is not None:  # the object that waited for their choice left the stack with them, or goes on without it
+        if s.stack and s.stack[-1].object == paused["object"] and not go_on_without(table, paused):
+            return None  # it waits for another player's choice (608.2d)
         return priority_to(teams.acting(s) or teams.next_team_player(s, player))
     return TURN_BASED_ACTIONS
 

@@ -183,7 +183,7 @@ def divisions(state: GameState, decision: Decision) -> Options[AssignDamage]:
 
 
 def discards(state: GameState, decision: Decision) -> Options[Discard]:
-    """514.1, 608.2d: exactly ``count`` cards of the hand (cards of one name are alike)."""
+    """514.1, 608.2d, 601.2h (a discard cost): exactly ``count`` cards of the hand (cards of one name are alike)."""
     hand = list(state.players[decision.player].hand)
     picks: dict[tuple[str, ...], None] = {}
     for chosen in combinations(range(len(hand)), decision.count):

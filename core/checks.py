@@ -213,6 +213,12 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
             raise CannotPay("602.2b", "rules.card_is_already_tapped", card=label)
         if ch.sick(state, perm):
             raise CannotPay("302.6", "rules.card_has_summoning_sickness_cannot_use_tap_ability", card=label)
+    life = state.players[command.player].life
+    if activated.life and life < activated.life:  # 119.4, 118.3
+        raise CannotPay("119.4", "rules.player_has_less_life_than_ability_costs", player=command.player, life=life, n=activated.life, card=label)
+    in_hand = len(state.players[command.player].hand)
+    if activated.discard and in_hand < activated.discard:  # 118.3: a cost is paid in full or not at all
+        raise CannotPay("118.3", "rules.player_has_fewer_cards_than_ability_discards", player=command.player, n=in_hand, count=activated.discard, card=label)
     if activated.up_to_one and not command.targets:  # 601.2c: "up to one target", and none chosen
         targets: list[Any] = []
     else:
@@ -221,7 +227,8 @@ def check_activate(state: GameState, command: ActivateAbility) -> ManaAbilityPla
     itself = frozenset({perm.object}) if activated.tap else frozenset()  # tapped for {T}, not for mana too
     taps, spent = plan_payment(state, command.player, parse_cost(activated.cost), None, what=what, rule="602.2b", unavailable=itself)
     return AbilityPlan(
-        command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap
+        command.player, perm.object, definition.name, command.ability, taps, spent, targets, activated.loyalty, activated.sacrifice, activated.tap,
+        activated.life, activated.discard,
     )
 
 
@@ -247,7 +254,8 @@ def check_concede(state: GameState, command: Concede) -> ConcedePlan:
 
 def check_discard(state: GameState, command: Discard) -> DiscardPlan:
     """514.1: exactly enough cards to reach the maximum hand size; 608.2d: as many as the resolving
-    ability says (rules.check has made sure the pending decision is this player's discard)."""
+    ability says; 601.2h: as many as the cost of the ability being activated discards (rules.check has
+    made sure the pending decision is this player's discard)."""
     asked = pending_decision(state)
     assert asked is not None and asked.kind == DecisionKind.DISCARD
     count, rule = asked.count, asked.rule_cited

@@ -82,10 +82,10 @@ def pending_decision(state: GameState) -> Decision | None:
     # 603.3b: triggers to order come before priority, even for the player who just cast a spell (117.3c)
     if state.priority is not None and state.ordering is None:
         return Decision(DecisionKind.PRIORITY, state.priority)
-    if state.paused is not None:  # 608.2d
+    if state.paused is not None:  # 608.2d; 601.2h for an activation's discard cost
         if state.paused["choice"] == "cast_transformed":  # 310.11b: cast the exiled Siege transformed, or not
             return Decision(DecisionKind.CAST_TRANSFORMED, state.paused["player"])
-        return Decision(DecisionKind.DISCARD, state.paused["player"], state.paused["count"], "608.2d")
+        return Decision(DecisionKind.DISCARD, state.paused["player"], state.paused["count"], state.paused.get("rule", "608.2d"))
     if state.ordering is not None:  # 603.3b
         return Decision(DecisionKind.ORDER_TRIGGERS, state.ordering["player"])
     active = teams.acting(state)  # 805.2: a team's choices are made by its primary player

@@ -24,12 +24,24 @@ from mtg_ledger.core.payment import plan_payment
 from mtg_ledger.core import record
 from mtg_ledger.core.record import Table, draw, emit
 from mtg_ledger.core.state import EffectKind, Permanent, StackObject
+from mtg_ledger.core.effects_players import (
+    discard_cards,
+    draw_cards,
+    draw_greatest_power,
+    each_player_draws,
+    gain_life,
+    lose_life,
+    player_discards,
+    reveal_top_land_to_hand,
+    source_of,
+    target_player_draws,
+    target_player_mills,
+)
 
 Resolver = Callable[[Table, StackObject, Any, list[Any]], None]  # (table, resolving object, effect, legal targets)
 
 
-def _source(top: StackObject) -> int:
-    return top.source if top.source is not None else top.object
+_source = source_of  # the source of a resolving object (core.effects_players)
 
 
 def _deathtouch(table: Table, source: Permanent | None, target: Any, amount: int) -> None:
@@ -78,28 +90,6 @@ def pump_self(table: Table, top: StackObject, effect: fx.PumpSelfUntilEndOfTurn,
     if source is not None and not source.phased_out:
         pt = {"power": effect.power, "toughness": effect.toughness, "keywords": list(effect.keywords)}
         _continuous(table, kind=EffectKind.PT.value, object=source.object, **pt)
-
-
-def each_player_draws(table: Table, top: StackObject, effect: fx.EachPlayerDraws, targets: list[Any]) -> None:
-    """121.2, in APNAP order (101.4)."""
-    for player in teams.apnap(table.state):
-        for _ in range(effect.count):
-            draw(table, player)
-
-
-def target_player_draws(table: Table, top: StackObject, effect: fx.TargetPlayerDraws, targets: list[Any]) -> None:
-    """121.2."""
-    for player in targets:
-        for _ in range(effect.count):
-            draw(table, player)
-
-
-def target_player_mills(table: Table, top: StackObject, effect: fx.TargetPlayerMills, targets: list[Any]) -> None:
-    """701.17: as many as the library holds."""
-    for player in targets:
-        milled = table.state.players[player].library[: effect.count]
-        if milled:
-            emit(table, ev.CardsMilled, player=player, cards=list(milled))
 
 
 def attach(table: Table, top: StackObject, effect: fx.Attach, targets: list[Any]) -> None:
@@ -189,17 +179,6 @@ def fight(table: Table, top: StackObject, effect: fx.Fight, targets: list[Any]) 
             record.gain_life(table, source.controller, amount, source.object)  # 119.7
 
 
-def reveal_top_land_to_hand(table: Table, top: StackObject, effect: fx.RevealTopLandToHand, targets: list[Any]) -> None:
-    """701.20a: the defending player (508.5, as the trigger saw them) reveals the top card of their library,
-    to every player; a land card goes to their hand. A player who left, or an empty library, reveals nothing."""
-    s = table.state
-    player = top.context.get("defending_player")
-    if player is None or player not in s.players or s.players[player].lost or not s.players[player].library:
-        return
-    card = s.players[player].library[0]
-    emit(table, ev.TopCardRevealed, player=player, card=card, to_hand=s.cards.card(card).is_type("Land"), rule="701.20a")
-
-
 def untap_target(table: Table, top: StackObject, effect: fx.UntapTarget, targets: list[Any]) -> None:
     """701.26b: the tapped targets still legal become untapped."""
     tapped = [p.object for p in table.state.each(targets) if p.tapped]
@@ -243,28 +222,6 @@ def pump_yours(table: Table, top: StackObject, effect: fx.PumpYoursUntilEndOfTur
             _continuous(table, kind=EffectKind.PT.value, object=perm.object, **pt)
 
 
-def draw_cards(table: Table, top: StackObject, effect: fx.DrawCards, targets: list[Any]) -> None:
-    """121.2."""
-    for _ in range(effect.count):
-        draw(table, top.controller)
-
-
-def lose_life(table: Table, top: StackObject, effect: fx.LoseLife, targets: list[Any]) -> None:
-    """119.3: you, each opponent, or the target players."""
-    me = top.controller
-    if effect.who == "target":
-        losers = [t for t in targets if isinstance(t, str)]
-    else:
-        losers = [me] if effect.who == "you" else teams.opponents(table.state, me)
-    for player in losers:
-        emit(table, ev.LifeLost, player=player, amount=effect.amount, source=_source(top))
-
-
-def gain_life(table: Table, top: StackObject, effect: fx.GainLife, targets: list[Any]) -> None:
-    """119.3."""
-    record.gain_life(table, top.controller, effect.amount, _source(top))  # 119.7
-
-
 def add_counters(table: Table, top: StackObject, effect: fx.AddCounters, targets: list[Any]) -> None:
     """122.1."""
     for target in targets:
@@ -294,21 +251,6 @@ def create_tokens(table: Table, top: StackObject, effect: fx.CreateTokens, targe
         count = sum(1 for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_type(s, p, "Land"))
     for _ in range(max(0, count)):
         emit(table, ev.TokenCreated, player=top.controller, token=effect.token, object=table.state.next_object)
-
-
-def draw_greatest_power(table: Table, top: StackObject, effect: fx.DrawCardsEqualToGreatestPower, targets: list[Any]) -> None:
-    """121.2; 608.2h: the greatest power among the creatures its controller controls as it resolves (107.1b: at least 0)."""
-    s = table.state
-    count = max((ch.power(s, p) for p in ch.on_battlefield(s) if p.controller == top.controller and ch.is_creature(s, p)), default=0)
-    for _ in range(max(0, count)):
-        draw(table, top.controller)
-
-
-def discard_cards(table: Table, top: StackObject, effect: fx.DiscardCards, targets: list[Any]) -> None:
-    """608.2d, 701.8: no real choice (the whole hand, or identical cards): they are discarded."""
-    hand = table.state.players[top.controller].hand
-    if hand:
-        emit(table, ev.CardsDiscarded, player=top.controller, cards=hand[: effect.count], max_hand_size=None, rule="608.2d")
 
 
 def untap_self(table: Table, top: StackObject, effect: fx.UntapSelf, targets: list[Any]) -> None:
@@ -390,4 +332,5 @@ EFFECTS: dict[type, Resolver] = {
     fx.UntapTarget: untap_target,
     fx.AddCountersEachYours: add_counters_each_yours,
     fx.ExileThenMayCastTransformed: exile_siege,
+    fx.PlayerDiscards: player_discards,
 }

@@ -75,7 +75,7 @@ class CreateToken:
 
 @dataclass(frozen=True)
 class DiscardCards:
-    """"discard N cards": the player chooses on resolution (608.2d, 701.8)."""
+    """"discard N cards": the player chooses on resolution (608.2d, 701.9b)."""
 
     count: int
 
@@ -237,6 +237,15 @@ class ExileThenMayCastTransformed:
     up (712.11a), from exile, without paying its mana cost (118.9). No card writes it: ``CardDef`` brings it."""
 
 
+@dataclass(frozen=True)
+class PlayerDiscards:
+    """"Target player discards N cards" (``who`` "target") or, for a trigger, "that player discards N
+    cards" (``who`` "that_player"): the discarding player chooses which (701.9b), on resolution (608.2d)."""
+
+    count: int
+    who: str = "target"  # target | that_player
+
+
 Effect = (
     DealDamage
     | PumpUntilEndOfTurn
@@ -271,6 +280,7 @@ Effect = (
     | UntapTarget
     | AddCountersEachYours
     | ExileThenMayCastTransformed
+    | PlayerDiscards
 )
 
 
@@ -314,6 +324,8 @@ class ActivatedAbility:
     sacrifice: bool = False  # "Sacrifice <this permanent>" as part of the cost (602.2b, 701.21)
     tap: bool = False  # "{T}" in the cost: tapping this permanent is part of it (107.5, 602.2b; 302.6 for a creature)
     up_to_one: bool = False  # "up to one target" (601.2c, 115.1): choosing no target is legal too
+    life: int = 0  # "Pay N life" in the cost (118.3, 119.4): only with at least N life; its controller loses N life
+    discard: int = 0  # "Discard N cards" in the cost (602.2b, 118.3): its controller chooses them as the cost is paid (601.2h)
 
 
 @dataclass(frozen=True)
@@ -322,6 +334,7 @@ class TriggeredAbility:
 
     ``event``: ``beginning_of`` (a step or phase, ``step``; ``whose`` "your" or "each"),
     ``you_cast_noncreature`` (its controller casts a noncreature spell: prowess, 702.108a),
+    ``you_cast_creature``, ``you_cast_enchantment`` (its controller casts a creature or an enchantment spell, 601.2i),
     ``enters`` (this permanent enters the battlefield, 603.6a),
     ``dies`` (this creature is put into a graveyard from the battlefield, 700.4),
     ``attacks``, ``blocks``, ``becomes_blocked`` (this creature, as attackers or blockers are declared: 508.1m, 509.1i),
@@ -330,7 +343,8 @@ class TriggeredAbility:
     opponent discards), ``set_in_motion`` (this scheme, 701.24), ``chapter`` (lore counters reach
     ``chapter``, 714.2), ``opponent_draws`` (each card an opponent draws, 121.2; "that player" is
     the one who drew), ``defeated`` (the last defense counter is removed from this Siege: 310.11b, never
-    written in a card's data).
+    written in a card's data), ``deals_combat_damage_to_player`` (this creature, as combat damage is dealt,
+    510.2; "that player" is the player dealt damage).
     """
 
     event: str

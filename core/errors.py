@@ -188,6 +188,8 @@ ENGLISH: dict[str, str] = {
     "rules.wanted_noncreature_spell": "a noncreature spell",
     "rules.card_must_target_a_spell_on_the_stack": "{card} must target a spell on the stack: {ref!r} is none",
     "rules.player_has_hexproof_card_cannot_target": "{player} has hexproof: {card} cannot target them",
+    "rules.player_has_less_life_than_ability_costs": "{player} has {life} life, less than the {n} life {card}'s ability costs",
+    "rules.player_has_fewer_cards_than_ability_discards": "{player} has {n} card(s) in hand, fewer than the {count} {card}'s ability discards",
 }
 
 

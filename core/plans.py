@@ -54,6 +54,8 @@ class AbilityPlan:
     loyalty: int | None = None  # a loyalty ability's cost (606.4)
     sacrifice: bool = False  # the source is sacrificed to pay the cost (701.21)
     tap: bool = False  # the source is tapped to pay the cost (107.5)
+    life: int = 0  # the life paid as part of the cost (119.4)
+    discard: int = 0  # the cards to discard as part of the cost, chosen as it is paid (601.2h)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core import effects as fx
 from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.effect_table import EFFECTS
+from mtg_ledger.core.effects_players import discarders
 from mtg_ledger.core.entering import entered
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.carddef import specs_of
@@ -81,17 +82,29 @@ def proceed(table: Table, paused: dict[str, Any]) -> bool:
     return run(table, top, effects, legal, paused["effect"] + 1)
 
 
+def go_on_without(table: Table, paused: dict[str, Any]) -> bool:
+    """800.4a: the player a paused resolution waited for (``paused``, as it was) left the game, and the
+    object, controlled by another player, is still on the stack: it goes on from the next instruction,
+    without their choice. False when it paused again, for another player's choice (608.2d)."""
+    s = table.state
+    top = s.stack[-1]
+    effects, spec = instructions(s, top)
+    legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
+    return run(table, top, effects, legal, paused["effect"] + 1)
+
+
 def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets: list[Any], start: int) -> bool:
     """608.2c: the instructions in order, each by its entry of the effect table; a discard with a
     real choice pauses the resolution (608.2d)."""
     s = table.state
     for index in range(start, len(effects)):
         effect = effects[index]
-        if isinstance(effect, fx.DiscardCards):
-            hand = s.players[top.controller].hand
-            if len(hand) > effect.count and len(set(hand)) > 1:
-                emit(table, ev.ResolutionPaused, object=top.object, player=top.controller, choice="discard", count=effect.count, effect=index)
-                return False
+        if isinstance(effect, (fx.DiscardCards, fx.PlayerDiscards)):  # 701.9b: the discarding player chooses
+            for player in discarders(table, top, effect, targets):
+                hand = s.players[player].hand
+                if len(hand) > effect.count and len(set(hand)) > 1:
+                    emit(table, ev.ResolutionPaused, object=top.object, player=player, choice="discard", count=effect.count, effect=index)
+                    return False
         siege = s.permanent(top.source) if isinstance(effect, fx.ExileThenMayCastTransformed) and top.source is not None else None
         EFFECTS[type(effect)](table, top, effect, targets)
         if siege is not None and s.permanent(siege.object) is None:  # 310.11b: exiled; "then you may cast it transformed"

@@ -8,6 +8,7 @@ a real choice (``order_triggers``); otherwise the engine does it in the order th
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
@@ -40,6 +41,14 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 # the event types detect() looks at; every other event is skipped without building its map
 TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CardDrawn", "CombatDamageDealt", "CountersRemoved", "DamageDealt", "SpellCastTransformed"})
+
+
+# "whenever you cast a <kind of> spell": each cast trigger event with the spells it waits for (601.2i)
+CAST: dict[str, Callable[[CardDef], bool]] = {
+    "you_cast_noncreature": lambda spell: not spell.is_type("Creature"),  # 702.108a
+    "you_cast_creature": lambda spell: spell.is_type("Creature"),
+    "you_cast_enchantment": lambda spell: spell.is_type("Enchantment"),
+}
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -85,6 +94,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     elif kind == "BlockersDeclared":  # 509.1i: "whenever this creature blocks / becomes blocked" (once, however many block it)
         found.extend(_combat_triggers(state, [b["object"] for b in e["blockers"]], "blocks"))
         found.extend(_combat_triggers(state, list(dict.fromkeys(b["attacker"] for b in e["blockers"])), "becomes_blocked"))
+    elif kind == "CombatDamageDealt":  # 510.2, 603.2: "whenever this creature deals combat damage to a player"
+        found.extend(_damage_to_player_triggers(state, e["assignments"]))
     if kind in ("SpellCast", "AbilityActivated"):  # ward (702.21a): a permanent becomes a target
         found.extend(_became_targets(state, e["player"], e["object"], e["targets"]))
     elif kind == "TriggeredAbilitiesStacked":
@@ -92,16 +103,15 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             found.extend(_became_targets(state, e["player"], obj, e["targets"].get(str(obj), [])))
     if kind in ("DamageDealt", "CombatDamageDealt", "CountersRemoved"):
         found.extend(_defeated(state, e))
-    if kind in ("SpellCast", "SpellCastTransformed"):  # "whenever you cast a noncreature spell" (prowess, 702.108a)
-        cast = state.cards.card(e["card"])
-        if kind == "SpellCastTransformed" and cast.back is not None:  # the spell is its back face (712.8c)
-            cast = cast.back
-        if not cast.is_type("Creature"):
-            for perm in ch.on_battlefield(state):
-                if perm.controller != e["player"] or perm.card not in state.cards.triggering:
-                    continue
-                face = ch.face(state, perm)
-                found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "you_cast_noncreature")
+    if kind in ("SpellCast", "SpellCastTransformed"):  # "whenever you cast a <kind of> spell" (601.2i; prowess, 702.108a)
+        spell = state.cards.card(e["card"])
+        if kind == "SpellCastTransformed" and spell.back is not None:  # the spell is its back face (712.8c)
+            spell = spell.back
+        for perm in ch.on_battlefield(state):
+            if perm.controller != e["player"] or perm.card not in state.cards.triggering:
+                continue
+            face = ch.face(state, perm)
+            found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event in CAST and CAST[t.event](spell))
     elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
         entered = state.permanent(e["permanent"])
         if entered is not None and entered.card in state.cards.triggering:
@@ -178,6 +188,24 @@ def _combat_triggers(state: GameState, objects: list[int], event: str) -> list[F
             if t.event == event:
                 defending = any(getattr(e, "who", None) == "defending_player" for e in t.effects) and perm.attacking is not None
                 found.append(_found(perm, perm.controller, face.name, i, {"defending_player": perm.attacking} if defending else None))
+    return found
+
+
+def _damage_to_player_triggers(state: GameState, assignments: list[dict[str, Any]]) -> list[Found]:
+    """Each creature that dealt combat damage to a player (once per player, however its damage was
+    divided), with that player for "that player" (510.2, 603.2)."""
+    found: list[Found] = []
+    dealt = dict.fromkeys((a["source"], a["target"]) for a in assignments if isinstance(a["target"], str) and a["amount"] > 0)
+    for source, player in dealt:
+        perm = state.permanent(source)
+        if perm is None or perm.card not in state.cards.triggering:
+            continue
+        face = ch.face(state, perm)
+        found.extend(
+            _found(perm, perm.controller, face.name, i, {"player": player})
+            for i, t in enumerate(face.triggered)
+            if t.event == "deals_combat_damage_to_player"
+        )
     return found
 
 

@@ -60,6 +60,7 @@ EFFECT_KINDS: dict[str, type] = {
     "reveal_top_land_to_hand": fx.RevealTopLandToHand,  # 701.20a, 508.5
     "untap": fx.UntapTarget,  # 701.26b
     "add_counters_each_yours": fx.AddCountersEachYours,  # 122.1, 611.2c
+    "player_discards": fx.PlayerDiscards,  # 701.9b
 }
 
 ABILITY_KINDS: dict[str, type] = {
@@ -97,6 +98,9 @@ TRIGGER_EVENTS: dict[str, str] = {
     "set_in_motion": "701.24",
     "chapter": "714.2",
     "opponent_draws": "121.2",
+    "deals_combat_damage_to_player": "510.2",
+    "you_cast_creature": "601.2i",
+    "you_cast_enchantment": "601.2i",
 }
 
 # The keywords a card may list (its "keywords"), each with its rule. Daybound and nightbound are
@@ -192,6 +196,7 @@ FIELD_VALUES: dict[tuple[type, str], tuple[str, ...]] = {
     (fx.ManaAbility, "produces"): ("W", "U", "B", "R", "G", "C"),
     (fx.CreateTokens, "per"): ("life_total", "land_you_control"),
     (fx.ManaChoiceAbility, "choices"): ("W", "U", "B", "R", "G", "C"),  # a tuple's every item is one of them
+    (fx.PlayerDiscards, "who"): ("target", "that_player"),
 }
 
 def compile_card(data: Mapping[str, Any]) -> CardDef:

@@ -136,6 +136,8 @@ def describe(e: dict[str, Any]) -> str:
         on = ", ".join(f"#{o}" + (f" targeting {', '.join(_target(x) for x in e['targets'][str(o)])}" if str(o) in e["targets"] else "") for o in e["objects"])
         gone = f"; removed for want of a target: {', '.join(f'#{o}' for o in e['removed'])}" if e["removed"] else ""
         return f"    {e['player']} puts on the stack: {on or 'nothing'}{gone}"
+    if t == "ActivationPaused":
+        return f"    #{e['object']} waits for {e['player']} to choose the cost ({e['choice']} {e['count']})"
     if t == "ResolutionPaused":
         return f"    #{e['object']} waits for {e['player']} to choose ({e['choice']} {e['count']})"
     if t == "LifeLost":

@@ -17,6 +17,7 @@ its applier: it only assigns what the event says (``base``).
   permanents    (schema 5) counters removed, loyalty costs, attachments, a battle's protector, milling, ward, countering, returning to hand, exile, tapping, revealing, deathtouch in noncombat damage
   sieges        a defeated Siege cast transformed from exile, or not (310.11b)
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
+  costs         an activated ability's cost waiting for its controller's choice (the cards it discards)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
 is the order log headers list event types in, part of a log file's bytes.
@@ -104,6 +105,9 @@ from mtg_ledger.core.events.permanents import (
     DeathtouchDamageMarked,
 )
 from mtg_ledger.core.events.sieges import SpellCastTransformed, CastDeclined
+from mtg_ledger.core.events.costs import (
+    ActivationPaused,
+)
 
 __all__ = [
     "APPLIERS",
@@ -175,4 +179,5 @@ __all__ = [
     "DeathtouchDamageMarked",
     "SpellCastTransformed",
     "CastDeclined",
+    "ActivationPaused",
 ]

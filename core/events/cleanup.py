@@ -17,8 +17,9 @@ class CardsDiscardedFields(TypedDict):
 
 
 class CardsDiscarded(GameEvent):
-    """514.1 (the cleanup discard, with the ``max_hand_size`` it met), or 608.2d (a discard a
-    resolving ability asked for; ``rule`` says which)."""
+    """514.1 (the cleanup discard, with the ``max_hand_size`` it met), 608.2d (a discard a
+    resolving ability asked for) or 601.2h (the cards discarded to pay an activated ability's cost);
+    ``rule`` says which."""
 
     fields_type = CardsDiscardedFields
 
@@ -29,7 +30,7 @@ def _discarded(s: GameState, e: CardsDiscardedFields) -> None:
     for name in e["cards"]:
         player.hand.remove(name)
         player.graveyard.append(name)
-    if e["rule"] == "608.2d":
+    if e["rule"] in ("608.2d", "601.2h"):  # the choice a resolution or an activation's cost waited for
         s.paused = None
 
 

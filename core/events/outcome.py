@@ -36,8 +36,8 @@ def _player_lost(s: GameState, e: PlayerLostFields) -> None:
     leave_battlefield(s, {p.object for p in s.battlefield if p.owner == name})
     s.stack = [o for o in s.stack if o.controller != name]
     s.pending_triggers = [t for t in s.pending_triggers if t.player != name]
-    if s.paused is not None and s.paused["player"] == name:
-        s.paused = None
+    if s.paused is not None and (s.paused["player"] == name or all(o.object != s.paused["object"] for o in s.stack)):
+        s.paused = None  # their choice, or another player's choice for an object of theirs that left the stack
     if s.ordering is not None and s.ordering["player"] == name:
         s.ordering = None
     for perm in s.battlefield:  # 506.4: creatures attacking a player who left are removed from combat

@@ -68,9 +68,15 @@ _WHEN = {
     "attacks": "attacks",
     "blocks": "blocks",
     "becomes_blocked": "becomes_blocked",
+    "you_cast_creature": "you_cast_creature",
+    "you_cast_enchantment": "you_cast_enchantment",
+    "deals_combat_damage_to_player": "deals_combat_damage_to_player",
 }
 _SACRIFICE = re.compile(r"^Sacrifice this (creature|artifact|enchantment|permanent)$")
 _MANA = re.compile(r"^(\{([0-9]+|[WUBRG])\})+$")
+_PAY_LIFE = re.compile(r"^Pay ([0-9]+) life$")
+_DISCARD = re.compile(r"^Discard (a card|two cards|three cards)$")
+_COUNT = {"a card": 1, "two cards": 2, "three cards": 3}
 
 
 def convert(sketch: dict[str, Any]) -> tuple[Definition, list[Definition]]:
@@ -219,14 +225,19 @@ def _triggered(ability: Definition, tokens: list[Definition]) -> Definition:
 
 
 def _activated(ability: Definition, tokens: list[Definition], lines: list[str]) -> Definition:
-    cost, sacrifice, tap = "", False, False
+    cost, sacrifice, tap, life, discard = "", False, False, 0, 0
     for part in ability["cost"].split(", "):
+        paid, discarded = _PAY_LIFE.fullmatch(part), _DISCARD.fullmatch(part)
         if part == "{T}" and not tap:
             tap = True
         elif _MANA.fullmatch(part) and not cost:
             cost = part
         elif _SACRIFICE.fullmatch(part) and not sacrifice:
             sacrifice = True
+        elif paid and not life:
+            life = int(paid.group(1))
+        elif discarded and not discard:
+            discard = _COUNT[discarded.group(1)]
         else:
             raise Unsupported(f"activation cost {part!r}")
     target, effects = _effects(ability["effects"], tokens)
@@ -239,6 +250,10 @@ def _activated(ability: Definition, tokens: list[Definition], lines: list[str]) 
         out["sacrifice"] = True
     if tap:
         out["tap"] = True
+    if life:
+        out["life"] = life
+    if discard:
+        out["discard"] = discard
     out["text"] = _line(lines, f"{ability['cost']}:")
     return out
 
@@ -312,6 +327,8 @@ def _effect(e: Definition, tokens: list[Definition]) -> tuple[list[Definition], 
         return [{"effect": "lose_life", "amount": e["n"], "who": "target"}], _spec(e, "who")
     if do == "discard" and e.get("who") == "you":
         return [{"effect": "discard_cards", "count": e["n"]}], None
+    if do == "discard" and e.get("who") in ("target_player", "target_opponent"):
+        return [{"effect": "player_discards", "count": e["n"]}], _spec(e, "who")
     if do == "pump":
         keywords = list(e.get("keywords") or [])
         if any(k not in KEYWORDS for k in keywords):

@@ -68,3 +68,29 @@ def test_a_sketch_with_an_ability_the_engine_lacks_is_left_out_naming_it(name: s
 def test_a_card_file_name_is_its_name_in_lower_case_words() -> None:
     assert file_name("Teferi's Imp") == "teferi_s_imp.toml"
     assert file_name("Isamaru, Hound of Konda") == "isamaru_hound_of_konda.toml"
+
+
+# sketches of real cards whose costs and triggers the engine reads since discards, life and cast and combat
+# damage triggers joined the vocabulary (Oracle text verified)
+COSTS_AND_TRIGGERS: dict[str, dict[str, Any]] = {
+    d["name"]: d
+    for d in map(
+        json.loads,
+        [
+        '{"name": "Greed", "mana_cost": "{3}{B}", "colors": ["B"], "color_identity": ["B"], "supertypes": [], "types": ["Enchantment"], "subtypes": [], "power": null, "toughness": null, "loyalty": null, "defense": null, "oracle": "{B}, Pay 2 life: Draw a card.", "keywords": [], "abilities": [{"kind": "activated", "cost": "{B}, Pay 2 life", "effects": [{"do": "draw", "n": 1, "who": "you"}], "sorcery_speed": false}]}',
+        '{"name": "Zombie Infestation", "mana_cost": "{1}{B}", "colors": ["B"], "color_identity": ["B"], "supertypes": [], "types": ["Enchantment"], "subtypes": [], "power": null, "toughness": null, "loyalty": null, "defense": null, "oracle": "Discard two cards: Create a 2/2 black Zombie creature token.", "keywords": [], "abilities": [{"kind": "activated", "cost": "Discard two cards", "effects": [{"do": "token", "n": 1, "name": "Zombie", "power": 2, "toughness": 2, "colors": ["B"], "types": ["Creature"], "subtypes": ["Zombie"], "keywords": []}], "sorcery_speed": false}]}',
+        '{"name": "Mind Rot", "mana_cost": "{2}{B}", "colors": ["B"], "color_identity": ["B"], "supertypes": [], "types": ["Sorcery"], "subtypes": [], "power": null, "toughness": null, "loyalty": null, "defense": null, "oracle": "Target player discards two cards.", "keywords": [], "abilities": [{"kind": "spell", "effects": [{"do": "discard", "n": 2, "who": "target_player"}]}]}',
+        '{"name": "Beast Whisperer", "mana_cost": "{2}{G}{G}", "colors": ["G"], "color_identity": ["G"], "supertypes": [], "types": ["Creature"], "subtypes": ["Elf", "Druid"], "power": 2, "toughness": 3, "loyalty": null, "defense": null, "oracle": "Whenever you cast a creature spell, draw a card.", "keywords": [], "abilities": [{"kind": "triggered", "when": "you_cast_creature", "effects": [{"do": "draw", "n": 1, "who": "you"}]}]}',
+        '{"name": "Stealer of Secrets", "mana_cost": "{2}{U}", "colors": ["U"], "color_identity": ["U"], "supertypes": [], "types": ["Creature"], "subtypes": ["Human", "Rogue"], "power": 2, "toughness": 2, "loyalty": null, "defense": null, "oracle": "Whenever this creature deals combat damage to a player, draw a card.", "keywords": [], "abilities": [{"kind": "triggered", "when": "deals_combat_damage_to_player", "effects": [{"do": "draw", "n": 1, "who": "you"}]}]}',
+        ],
+    )
+}
+
+
+@pytest.mark.parametrize("name", sorted(COSTS_AND_TRIGGERS))
+def test_a_sketch_paying_life_or_discarding_or_triggering_on_a_cast_or_combat_damage_becomes_its_pool_card_file(name: str) -> None:
+    card, tokens = convert(COSTS_AND_TRIGGERS[name])
+    pool = live_pool().definitions
+    assert card == pool[name]
+    assert all(pool[t["name"]] == t for t in tokens)
+    assert read_card(file_name(name), card_toml(card)) == card
