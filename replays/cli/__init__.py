@@ -196,7 +196,7 @@ STORE_FAILURE = "mtg_ledger.replays.stores.errors:StoreFailure"
 FAILURES: Final[tuple[tuple[tuple[str, ...], str], ...]] = (
     ((
         "mtg_ledger.replays.cli.errors:UserError",
-        "mtg_ledger.replays.scenario.actions:ScenarioError",
+        "mtg_ledger.replays.scenario.forms:ScenarioError",
         "mtg_ledger.core.errors:RulesError",
         "mtg_ledger.replays.ledger.errors:GameNotFound",
         "mtg_ledger.replays.ledger.errors:GameExists",

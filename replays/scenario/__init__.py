@@ -15,8 +15,9 @@ from mtg_ledger.replays.cards import live_pool
 from mtg_ledger.replays.cards.decks import DeckError, parse_deck, shuffled, unknown_cards
 from mtg_ledger.replays.messages import say
 from mtg_ledger.core.commands import Command
-from mtg_ledger.replays.scenario.actions import ACTION_NAMES, ActionModel, PassUntil, known
-from mtg_ledger.replays.scenario.actions import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
+from mtg_ledger.replays.scenario.actions import ACTION_NAMES, ActionModel
+from mtg_ledger.replays.scenario.forms import PassUntil, known
+from mtg_ledger.replays.scenario.forms import ScenarioError as ScenarioError  # raised for a file's actions as for the rest of it
 from mtg_ledger.replays.scenario.schema import FORMATS, SchemaViolation, Setup, check_action, check_scenario
 
 ACTIONS = ACTION_NAMES

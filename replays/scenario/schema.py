@@ -19,11 +19,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter,
 from pydantic.json_schema import SkipJsonSchema
 from pydantic_core import ErrorDetails, PydanticCustomError
 
-from mtg_ledger.replays.scenario.actions import (
-    ACTION_MODELS,
-    ACTION_NAMES,
+from mtg_ledger.replays.scenario.actions import ACTION_MODELS, ACTION_NAMES, ActionModel
+from mtg_ledger.replays.scenario.forms import (
     MAX_INT,
-    ActionModel,
     Assignment,
     AttackerByName,
     BlockerByName,

@@ -23,7 +23,7 @@ from mtg_ledger.core.redact import Judge, Viewer, view_of_event
 from mtg_ledger.replays.viewer import browse
 from mtg_ledger.replays.service.auth import GameId, Judge as JudgeHolder, Member
 from mtg_ledger.replays.service.errors import Forbidden, Unprocessable
-from mtg_ledger.replays.scenario.actions import Step as StepName
+from mtg_ledger.replays.scenario.forms import Step as StepName
 from mtg_ledger.replays.service.deps import Service
 from mtg_ledger.replays.service.games import Games, viewer_of
 from mtg_ledger.replays.service.routes import READ, Version
