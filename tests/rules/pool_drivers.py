@@ -119,6 +119,7 @@ def prepare(board: Board, card: str, abilities: list[Ability]) -> None:
         needs = driver_of(card, ability).prepare
         if needs is not None:
             needs(board, ability)
+        fire.prepare_effects(board, ability)
 
 
 def run(game: Game, ability: Ability) -> None:

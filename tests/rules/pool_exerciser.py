@@ -7,7 +7,8 @@ attacked and blocked by. Both have untapped lands of every colour from the start
 what stops a card. The game is driven by ``play_until``: at each decision a chooser may pick a command
 among the legal ones (``core.legal``: the candidates the rules accept), and every other decision takes a
 plain default (pass priority, declare no attackers or blockers, the first legal order of triggers or
-discard), until what is sought has happened, or a number of turns has passed (then it fails, naming
+discard). The legal commands are ``core.legal``'s: the command table's candidates that the rules accept
+(``legal.accepted``, the predicate ``legal_actions`` uses), of the one command type sought. It plays until what is sought has happened, or a number of turns has passed (then it fails, naming
 what did not happen).
 """
 
@@ -21,8 +22,8 @@ from typing import Any
 from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.commands import AssignDamage, CastSpell, Command, DeclareAttackers, DeclareBlockers, PassPriority, PlayLand
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
-from mtg_ledger.core.legal import options
-from mtg_ledger.core.rules import is_legal
+from mtg_ledger.core.candidates import Options
+from mtg_ledger.core.legal import accepted, options
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.core.vocabulary import compile_card
@@ -103,12 +104,8 @@ class Game:
 
 def legal(game: Game, decision: Decision, command_type: type, match: Callable[[Any], bool] = lambda c: True) -> list[Any]:
     """The candidates of one command type answering ``decision`` that match and that the rules accept."""
-    found: list[Any] = []
-    for listed in options(game.state, decision, anytime=False):
-        for command in listed.listed:
-            if isinstance(command, command_type) and match(command) and command not in found and is_legal(game.state, command):
-                found.append(command)
-    return found
+    wanted = [Options([c for c in listed.listed if isinstance(c, command_type) and match(c)]) for listed in options(game.state, decision, anytime=False)]
+    return list(accepted(game.state, wanted))
 
 
 def _targets(command: Any) -> list[Any]:
@@ -151,8 +148,7 @@ def default(game: Game, decision: Decision) -> Command:
         return DeclareBlockers(player, ())
     if decision.kind is DecisionKind.ASSIGN_DAMAGE:
         return AssignDamage(player)
-    found = [c for listed in options(game.state, decision, anytime=False) for c in listed.listed if is_legal(game.state, c)]
-    chosen = best(game, found)
+    chosen = best(game, list(accepted(game.state, options(game.state, decision, anytime=False))))
     assert chosen is not None, f"{game.card}: no legal answer to {decision.describe()}"
     return chosen
 

@@ -13,7 +13,8 @@ from mtg_ledger.core import effects as fx
 from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.commands import ActivateAbility, CastSpell, Command, DeclareAttackers, DeclareBlockers
 from mtg_ledger.core.decision import Decision, DecisionKind
-from mtg_ledger.core.vocabulary import ABILITY_KINDS, FLAG_KEYWORDS
+from mtg_ledger.core.mana import COLORS
+from mtg_ledger.core.vocabulary import ABILITY_KINDS, EFFECT_KINDS, FLAG_KEYWORDS
 from tests.rules.pool_exerciser import (
     NONCREATURE_SPELL,
     REMOVAL,
@@ -64,14 +65,84 @@ def abilities_of(card: CardDef) -> list[Ability]:
     return found
 
 
-
 # --- firing, seen in the events -------------------------------------------------------------------
+
+EFFECT_NAMES = {cls: name for name, cls in EFFECT_KINDS.items()}
+MANA = (*COLORS, "C")  # 106.1
+# What each kind of effect records as its spell or ability resolves (608.2c): one of these event types.
+EFFECT_EVENTS: dict[str, tuple[str, ...]] = {
+    "deal_damage": ("DamageDealt",),
+    "pump_until_end_of_turn": ("EffectCreated",),
+    "pump_yours_until_end_of_turn": ("EffectCreated",),
+    "draw_cards": ("CardDrawn",),
+    "lose_life": ("LifeLost",),
+    "gain_life": ("LifeGained",),
+    "add_counters": ("CountersAdded",),
+    "create_token": ("TokenCreated",),
+    "discard_cards": ("CardsDiscarded",),
+    "untap_self": ("PermanentsUntappedByEffect",),
+    "untap_attackers": ("PermanentsUntappedByEffect",),
+    "additional_combat_and_main": ("ExtraPhaseAdded",),
+    "skip_next_combat": ("EffectCreated",),
+    "no_maximum_hand_size_until_your_next_turn": ("EffectCreated",),
+    "destroy_nonland": ("PermanentsPutIntoGraveyard",),
+    "pump_self_until_end_of_turn": ("EffectCreated",),
+    "each_player_draws": ("CardDrawn",),
+    "target_player_draws": ("CardDrawn",),
+    "target_player_mills": ("CardsMilled",),
+    "attach": ("Attached",),
+    "destroy": ("PermanentsPutIntoGraveyard",),
+    "counter_unless_pays": ("ObjectCountered", "ManaSpent"),  # 702.21a: countered, or paid for
+    "return_to_owners_hand": ("PermanentsReturnedToHand",),
+    "counter_target_spell": ("ObjectCountered",),
+    "exile": ("PermanentsExiled",),
+    "tap": ("PermanentsTapped",),
+}
+
+
+def effects_of(ability: Ability) -> tuple[Any, ...]:
+    return tuple(ability.spec) if ability.kind == "spell" else tuple(getattr(ability.spec, "effects", ()))
+
+
+def hand_to_discard(board: Board, ability: Ability) -> None:
+    """A discard needs cards in hand (701.9)."""
+    board.you["hand"].extend(["Plains", "Island"])
+
+
+# What an effect kind needs on the starting board to do something.
+EFFECT_BOARD: dict[str, Callable[[Board, Ability], None]] = {"discard_cards": hand_to_discard}
+
+
+def prepare_effects(board: Board, ability: Ability) -> None:
+    for kind in dict.fromkeys(EFFECT_NAMES.get(type(e), "") for e in effects_of(ability)):
+        if kind in EFFECT_BOARD:
+            EFFECT_BOARD[kind](board, ability)
+
+
+def resolution(game: Game, obj: int) -> list[dict[str, Any]]:
+    """The events of the stack object's resolution: those after the last pass before its ObjectResolved."""
+    at = next(i for i, e in enumerate(game.events) if e["type"] == "ObjectResolved" and e["object"] == obj)
+    begun = max(i for i in range(at) if game.events[i]["type"] == "PriorityPassed")
+    return game.events[begun + 1 : at + 1]
+
+
+def did_each_effect(game: Game, obj: int, effects: tuple[Any, ...], label: str) -> None:
+    """608.2c: each of the resolved object's effects recorded what it did."""
+    recorded = {e["type"] for e in resolution(game, obj)}
+    for effect in effects:
+        kind = EFFECT_NAMES.get(type(effect), type(effect).__name__)
+        if kind not in EFFECT_EVENTS:
+            raise AssertionError(f"{game.card}: the pool exerciser does not know what effect kind {kind!r} records; add it to EFFECT_EVENTS")
+        assert recorded & set(EFFECT_EVENTS[kind]), f"{label}: its effect {kind} recorded none of {EFFECT_EVENTS[kind]} as it resolved"
 
 
 def trigger_resolved(game: Game, ability: Ability) -> bool:
-    """603.2, 603.3, 608.2: the ability triggered, went on the stack and resolved."""
+    """603.2, 603.3, 608.2: the ability triggered, went on the stack and resolved, each effect doing its part."""
     triggered = {e["object"] for e in game.of_type("AbilityTriggered") if e["card"] == ability.face.name and e["ability"] == ability.index}
-    return any(e["object"] in triggered and e["outcome"] == "resolved" for e in game.of_type("ObjectResolved"))
+    done = [e["object"] for e in game.of_type("ObjectResolved") if e["object"] in triggered and e["outcome"] == "resolved"]
+    if done:
+        did_each_effect(game, done[0], ability.spec.effects, ability.label)
+    return bool(done)
 
 
 def triggered(game: Game, ability: Ability, since: int = 0) -> bool:
@@ -96,6 +167,7 @@ def spell(game: Game, ability: Ability) -> None:
     assert cast_, f"{game.card}: never cast"
     outcomes = [e["outcome"] for e in game.of_type("ObjectResolved") if e["object"] == cast_[0]["object"]]
     assert outcomes == ["resolved"], f"{game.card}: the spell left the stack as {outcomes}, not resolved"
+    did_each_effect(game, cast_[0]["object"], ability.spec, ability.label)
 
 
 def mana(game: Game, ability: Ability) -> None:
@@ -104,7 +176,11 @@ def mana(game: Game, ability: Ability) -> None:
     def act(g: Game, d: Decision) -> Command | None:
         return best(g, legal(g, d, ActivateAbility, lambda c: c.source == g.subject and c.ability == ability.index))
 
-    done = lambda: any(e["source"] == game.subject for e in game.of_type("ManaAbilityActivated"))  # noqa: E731
+    produces = ability.spec.produces
+
+    def done() -> bool:  # 605.1a: the mana it makes (any, for a choice of colour)
+        return any(e["source"] == game.subject and (e["mana"] == produces or produces not in MANA) for e in game.of_type("ManaAbilityActivated"))
+
     play_until(game, done, f"{ability.label} being activated", yours(DecisionKind.PRIORITY, act))
 
 
@@ -125,9 +201,11 @@ def activated(game: Game, ability: Ability) -> None:
     def done() -> bool:
         return any(e["source"] == game.subject and e["ability"] == ability.index for e in game.of_type("AbilityActivated"))
 
-    turns = 4 if spec.loyalty is None else 2 * (1 - spec.loyalty // 2) + 4
+    turns = 4 + 2 * max(0, -(spec.loyalty or 0))  # time for a plus ability to raise the loyalty, once a turn of yours
     play_until(game, done, f"{ability.label} being activated", yours(DecisionKind.PRIORITY, act), turns)
-    resolve(game, game.of_type("AbilityActivated")[-1]["object"], ability.label)
+    obj = game.of_type("AbilityActivated")[-1]["object"]
+    resolve(game, obj, ability.label)
+    did_each_effect(game, obj, spec.effects, ability.label)
 
 
 # --- what makes a trigger trigger ------------------------------------------------------------------

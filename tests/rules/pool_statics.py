@@ -38,13 +38,15 @@ def _characteristics(game: Game, state: Any, obj: int) -> tuple[int, int, frozen
 
 
 def _changes(game: Game, ability: Ability, affected: int) -> None:
-    """613: the affected permanent's power, toughness and keywords with the card and without it differ by what it says."""
+    """613: the affected permanent's power and toughness with the card and without it differ by what
+    the ability says, and it has the keywords the ability gives, which it lacks without it (or prints)."""
     spec = ability.spec
     p1, t1, k1 = _characteristics(game, game.state, affected)
     p0, t0, k0 = _characteristics(game, without(game.state, game.on_battlefield(ability.label).object), affected)
-    expected = (getattr(spec, "power", 0), getattr(spec, "toughness", 0), set(getattr(spec, "keywords", ()) or [getattr(spec, "keyword", None)]) - {None})
-    got = (p1 - p0, t1 - t0, set(k1 - k0) | (set(expected[2]) & k0))
-    assert got == expected and (p1, t1, k1) != (p0, t0, k0), f"{ability.label}: with it the permanent is {p1}/{t1} {sorted(k1)}, without it {p0}/{t0} {sorted(k0)}"
+    gives = set(getattr(spec, "keywords", ())) | ({spec.keyword} if hasattr(spec, "keyword") else set())
+    seen = f"{ability.label}: with it the permanent is {p1}/{t1} {sorted(k1)}, without it {p0}/{t0} {sorted(k0)}"
+    assert (p1 - p0, t1 - t0) == (getattr(spec, "power", 0), getattr(spec, "toughness", 0)), seen
+    assert gives <= k1 and k1 - k0 <= gives and (p1, t1, k1) != (p0, t0, k0), seen
 
 
 def attached_gets(game: Game, ability: Ability) -> None:
@@ -80,11 +82,12 @@ def subtype_creature(board: Board, ability: Ability) -> None:
     board.you["battlefield"].append(_a_creature_of(ability.spec.subtypes))
 
 
-def _refused(game: Game, command: Command, rule: str) -> bool:
+def _refused(game: Game, command: Command, rule: str, why: str) -> bool:
+    """The rules refuse ``command`` under ``rule``, for the reason ``why`` (the message's id)."""
     try:
         check(game.state, command)
     except IllegalAction as refusal:
-        assert refusal.rule == rule, f"{game.card}: {command} refused under {refusal.rule} ({refusal}), not {rule}"
+        assert (refusal.rule, refusal.code) == (rule, why), f"{game.card}: {command} refused under {refusal.rule} ({refusal}), not {rule} {why}"
         return True
     raise AssertionError(f"{game.card}: {command} was not refused ({rule})")
 
@@ -95,7 +98,7 @@ def cant_block(game: Game, ability: Ability) -> None:
 
     def refuse(g: Game, d: Decision) -> Command | None:
         attacker = next(p.object for p in ch.on_battlefield(g.state) if p.attacking)
-        seen.append(_refused(g, DeclareBlockers(YOU, ((g.subject, attacker),)), "509.1a"))  # type: ignore[arg-type]
+        seen.append(_refused(g, DeclareBlockers(YOU, ((g.subject, attacker),)), "509.1a", "rules.card_cannot_block_an_ability_says_so"))  # type: ignore[arg-type]
         return None
 
     chooser = either(theirs(DecisionKind.DECLARE_ATTACKERS, attack_on_the_ground), yours(DecisionKind.DECLARE_BLOCKERS, refuse))
@@ -110,7 +113,7 @@ def attached_cant_attack_or_block(game: Game, ability: Ability) -> None:
 
     def refuse(g: Game, d: Decision) -> Command | None:
         if d.player == host.controller:
-            seen.append(_refused(g, DeclareAttackers(host.controller, ((host.object, None),)), "508.1a"))
+            seen.append(_refused(g, DeclareAttackers(host.controller, ((host.object, None),)), "508.1a", "rules.card_cannot_attack_an_ability_says_so"))
         return None
 
     chooser: Chooser = lambda g, d: refuse(g, d) if d.kind is DecisionKind.DECLARE_ATTACKERS else None  # noqa: E731
@@ -194,7 +197,7 @@ def defender(game: Game, ability: Ability) -> None:
     def refuse(g: Game, d: Decision) -> Command | None:
         perm = g.on_battlefield(ability.label)
         if not ch.sick(g.state, perm) and not perm.tapped:
-            seen.append(_refused(g, DeclareAttackers(YOU, ((perm.object, None),)), "702.3b"))
+            seen.append(_refused(g, DeclareAttackers(YOU, ((perm.object, None),)), "702.3b", "rules.card_has_defender_and_cannot_attack"))
         return None
 
     play_until(game, lambda: bool(seen), f"{ability.label} refusing an attack", yours(DecisionKind.DECLARE_ATTACKERS, refuse))

@@ -1,131 +1,23 @@
 """Every card of the pool is played in a real game, and each of its abilities fires at least once.
 
 For each card (and each token, made by the first card of the pool that creates it) a game starts on a
-board built for it (``tests.rules.pool_exerciser``): the card in your hand (a land played, a spell cast
-with its targets, a permanent spell resolving into a permanent; a scheme in your scheme deck, 904),
+board built for it (``tests.rules.pool_games``): the card in your hand, or your scheme deck, is played;
 then each of its abilities is driven by its kind's entry of ``tests.rules.pool_drivers.DRIVERS`` until
-the recorded events (or the state) show that it fired. Every game's log replays clean.
+the recorded events (or the state) show that it fired, each effect recording its part. Every game's
+log replays clean (``replays.audit.replay``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import pytest
 
-from mtg_ledger.core.carddef import CardDef
-from mtg_ledger.core.commands import Command, DeclareAttackers
-from mtg_ledger.core.decision import Decision, DecisionKind
-from mtg_ledger.core.table import LocalTable
-from mtg_ledger.core.vocabulary import tokens_created
+from mtg_ledger.core.vocabulary import ABILITY_KINDS, EFFECT_KINDS, KEYWORDS, TRIGGER_EVENTS
 from mtg_ledger.replays.audit.replay import replay
 from mtg_ledger.replays.cards import live_pool
-from tests.rules.pool_drivers import order_of, prepare, run
-from tests.rules.pool_firing import Ability, abilities_of
-from tests.rules.pool_exerciser import (
-    CREATURE_SPELL,
-    MAIN_PHASES,
-    NONCREATURE_SPELL,
-    YOUR_CREATURE,
-    Board,
-    Game,
-    cast,
-    definition,
-    legal,
-    play_land,
-    play_until,
-    resolve,
-    yours,
-)
-
-
-def _cast_first(helper: str) -> Callable[[Game], None]:
-    """A spell of yours on the stack to be targeted (your priority comes back to you: 117.3c)."""
-    return lambda game: (cast(game, helper), None)[1]
-
-
-def _your_creature_attacks(game: Game) -> None:
-    def attack(g: Game, d: Decision) -> Command | None:
-        return next(iter(legal(g, d, DeclareAttackers, lambda c: [g.state.permanent(a[0]).card for a in c.attackers] == [YOUR_CREATURE])), None)  # type: ignore[union-attr]
-
-    play_until(game, lambda: any(p.attacking for p in game.state.battlefield), "your creature attacking", yours(DecisionKind.DECLARE_ATTACKERS, attack))
-
-
-# What a target spec needs done before a spell can aim at it (the board has something for every other spec).
-TARGET_PREP: dict[str, tuple[Callable[[Game], None], str | None]] = {
-    "spell": (_cast_first(NONCREATURE_SPELL), NONCREATURE_SPELL),
-    "noncreature_spell": (_cast_first(NONCREATURE_SPELL), NONCREATURE_SPELL),
-    "creature_spell": (_cast_first(CREATURE_SPELL), CREATURE_SPELL),
-    "attacking_or_blocking_creature": (_your_creature_attacks, None),
-}
-
-
-def play(game: Game, card: CardDef) -> None:
-    """The card is played: a land played (305.1); a spell cast (601.2) and resolved (608.2), a permanent
-    spell becoming the card's permanent (608.3); a scheme waits in the scheme deck to be set in motion."""
-    if card.is_type("Scheme"):
-        return
-    if card.is_type("Land"):
-        game.subject = play_land(game)
-        return
-    prep = TARGET_PREP.get(card.spell_target or "")
-    if prep is not None:
-        prep[0](game)
-    flash = "flash" in card.keywords  # cast outside a main phase, to show it (702.8a)
-    obj = cast(game, card.name, when=lambda g: not flash or g.state.step not in MAIN_PHASES)
-    game.cast_step = game.state.step
-    resolve(game, obj, f"{card.name} as a spell")
-    resolved = [e for e in game.of_type("ObjectResolved") if e["object"] == obj][0]
-    game.subject = resolved["permanent"]
-    if card.is_permanent_card:
-        assert game.subject is not None and game.permanent() is not None, f"{card.name}: resolved into no permanent"
-
-
-def ordered(card: str, abilities: list[Ability]) -> list[Ability]:
-    return sorted(abilities, key=lambda a: order_of(card, a))
-
-
-def start(card: CardDef, abilities: list[Ability]) -> Game:
-    board = Board()
-    if card.is_type("Scheme"):
-        board.schemes.append(card.name)
-    elif card.is_type("Land"):
-        board.you["hand"].append(card.name)
-    else:
-        board.you["hand"].append(card.name)
-        helper = TARGET_PREP.get(card.spell_target or "", (None, None))[1]
-        if helper is not None:
-            board.you["hand"].append(helper)
-    prepare(board, card.name, abilities)
-    return Game(card.name, LocalTable.start(board.setup()))
-
-
-def creator_of(token: str) -> str:
-    pool = live_pool().definitions
-    makers = [n for n in sorted(pool) if not pool[n].get("token") and token in tokens_created(definition(n))]
-    assert makers, f"no card of the pool creates the token {token}"
-    return makers[0]
-
-
-def exercise(name: str) -> Game:
-    """The card's game, each of its abilities fired; for a token, its creator's game once it made one."""
-    token = live_pool().definitions[name].get("token", False)
-    card = definition(creator_of(name) if token else name)
-    own = [] if not token else abilities_of(definition(name))
-    abilities = abilities_of(card)
-    game = start(card, [*abilities, *own])
-    play(game, card)
-    for ability in ordered(card.name, abilities):
-        if token and any(e["token"] == name for e in game.of_type("TokenCreated")):
-            break
-        run(game, ability)
-    if token:
-        made = [e["object"] for e in game.of_type("TokenCreated") if e["token"] == name]
-        assert made, f"{name}: {card.name} created none"
-        game.card, game.subject = name, made[0]
-        for ability in ordered(name, own):
-            run(game, ability)
-    return game
+from tests.rules.pool_drivers import DRIVERS, order_of
+from tests.rules.pool_exerciser import definition
+from tests.rules.pool_firing import EFFECT_EVENTS, Ability
+from tests.rules.pool_games import exercise
 
 
 @pytest.mark.parametrize("name", sorted(live_pool().definitions))
@@ -133,3 +25,21 @@ def test_every_card_of_the_pool_is_played_and_each_of_its_abilities_fires(name: 
     game = exercise(name)
     result = replay(game.events)
     assert result.ok, f"{name}: the game's log does not replay: {result.findings[:1]}"
+
+
+def test_an_ability_kind_without_a_driver_fails_naming_the_kind() -> None:
+    fights = Ability("triggered:fights", 0, None, definition("Grizzly Bears"))
+    with pytest.raises(AssertionError, match="no driver for ability kind 'triggered:fights'"):
+        order_of("Grizzly Bears", fights)
+
+
+def test_every_kind_of_the_vocabulary_has_a_driver_and_every_effect_kind_its_events() -> None:
+    """A kind the engine learns is one entry here too, before a card of the pool uses it."""
+    kinds = [
+        "spell", "mana", "activated", "loyalty",
+        *(f"triggered:{event}" for event in TRIGGER_EVENTS),
+        *(f"static:{name}" for name in ABILITY_KINDS if name not in ("mana", "activated", "triggered")),
+        *(f"keyword:{keyword}" for keyword in KEYWORDS),
+    ]
+    assert [k for k in kinds if k not in DRIVERS] == []
+    assert [k for k in EFFECT_KINDS if k not in EFFECT_EVENTS] == []
