@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from mtg_ledger.core.decision import DecisionKind
 from tests.rules import pool_firing as fire
+from tests.rules import pool_keywords as kw
 from tests.rules import pool_statics as st
 from tests.rules.pool_exerciser import NONCREATURE_SPELL, OPPONENT, REMOVAL, YOU, Board, Game, either, theirs, yours
 from tests.rules.pool_firing import Ability
@@ -40,7 +41,8 @@ class Driver:
 # The order drivers run in: what is seen as the card arrives first; what may take the card off the
 # battlefield (a sacrifice, its death) last.
 ARRIVING, MANA, ACTIVATED, TRIGGERED, STATIC, LATER, SACRIFICED, DYING = range(8)
-KEYWORD = Driver(st.has_keyword, ARRIVING)
+KEYWORD = Driver(kw.has_keyword, ARRIVING)
+IN_COMBAT = LATER  # the keywords seen in the card's one attack (or block)
 SEEN_ATTACKING = yours(DecisionKind.DECLARE_ATTACKERS, fire.attack_with_it)
 
 DRIVERS: dict[str, Driver] = {
@@ -77,25 +79,25 @@ DRIVERS: dict[str, Driver] = {
     "static:cant_block": Driver(st.cant_block, STATIC),
     "static:attached_cant_attack_or_block": Driver(st.attached_cant_attack_or_block, STATIC),
     "static:enters_tapped": Driver(st.enters_tapped, ARRIVING),
-    "keyword:first strike": KEYWORD,
-    "keyword:double strike": KEYWORD,
-    "keyword:flying": KEYWORD,
-    "keyword:haste": Driver(st.haste, ARRIVING),
-    "keyword:reach": KEYWORD,
+    "keyword:first strike": Driver(kw.first_strike, IN_COMBAT),
+    "keyword:double strike": Driver(kw.double_strike, IN_COMBAT),
+    "keyword:flying": Driver(kw.flying, IN_COMBAT),
+    "keyword:haste": Driver(kw.haste, ARRIVING),
+    "keyword:reach": Driver(kw.reach, IN_COMBAT),
     "keyword:trample": KEYWORD,
-    "keyword:vigilance": KEYWORD,
-    "keyword:phasing": Driver(st.phasing, LATER),
-    "keyword:deathtouch": KEYWORD,
-    "keyword:defender": Driver(st.defender, ACTIVATED),  # before a combat it might die in
-    "keyword:flash": Driver(st.flash, ARRIVING),
-    "keyword:hexproof": KEYWORD,
-    "keyword:indestructible": KEYWORD,
-    "keyword:lifelink": KEYWORD,
-    "keyword:menace": KEYWORD,
+    "keyword:vigilance": Driver(kw.vigilance, IN_COMBAT),
+    "keyword:phasing": Driver(kw.phasing, LATER),
+    "keyword:deathtouch": Driver(kw.deathtouch, IN_COMBAT),
+    "keyword:defender": Driver(kw.defender, ACTIVATED),  # before a combat it might die in
+    "keyword:flash": Driver(kw.flash, ARRIVING),
+    "keyword:hexproof": Driver(kw.hexproof, STATIC, fire.in_hand(OPPONENT, NONCREATURE_SPELL)),
+    "keyword:indestructible": Driver(kw.indestructible, STATIC, fire.in_hand(YOU, REMOVAL)),
+    "keyword:lifelink": Driver(kw.lifelink, IN_COMBAT),
+    "keyword:menace": Driver(kw.menace, IN_COMBAT),
     "keyword:prowess": KEYWORD,
     "keyword:ward": KEYWORD,
-    "keyword:daybound": Driver(st.daybound, ARRIVING),
-    "keyword:nightbound": Driver(st.nightbound, ARRIVING),
+    "keyword:daybound": Driver(kw.daybound, ARRIVING),
+    "keyword:nightbound": Driver(kw.nightbound, ARRIVING),
 }
 
 

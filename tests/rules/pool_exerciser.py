@@ -33,11 +33,13 @@ YOU, OPPONENT = "alice", "bob"
 BASICS = ("Plains", "Island", "Swamp", "Mountain", "Forest")
 YOUR_CREATURE = "Grizzly Bears"  # yours from the start: to equip, to enchant, to attack with
 # the opponent's: ground creatures of two colours (one black, one red), a flyer, one with reach, an
-# artifact creature, an enchantment: something for every target spec of the vocabulary
-THEIR_PERMANENTS = ("Hill Giant", "Walking Corpse", "Wind Drake", "Giant Spider", "Ornithopter", "Glorious Anthem")
+# artifact creature (a flyer without power: it blocks and attacks without killing), an enchantment:
+# something for every target spec of the vocabulary
+THEIR_PERMANENTS = ("Hill Giant", "Walking Corpse", "Wind Drake", "Giant Spider", "Ornithopter", "Megrim")
 NONCREATURE_SPELL = "Shock"  # an instant that targets anything: to cast a noncreature spell, to target a permanent
 CREATURE_SPELL = "Grizzly Bears"  # a creature spell to put on the stack
 REMOVAL = "Murder"  # "Destroy target creature.": to make a creature die
+LIFE = 100  # enough that no attack or spell of a card's game ends it
 TURNS = 4  # how many turns a search may take, unless it says otherwise
 MAIN_PHASES = ("precombat_main", "postcombat_main")
 
@@ -52,11 +54,11 @@ def definition(name: str) -> CardDef:
 class Board:
     """Each player's zones as the game starts (docs/reference/scenario-files.md), and a scheme deck."""
 
-    you: dict[str, list[str]] = field(
-        default_factory=lambda: {"battlefield": [b for b in BASICS for _ in range(5)] + [YOUR_CREATURE], "hand": [], "library": ["Island"] * 30}
+    you: dict[str, Any] = field(
+        default_factory=lambda: {"battlefield": [b for b in BASICS for _ in range(5)] + [YOUR_CREATURE], "hand": [], "library": ["Island"] * 30, "life": LIFE}
     )
-    opponent: dict[str, list[str]] = field(
-        default_factory=lambda: {"battlefield": [b for b in BASICS for _ in range(2)] + list(THEIR_PERMANENTS), "hand": [], "library": ["Swamp"] * 30}
+    opponent: dict[str, Any] = field(
+        default_factory=lambda: {"battlefield": [b for b in BASICS for _ in range(2)] + list(THEIR_PERMANENTS), "hand": [], "library": ["Swamp"] * 30, "life": LIFE}
     )
     schemes: list[str] = field(default_factory=list)
 
@@ -77,6 +79,7 @@ class Game:
     table: LocalTable
     subject: int | None = None
     cast_step: str | None = None  # the step the card was cast in
+    notes: dict[str, Any] = field(default_factory=dict)  # what drivers saw and share (the card's one attack)
 
     @property
     def state(self) -> GameState:

@@ -1,6 +1,6 @@
-"""Static abilities (604) and keywords (702) of a card of the pool, seen to apply: the characteristics of
-what they affect differ with the card on the battlefield and without it (613), the refusal they cause,
-or the event they change; a keyword is on the permanent, and where cheap its rule changes something."""
+"""Static abilities (604) of a card of the pool, seen to apply: the characteristics of what they affect
+differ with the card on the battlefield and without it (613), the refusal they cause, or the event they
+change."""
 
 from __future__ import annotations
 
@@ -82,7 +82,7 @@ def subtype_creature(board: Board, ability: Ability) -> None:
     board.you["battlefield"].append(_a_creature_of(ability.spec.subtypes))
 
 
-def _refused(game: Game, command: Command, rule: str, why: str) -> bool:
+def refused(game: Game, command: Command, rule: str, why: str) -> bool:
     """The rules refuse ``command`` under ``rule``, for the reason ``why`` (the message's id)."""
     try:
         check(game.state, command)
@@ -98,7 +98,7 @@ def cant_block(game: Game, ability: Ability) -> None:
 
     def refuse(g: Game, d: Decision) -> Command | None:
         attacker = next(p.object for p in ch.on_battlefield(g.state) if p.attacking)
-        seen.append(_refused(g, DeclareBlockers(YOU, ((g.subject, attacker),)), "509.1a", "rules.card_cannot_block_an_ability_says_so"))  # type: ignore[arg-type]
+        seen.append(refused(g, DeclareBlockers(YOU, ((g.subject, attacker),)), "509.1a", "rules.card_cannot_block_an_ability_says_so"))  # type: ignore[arg-type]
         return None
 
     chooser = either(theirs(DecisionKind.DECLARE_ATTACKERS, attack_on_the_ground), yours(DecisionKind.DECLARE_BLOCKERS, refuse))
@@ -113,7 +113,7 @@ def attached_cant_attack_or_block(game: Game, ability: Ability) -> None:
 
     def refuse(g: Game, d: Decision) -> Command | None:
         if d.player == host.controller:
-            seen.append(_refused(g, DeclareAttackers(host.controller, ((host.object, None),)), "508.1a", "rules.card_cannot_attack_an_ability_says_so"))
+            seen.append(refused(g, DeclareAttackers(host.controller, ((host.object, None),)), "508.1a", "rules.card_cannot_attack_an_ability_says_so"))
         return None
 
     chooser: Chooser = lambda g, d: refuse(g, d) if d.kind is DecisionKind.DECLARE_ATTACKERS else None  # noqa: E731
@@ -160,59 +160,6 @@ def enters_tapped(game: Game, ability: Ability) -> None:
     """614.1c."""
     tapped = [e for e in game.of_type("PermanentsTapped") if e["rule"] == "614.1c" and game.subject in e["permanents"]]
     assert tapped, f"{ability.label}: {game.card} did not enter tapped"
-
-
-# --- keywords ----------------------------------------------------------------------------------
-
-
-def has_keyword(game: Game, ability: Ability) -> None:
-    perm = game.on_battlefield(ability.label)
-    assert ch.has_keyword(game.state, perm, ability.spec), f"{ability.label}: {game.card} on the battlefield has no {ability.spec}"
-
-
-def haste(game: Game, ability: Ability) -> None:
-    """702.10: the turn it arrived, it is not summoning sick (302.6)."""
-    has_keyword(game, ability)
-    perm = game.on_battlefield(ability.label)
-    assert perm.fresh and not ch.sick(game.state, perm), f"{ability.label}: {game.card} is summoning sick"
-
-
-def flash(game: Game, ability: Ability) -> None:
-    """702.8a: it was cast outside a main phase (in your upkeep)."""
-    assert game.cast_step not in (None, "precombat_main", "postcombat_main"), f"{ability.label}: cast in {game.cast_step}"
-
-
-def phasing(game: Game, ability: Ability) -> None:
-    """702.26a: it phases out in your next untap step."""
-    has_keyword(game, ability)
-    done = lambda: any(game.subject in e["phased_out"] for e in game.of_type("PermanentsPhased"))  # noqa: E731
-    play_until(game, done, f"{game.card} phasing out")
-
-
-def defender(game: Game, ability: Ability) -> None:
-    """702.3b: declared as an attacker (once it could otherwise), it is refused."""
-    has_keyword(game, ability)
-    seen: list[bool] = []
-
-    def refuse(g: Game, d: Decision) -> Command | None:
-        perm = g.on_battlefield(ability.label)
-        if not ch.sick(g.state, perm) and not perm.tapped:
-            seen.append(_refused(g, DeclareAttackers(YOU, ((perm.object, None),)), "702.3b", "rules.card_has_defender_and_cannot_attack"))
-        return None
-
-    play_until(game, lambda: bool(seen), f"{ability.label} refusing an attack", yours(DecisionKind.DECLARE_ATTACKERS, refuse))
-
-
-def daybound(game: Game, ability: Ability) -> None:
-    """726.2: with a daybound permanent on the battlefield and neither day nor night, it becomes day."""
-    game.on_battlefield(ability.label)
-    assert any(e["to"] == "day" and e["rule"] == "726.2" for e in game.of_type("DayNightChanged")), f"{ability.label}: it did not become day"
-
-
-def nightbound(game: Game, ability: Ability) -> None:
-    """702.145: at night it shows its nightbound face."""
-    perm = game.on_battlefield(ability.label)
-    assert game.state.day_night == "night" and perm.transformed and ch.face(game.state, perm).nightbound, f"{ability.label}: not at night"
 
 
 def transformed(game: Game, ability: Ability) -> None:
