@@ -39,7 +39,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared"})
+TRIGGERING = frozenset({"LandPlayed", "StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared"})
 
 
 def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
@@ -95,8 +95,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                     continue
                 face = ch.face(state, perm)
                 found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "you_cast_noncreature")
-    elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
-        entered = state.permanent(e["permanent"])
+    elif (kind == "ObjectResolved" and e["permanent"] is not None) or kind == "LandPlayed":  # "when this <permanent> enters" (603.6a): a spell resolved, or a land played (305.1)
+        entered = state.permanent(e["permanent"] if kind == "ObjectResolved" else e["object"])
         if entered is not None and entered.card in state.cards.triggering:
             face = ch.face(state, entered)
             found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "enters")
