@@ -66,18 +66,24 @@ TARGET_PREP: dict[str, tuple[Callable[[Game], None], str | None]] = {
 EFFECT_PREP: dict[str, Callable[[Game], None]] = {"untap_attackers": _your_creature_attacks}
 
 
+def _specs(card: CardDef) -> list[str]:
+    """The target specs of the card's spell that need something done first (one, or each of several)."""
+    target = card.spell_target
+    specs = [target] if isinstance(target, str) else list(target or ())
+    return [s for s in dict.fromkeys(specs) if s in TARGET_PREP]
+
+
 def play(game: Game, card: CardDef) -> None:
     """The card is played: a land played (305.1); a spell cast (601.2) and resolved (608.2), a permanent
-    spell becoming the card's permanent (608.3); a scheme waits in the scheme deck to be set in motion."""
-    if card.is_type("Scheme"):  # 904.9: set in motion as your first precombat main phase begins
+    spell becoming the card's permanent (608.3); a scheme set in motion (904.9)."""
+    if card.is_type("Scheme"):  # as your first precombat main phase begins
         play_until(game, lambda: any(e["scheme"] == card.name for e in game.of_type("SchemeSetInMotion")), f"setting {card.name} in motion")
         return
     if card.is_type("Land"):
         game.subject = play_land(game)
         return
-    prep = TARGET_PREP.get(card.spell_target or "")
-    if prep is not None:
-        prep[0](game)
+    for spec in _specs(card):
+        TARGET_PREP[spec][0](game)
     for kind in dict.fromkeys(EFFECT_NAMES.get(type(e), "") for e in card.effects):
         if kind in EFFECT_PREP:
             EFFECT_PREP[kind](game)
@@ -103,9 +109,7 @@ def start(card: CardDef, abilities: list[Ability]) -> Game:
         board.you["hand"].append(card.name)
     else:
         board.you["hand"].append(card.name)
-        helper = TARGET_PREP.get(card.spell_target or "", (None, None))[1]
-        if helper is not None:
-            board.you["hand"].append(helper)
+        board.you["hand"].extend(helper for spec in _specs(card) if (helper := TARGET_PREP[spec][1]) is not None)
     prepare(board, card.name, abilities)
     return Game(card.name, LocalTable.start(board.setup()))
 
@@ -132,7 +136,8 @@ def exercise(name: str) -> Game:
     if token:
         made = [e["object"] for e in game.of_type("TokenCreated") if e["token"] == name]
         assert made, f"{name}: {card.name} created none"
-        game.card, game.subject = name, made[0]
+        alive = [obj for obj in made if game.state.permanent(obj) is not None]
+        game.card, game.subject = name, (alive or made)[0]
         for ability in ordered(name, own):
             run(game, ability)
     return game
