@@ -24,6 +24,7 @@ from mtg_ledger.core.commands import (
 )
 from mtg_ledger.core.entering import entered
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
+from mtg_ledger.core.entering import entered
 from mtg_ledger.core.moves import PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, passed_by, priority_to
 from mtg_ledger.core.outcome import Reason
 from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
@@ -52,7 +53,7 @@ def priority_passed(e: Map, decision: Decision, state: GameState) -> PassPriorit
 def apply_land(table: Table, command: PlayLand, checked: LandPlan) -> Next:
     obj = table.state.next_object
     emit(table, ev.LandPlayed, player=checked.player, card=checked.card, object=obj)
-    entered(table, obj, table.state.cards.card(checked.card), checked.player)  # as it enters: tapped, if it says so (614.1c)
+    entered(table, obj, table.state.cards.card(checked.card), checked.player)  # 305.1: it enters as a permanent does: tapped, if it says so (614.1c)
     return priority_to(checked.player)  # 117.3c
 
 

@@ -40,7 +40,7 @@ def _found(perm_or_none: Any, player: str, name: str, index: int, context: dict[
 
 
 # the event types detect() looks at; every other event is skipped without building its map
-TRIGGERING = frozenset({"StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CardDrawn", "CombatDamageDealt", "CountersRemoved", "DamageDealt", "SpellCastTransformed"})
+TRIGGERING = frozenset({"LandPlayed", "StepBegan", "PermanentsPhased", "CardsDiscarded", "LoreCounterAdded", "SchemeSetInMotion", "SpellCast", "ObjectResolved", "AbilityActivated", "TriggeredAbilitiesStacked", "PermanentsPutIntoGraveyard", "AttackersDeclared", "BlockersDeclared", "CardDrawn", "CombatDamageDealt", "CountersRemoved", "DamageDealt", "SpellCastTransformed"})
 
 
 # "whenever you cast a <kind of> spell": each cast trigger event with the spells it waits for (601.2i)
@@ -112,8 +112,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
                 continue
             face = ch.face(state, perm)
             found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event in CAST and CAST[t.event](spell))
-    elif kind == "ObjectResolved" and e["permanent"] is not None:  # "when this <permanent> enters" (603.6a)
-        entered = state.permanent(e["permanent"])
+    elif (kind == "ObjectResolved" and e["permanent"] is not None) or kind == "LandPlayed":  # "when this <permanent> enters" (603.6a): a spell resolved, or a land played (305.1)
+        entered = state.permanent(e["permanent"] if kind == "ObjectResolved" else e["object"])
         if entered is not None and entered.card in state.cards.triggering:
             face = ch.face(state, entered)
             found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "enters")
