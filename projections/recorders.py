@@ -30,12 +30,12 @@ from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOTrackingRecorder
 from eventsourcing.sqlite import SQLiteDatastore, SQLiteRecorder, SQLiteTrackingRecorder
 
+from mtg_ledger.projections.folds import fold_many
 from mtg_ledger.projections.views import (
     Cleanup,
     GameView,
     Row,
     cleanup_row,
-    fold_many,
     hand_size_rows,
     phase_step_row,
     stack_rows,

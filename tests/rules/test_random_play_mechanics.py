@@ -17,7 +17,7 @@ from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.projections.views import fold, new_view
+from mtg_ledger.projections.folds import fold, new_view
 from mtg_ledger.replays.audit.replay import replay
 from tests.conftest import examples
 from tests.rules.mechanics_cards import MECHANICS, with_cards

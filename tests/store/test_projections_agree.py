@@ -14,7 +14,8 @@ from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.projections.runner import catch_up, make_view
-from mtg_ledger.projections.views import hand_size_rows, new_view, fold, phase_step_row, stack_rows
+from mtg_ledger.projections.folds import fold, new_view
+from mtg_ledger.projections.views import hand_size_rows, phase_step_row, stack_rows
 from mtg_ledger.replays.ledger.application import Ledger
 
 

@@ -20,7 +20,8 @@ from mtg_ledger.projections.recorders import LedgerViews, POPOLedgerViews, Proje
 from mtg_ledger.projections import runner as runner_module
 from mtg_ledger.projections import views as views_module
 from mtg_ledger.projections.runner import LedgerProjection, catch_up, make_view, tracking_name
-from mtg_ledger.projections.views import cleanup_row, hand_size_rows, phase_step_row, project, stack_rows
+from mtg_ledger.projections.folds import project
+from mtg_ledger.projections.views import cleanup_row, hand_size_rows, phase_step_row, stack_rows
 from mtg_ledger.replays.stores.transcoder import MsgpackTranscoder
 
 NO_HASH = "0" * 64

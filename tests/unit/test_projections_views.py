@@ -7,13 +7,11 @@ from typing import Any
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
+from mtg_ledger.projections.folds import fold, new_view, project
 from mtg_ledger.projections.views import (
     GameView,
-    fold,
     hand_size_rows,
-    new_view,
     phase_step_row,
-    project,
     stack_rows,
 )
 
