@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 
 # Adds a game to the default store (./mtg-ledger.sqlite), which the next commands read; a second run adds another.
 demo: $(STAMP)
-	$(VENV)/bin/mtg-ledger demo --seed 7 --deck rakdos-aggro --deck green-stompy
+	$(VENV)/bin/mtg-ledger demo --seed 7 --deck selesnya-counters --deck rakdos-aggro
 	@echo
 	@echo "The game is stored in ./mtg-ledger.sqlite. Run mtg-ledger from the project's virtual environment:"
 	@echo "  .venv/bin/mtg-ledger games        (or first: source .venv/bin/activate)"

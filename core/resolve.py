@@ -86,11 +86,7 @@ def go_on_without(table: Table, paused: dict[str, Any]) -> bool:
     """800.4a: the player a paused resolution waited for (``paused``, as it was) left the game, and the
     object, controlled by another player, is still on the stack: it goes on from the next instruction,
     without their choice. False when it paused again, for another player's choice (608.2d)."""
-    s = table.state
-    top = s.stack[-1]
-    effects, spec = instructions(s, top)
-    legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
-    return run(table, top, effects, legal, paused["effect"] + 1)
+    return proceed(table, paused)
 
 
 def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets: list[Any], start: int) -> bool:

@@ -28,6 +28,7 @@ from mtg_ledger.core.commands import (
     PlayLand,
 )
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
+from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.rules import is_legal
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.turn import MAIN_STEPS
@@ -147,6 +148,7 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
             key=lambda c: (-state.cards.card(c).mana_cost.mana_value, c),
         )
         wanted.extend(CastSpell(player, c) for c in spells)
+        wanted.extend(_loyalty_activations(state, player))
     if "Lightning Bolt" in hand and not state.stack:
         victim = _bolt_victim(state, foes)
         if victim is not None and (own_main or state.step in ("declare_attackers", "declare_blockers")):
@@ -158,6 +160,26 @@ def _wanted_actions(state: GameState, player: str) -> list[Command]:
                 if saved is not None:
                     wanted.append(CastSpell(player, trick, targets=(saved.object,)))
     return wanted
+
+
+def _loyalty_activations(state: GameState, player: str) -> list[Command]:
+    """One loyalty ability of each of the player's planeswalkers (606.3): the costliest minus it survives,
+    else its largest plus; its targets the first the legal actions offer."""
+    found: list[Command] = []
+    for perm in ch.on_battlefield(state):
+        face = ch.face(state, perm) if perm.controller == player else None
+        loyal = [] if face is None else [(i, a.loyalty) for i, a in enumerate(face.activated) if a.loyalty is not None]
+        if face is None or not loyal:
+            continue
+        have = perm.counters.get("loyalty", 0)
+        ranked = sorted(loyal, key=lambda ia: (0 if 0 > ia[1] > -have else 1 if ia[1] >= 0 else 2, -abs(ia[1])))
+        offered = [c for c in legal_actions(state) if isinstance(c, ActivateAbility) and c.source == perm.object]
+        for i, _ in ranked:
+            chosen = next((c for c in offered if c.ability == len(face.mana_abilities) + i), None)
+            if chosen is not None:
+                found.append(chosen)
+                break
+    return found
 
 
 def _worth_casting(state: GameState, name: str) -> bool:

@@ -63,4 +63,6 @@ def test_the_demo_policy_plays_a_game_with_the_planeswalkers_on_the_battlefield(
         if command is None or table.state.ended:
             break
         table.handle(command)
-    assert table.state.turn > 4
+    assert table.state.ended or table.state.turn > 4
+    assert sum(e["type"] == "LoyaltyCostPaid" for e in table.events) > 2  # the policy uses their loyalty abilities (606)
+    assert replay(table.events).ok
