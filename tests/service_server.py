@@ -119,7 +119,7 @@ def bearer(token: str) -> dict[str, str]:
 
 
 def new_game(url: str, setup: dict[str, Any]) -> tuple[str, dict[str, str]]:
-    r = httpx.post(f"{url}/games", json=setup)
+    r = httpx.post(f"{url}/games", json=setup, timeout=30)  # a server's first game reads the card pool: slow on a busy machine
     assert r.status_code == 201, r.text
     return r.json()["game"], r.json()["tokens"]
 
