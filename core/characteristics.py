@@ -8,7 +8,7 @@ from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
 from mtg_ledger.core.state import EffectKind, GameState, Permanent
-from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, PowerToughnessEqualToLife
+from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, GrantKeyword, PowerToughnessEqualToLife
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
     from mtg_ledger.core.commands import CardRef, Ref, Target
@@ -128,6 +128,23 @@ def has_keyword(state: GameState, perm: Permanent, keyword: str) -> bool:
         return True
     subtypes = set(face(state, perm).subtypes)
     return any(other.controller == perm.controller and subtypes & face(state, other).grants(keyword) for other in on_battlefield(state))
+
+
+def keywords(state: GameState, perm: Permanent) -> set[str]:
+    """Every keyword ``has_keyword`` finds on the permanent, found in one pass over what grants them."""
+    own = face(state, perm)
+    found = set(own.keywords)
+    for e in state.effects:
+        if e.object == perm.object:
+            found.update(e.keywords)
+    for g in _granted(state, perm):
+        found.update(g.keywords)
+    subtypes = set(own.subtypes)
+    if subtypes:
+        for other in on_battlefield(state):
+            if other.controller == perm.controller:
+                found.update(st.keyword for st in face(state, other).statics if isinstance(st, GrantKeyword) and subtypes & set(st.subtypes))
+    return found
 
 
 def sick(state: GameState, perm: Permanent) -> bool:

@@ -27,6 +27,11 @@ def _schema5(p: Permanent) -> dict[str, Any]:
     return out
 
 
+def _keywords(state: GameState, perm: Permanent) -> list[str]:
+    held = ch.keywords(state, perm)
+    return [k for k in KEYWORDS if k in held]
+
+
 def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, Any]:
     """The state as docs/reference/http.md, StateOut shows it. ``with_state_hash=False`` leaves ``state_hash`` null
     (as every viewer but the judge sees it) without finding it."""
@@ -80,7 +85,7 @@ def state_view(state: GameState, *, with_state_hash: bool = True) -> dict[str, A
                 "power": ch.power(state, p) if ch.is_creature(state, p) else None,
                 "toughness": ch.toughness(state, p) if ch.is_creature(state, p) else None,
                 "summoning_sick": ch.sick(state, p),
-                "keywords": [k for k in KEYWORDS if ch.has_keyword(state, p, k)],
+                "keywords": _keywords(state, p),
                 "attacking": p.attacking,
                 "blocking": list(p.blocking),
                 "blocked_by": list(p.blocked_by),

@@ -113,3 +113,19 @@ def test_random_decks_from_the_whole_pool_play_rebuild_replay_and_show_no_hidden
     assert state.state_hash() == table.state.state_hash()
     result = replay(table.events)
     assert result.ok, [f.message for f in result.findings][:3]
+
+
+def test_a_permanent_s_keywords_found_at_once_are_those_has_keyword_finds_one_by_one_702() -> None:
+    from mtg_ledger.core import characteristics as ch
+    from mtg_ledger.core.view import KEYWORDS
+
+    seen = 0
+    for seed in range(3):
+        table = play(seed, seed + 1)
+        state = GameState()
+        for e in table.events:
+            apply_event(state, e)
+            for perm in state.battlefield:
+                assert {k for k in ch.keywords(state, perm) if k in KEYWORDS} == {k for k in KEYWORDS if ch.has_keyword(state, perm, k)}
+                seen += bool(ch.keywords(state, perm))
+    assert seen > 0
