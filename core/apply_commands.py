@@ -22,7 +22,6 @@ from mtg_ledger.core.commands import (
     PassPriority,
     PlayLand,
 )
-from mtg_ledger.core.entering import entered
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
 from mtg_ledger.core.entering import entered
 from mtg_ledger.core.moves import PRIORITY_OR_END, TURN_BASED_ACTIONS, Next, passed_by, priority_to

@@ -88,8 +88,8 @@ def go_on_without(table: Table, paused: dict[str, Any]) -> bool:
     without their choice. False when it paused again, for another player's choice (608.2d)."""
     s = table.state
     top = s.stack[-1]
-    effects, spec = instructions(s, top)
-    legal = [t for t in top.targets if target_still_legal(s, spec, t, top.controller)]
+    effects, specs = instructions(s, top)
+    legal = still_legal(s, top, specs)  # 608.2b: each target against the spec it was chosen for
     return run(table, top, effects, legal, paused["effect"] + 1)
 
 
