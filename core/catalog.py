@@ -31,6 +31,16 @@ class Catalog:
     def __init__(self, definitions: Mapping[str, Any]) -> None:
         self.definitions: dict[str, Any] = dict(definitions)
 
+    def __eq__(self, other: object) -> bool:
+        """Catalogs of the same definitions are equal: a state read back from its canonical form equals the
+        one written, whether or not the memo still holds that catalog (it is emptied past its limit)."""
+        if not isinstance(other, Catalog):
+            return NotImplemented
+        return self is other or self.definitions == other.definitions
+
+    def __hash__(self) -> int:
+        return hash(frozenset(self.definitions))
+
     @cached_property
     def _compiled(self) -> dict[str, CardDef]:
         from mtg_ledger.core.vocabulary import compile_card  # the compiler, when a card is first read

@@ -6,8 +6,11 @@ bring too), static abilities and keywords, of each face. A kind without an entry
 How each kind is seen to fire (the events the game recorded, or the state):
   spell          SpellCast, then ObjectResolved "resolved" (608.2)
   mana           ManaAbilityActivated from the card's permanent (605)
-  activated      AbilityActivated (602.2, 606 for loyalty), then its ObjectResolved "resolved"
+  mana_choice    the same, listed once for each colour and adding the one named (106.1)
+  activated      AbilityActivated (602.2, 606 for loyalty), each cost recorded as paid (602.2h: life lost,
+                 the cards a discard waited for discarded), then its ObjectResolved "resolved"
   triggered:*    AbilityTriggered (603.2), stacked, then its ObjectResolved "resolved"; driven by its event
+                 (a Siege's "defeated", 310.11b: attacked until defeated, then cast transformed)
   static:*       an observable effect (604): the characteristics of what it affects differ with the card
                  on the battlefield and without it, the refusal it causes, or the event it changes
   keyword:*      the permanent has it (702), and where cheap what the rule changes
@@ -19,10 +22,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mtg_ledger.core.decision import DecisionKind
+from tests.rules import pool_effects as eff
 from tests.rules import pool_firing as fire
 from tests.rules import pool_keywords as kw
+from tests.rules import pool_sieges as siege
 from tests.rules import pool_statics as st
-from tests.rules.pool_exerciser import NONCREATURE_SPELL, OPPONENT, REMOVAL, YOU, Board, Game, either, theirs, yours
+from tests.rules.pool_exerciser import CREATURE_SPELL, ENCHANTMENT_SPELL, NONCREATURE_SPELL, OPPONENT, REMOVAL, YOU, Board, Game, either, theirs, yours
 from tests.rules.pool_firing import Ability
 
 
@@ -48,6 +53,7 @@ SEEN_ATTACKING = yours(DecisionKind.DECLARE_ATTACKERS, fire.attack_with_it)
 DRIVERS: dict[str, Driver] = {
     "spell": Driver(fire.spell, ARRIVING),
     "mana": Driver(fire.mana, MANA),
+    "mana_choice": Driver(fire.mana_choice, MANA),
     "activated": Driver(fire.activated, ACTIVATED),
     "loyalty": Driver(fire.activated, ACTIVATED),
     "triggered:enters": Driver(fire.until_triggered(), TRIGGERED),
@@ -69,6 +75,15 @@ DRIVERS: dict[str, Driver] = {
     "triggered:becomes_target": Driver(
         fire.until_triggered(theirs(DecisionKind.PRIORITY, fire.cast_at_it(NONCREATURE_SPELL, OPPONENT))), TRIGGERED, fire.in_hand(OPPONENT, NONCREATURE_SPELL)
     ),
+    "triggered:you_cast_creature": Driver(
+        fire.until_triggered(yours(DecisionKind.PRIORITY, fire.cast_yours(CREATURE_SPELL))), TRIGGERED, fire.in_hand(YOU, CREATURE_SPELL)
+    ),
+    "triggered:you_cast_enchantment": Driver(
+        fire.until_triggered(yours(DecisionKind.PRIORITY, fire.cast_yours(ENCHANTMENT_SPELL))), TRIGGERED, fire.in_hand(YOU, ENCHANTMENT_SPELL)
+    ),
+    "triggered:opponent_draws": Driver(fire.until_triggered(), TRIGGERED),  # in their draw step (504.1)
+    "triggered:deals_combat_damage_to_player": Driver(fire.until_triggered(SEEN_ATTACKING), TRIGGERED),  # unblocked (510.2)
+    "triggered:defeated": Driver(siege.defeated, SACRIFICED, siege.attackers),  # a Siege's (310.11b): it leaves
     "triggered:dies": Driver(fire.dies, DYING, fire.in_hand(YOU, REMOVAL)),
     "static:attack_tax": Driver(st.attack_tax, STATIC),
     "static:no_maximum_hand_size": Driver(st.no_maximum_hand_size, STATIC),
@@ -79,6 +94,9 @@ DRIVERS: dict[str, Driver] = {
     "static:cant_block": Driver(st.cant_block, STATIC),
     "static:attached_cant_attack_or_block": Driver(st.attached_cant_attack_or_block, STATIC),
     "static:enters_tapped": Driver(st.enters_tapped, ARRIVING),
+    "static:you_have_hexproof": Driver(st.you_have_hexproof, STATIC, fire.in_hand(OPPONENT, NONCREATURE_SPELL)),
+    "static:opponents_cant_gain_life": Driver(st.opponents_cant_gain_life, STATIC, fire.in_hand(OPPONENT, st.LIFE_GAIN)),
+    "static:power_toughness_equal_to_life": Driver(st.power_toughness_equal_to_life, ARRIVING),
     "keyword:first strike": Driver(kw.first_strike, IN_COMBAT),
     "keyword:double strike": Driver(kw.double_strike, IN_COMBAT),
     "keyword:flying": Driver(kw.flying, IN_COMBAT),
@@ -121,7 +139,8 @@ def prepare(board: Board, card: str, abilities: list[Ability]) -> None:
         needs = driver_of(card, ability).prepare
         if needs is not None:
             needs(board, ability)
-        fire.prepare_effects(board, ability)
+        eff.prepare_effects(board, ability)
+        eff.prepare_costs(board, ability)
 
 
 def run(game: Game, ability: Ability) -> None:

@@ -38,6 +38,7 @@ YOUR_CREATURE = "Grizzly Bears"  # yours from the start: to equip, to enchant, t
 THEIR_PERMANENTS = ("Hill Giant", "Walking Corpse", "Wind Drake", "Giant Spider", "Ornithopter", "Megrim")
 NONCREATURE_SPELL = "Shock"  # an instant that targets anything: to cast a noncreature spell, to target a permanent
 CREATURE_SPELL = "Grizzly Bears"  # a creature spell to put on the stack
+ENCHANTMENT_SPELL = "Megrim"  # an enchantment spell to cast
 REMOVAL = "Murder"  # "Destroy target creature.": to make a creature die
 LIFE = 100  # enough that no attack or spell of a card's game ends it
 TURNS = 4  # how many turns a search may take, unless it says otherwise
@@ -134,10 +135,10 @@ def _score(game: Game, target: Any) -> int:
 
 
 def best(game: Game, commands: list[Any]) -> Any | None:
-    """The command whose targets are most the opponent's (the first of those)."""
+    """The command whose targets are most the opponent's (the first of those); one without targets last."""
     if not commands:
         return None
-    return min(commands, key=lambda c: max((_score(game, t) for t in _targets(c)), default=0))
+    return min(commands, key=lambda c: max((_score(game, t) for t in _targets(c)), default=0) if _targets(c) else 4)  # "up to one": a target if it may
 
 
 def default(game: Game, decision: Decision) -> Command:

@@ -14,8 +14,10 @@ from mtg_ledger.core.carddef import CardDef
 from mtg_ledger.core.commands import ActivateAbility, CastSpell, Command, DeclareAttackers, DeclareBlockers
 from mtg_ledger.core.decision import Decision, DecisionKind
 from mtg_ledger.core.mana import COLORS
-from mtg_ledger.core.vocabulary import ABILITY_KINDS, EFFECT_KINDS, FLAG_KEYWORDS
+from mtg_ledger.core.vocabulary import ABILITY_KINDS, FLAG_KEYWORDS
+from tests.rules.pool_effects import aimed, did_each_effect, paid_each_cost
 from tests.rules.pool_exerciser import (
+    MAIN_PHASES,
     NONCREATURE_SPELL,
     REMOVAL,
     YOU,
@@ -29,7 +31,8 @@ from tests.rules.pool_exerciser import (
     yours,
 )
 
-STATIC_NAMES = {cls: name for name, cls in ABILITY_KINDS.items() if name not in ("mana", "activated", "triggered")}
+NOT_STATIC = ("mana", "mana_choice", "activated", "triggered")  # the ability kinds that are no static ability (604)
+STATIC_NAMES = {cls: name for name, cls in ABILITY_KINDS.items() if name not in NOT_STATIC}
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ def abilities_of(card: CardDef) -> list[Ability]:
     for face, back in ((card, False), *(((card.back, True),) if card.back is not None else ())):
         if face.effects or face.is_type("Instant") or face.is_type("Sorcery"):
             found.append(Ability("spell", -1, face.effects, face, back))
-        found.extend(Ability("mana", i, m, face, back) for i, m in enumerate(face.mana_abilities))
+        found.extend(Ability("mana_choice" if isinstance(m, fx.ManaChoiceAbility) else "mana", i, m, face, back) for i, m in enumerate(face.mana_abilities))
         for i, a in enumerate(face.activated):
             found.append(Ability("loyalty" if a.loyalty is not None else "activated", len(face.mana_abilities) + i, a, face, back))
         found.extend(Ability(f"triggered:{t.event}", i, t, face, back) for i, t in enumerate(face.triggered))
@@ -67,73 +70,7 @@ def abilities_of(card: CardDef) -> list[Ability]:
 
 # --- firing, seen in the events -------------------------------------------------------------------
 
-EFFECT_NAMES = {cls: name for name, cls in EFFECT_KINDS.items()}
 MANA = (*COLORS, "C")  # 106.1
-# What each kind of effect records as its spell or ability resolves (608.2c): one of these event types.
-EFFECT_EVENTS: dict[str, tuple[str, ...]] = {
-    "deal_damage": ("DamageDealt",),
-    "pump_until_end_of_turn": ("EffectCreated",),
-    "pump_yours_until_end_of_turn": ("EffectCreated",),
-    "draw_cards": ("CardDrawn",),
-    "lose_life": ("LifeLost",),
-    "gain_life": ("LifeGained",),
-    "add_counters": ("CountersAdded",),
-    "create_token": ("TokenCreated",),
-    "discard_cards": ("CardsDiscarded",),
-    "untap_self": ("PermanentsUntappedByEffect",),
-    "untap_attackers": ("PermanentsUntappedByEffect",),
-    "additional_combat_and_main": ("ExtraPhaseAdded",),
-    "skip_next_combat": ("EffectCreated",),
-    "no_maximum_hand_size_until_your_next_turn": ("EffectCreated",),
-    "destroy_nonland": ("PermanentsPutIntoGraveyard",),
-    "pump_self_until_end_of_turn": ("EffectCreated",),
-    "each_player_draws": ("CardDrawn",),
-    "target_player_draws": ("CardDrawn",),
-    "target_player_mills": ("CardsMilled",),
-    "attach": ("Attached",),
-    "destroy": ("PermanentsPutIntoGraveyard",),
-    "counter_unless_pays": ("ObjectCountered", "ManaSpent"),  # 702.21a: countered, or paid for
-    "return_to_owners_hand": ("PermanentsReturnedToHand",),
-    "counter_target_spell": ("ObjectCountered",),
-    "exile": ("PermanentsExiled",),
-    "tap": ("PermanentsTapped",),
-}
-
-
-def effects_of(ability: Ability) -> tuple[Any, ...]:
-    return tuple(ability.spec) if ability.kind == "spell" else tuple(getattr(ability.spec, "effects", ()))
-
-
-def hand_to_discard(board: Board, ability: Ability) -> None:
-    """A discard needs cards in hand (701.9)."""
-    board.you["hand"].extend(["Plains", "Island"])
-
-
-# What an effect kind needs on the starting board to do something.
-EFFECT_BOARD: dict[str, Callable[[Board, Ability], None]] = {"discard_cards": hand_to_discard}
-
-
-def prepare_effects(board: Board, ability: Ability) -> None:
-    for kind in dict.fromkeys(EFFECT_NAMES.get(type(e), "") for e in effects_of(ability)):
-        if kind in EFFECT_BOARD:
-            EFFECT_BOARD[kind](board, ability)
-
-
-def resolution(game: Game, obj: int) -> list[dict[str, Any]]:
-    """The events of the stack object's resolution: those after the last pass before its ObjectResolved."""
-    at = next(i for i, e in enumerate(game.events) if e["type"] == "ObjectResolved" and e["object"] == obj)
-    begun = max(i for i in range(at) if game.events[i]["type"] == "PriorityPassed")
-    return game.events[begun + 1 : at + 1]
-
-
-def did_each_effect(game: Game, obj: int, effects: tuple[Any, ...], label: str) -> None:
-    """608.2c: each of the resolved object's effects recorded what it did."""
-    recorded = {e["type"] for e in resolution(game, obj)}
-    for effect in effects:
-        kind = EFFECT_NAMES.get(type(effect), type(effect).__name__)
-        if kind not in EFFECT_EVENTS:
-            raise AssertionError(f"{game.card}: the pool exerciser does not know what effect kind {kind!r} records; add it to EFFECT_EVENTS")
-        assert recorded & set(EFFECT_EVENTS[kind]), f"{label}: its effect {kind} recorded none of {EFFECT_EVENTS[kind]} as it resolved"
 
 
 def trigger_resolved(game: Game, ability: Ability) -> bool:
@@ -184,6 +121,28 @@ def mana(game: Game, ability: Ability) -> None:
     play_until(game, done, f"{ability.label} being activated", yours(DecisionKind.PRIORITY, act))
 
 
+def mana_choice(game: Game, ability: Ability) -> None:
+    """605.1a, 106.1: "Add {G} or {W}.": the legal actions list it once for each colour; activated naming
+    its last colour, it adds that one."""
+    game.on_battlefield(ability.label)
+    choices: tuple[str, ...] = ability.spec.choices
+    listed: list[tuple[str | None, ...]] = []
+
+    def act(g: Game, d: Decision) -> Command | None:
+        found = legal(g, d, ActivateAbility, lambda c: c.source == g.subject and c.ability == ability.index)
+        if found:
+            listed.append(tuple(c.mana for c in found))
+        return next((c for c in found if c.mana == choices[-1]), None)
+
+    def done() -> bool:
+        return any(e["source"] == game.subject for e in game.of_type("ManaAbilityActivated"))
+
+    play_until(game, done, f"{ability.label} being activated", yours(DecisionKind.PRIORITY, act))
+    assert listed[-1] == choices, f"{ability.label}: the legal actions list it for {listed[-1]}, not once for each of {choices}"
+    made = [e["mana"] for e in game.of_type("ManaAbilityActivated") if e["source"] == game.subject]
+    assert made == [choices[-1]], f"{ability.label}: activated for {choices[-1]}, it added {made}"
+
+
 def activated(game: Game, ability: Ability) -> None:
     """602.2 (606.3 for a loyalty ability: while its loyalty is too low for a minus ability, the
     card's first plus ability is activated, once a turn, to raise it)."""
@@ -192,11 +151,16 @@ def activated(game: Game, ability: Ability) -> None:
     plus = next((len(ability.face.mana_abilities) + i for i, a in enumerate(ability.face.activated) if (a.loyalty or 0) > 0), None)
 
     def act(g: Game, d: Decision) -> Command | None:
-        found = best(g, legal(g, d, ActivateAbility, lambda c: c.source == g.subject and c.ability == ability.index))
+        if spec.loyalty is not None and (g.state.active_player != YOU or g.state.step not in MAIN_PHASES or g.state.stack):
+            return None  # 606.3: only as a sorcery
+        found = legal(g, d, ActivateAbility, lambda c: c.source == g.subject and c.ability == ability.index)
+        if found and spec.up_to_one:  # 115.1, 601.2c: choosing no target is listed too
+            assert any(not c.targets for c in found), f"{ability.label}: the legal actions do not list it without a target"
+        chosen = best(g, aimed(g, found, spec.effects))
         perm = g.permanent()
-        if found is None and perm is not None and spec.loyalty is not None and ch.loyalty(perm) < -spec.loyalty and plus is not None:
-            found = best(g, legal(g, d, ActivateAbility, lambda c: c.source == g.subject and c.ability == plus))
-        return found
+        if chosen is None and perm is not None and spec.loyalty is not None and ch.loyalty(perm) < -spec.loyalty and plus is not None:
+            chosen = best(g, legal(g, d, ActivateAbility, lambda c: c.source == g.subject and c.ability == plus))
+        return chosen
 
     def done() -> bool:
         return any(e["source"] == game.subject and e["ability"] == ability.index for e in game.of_type("AbilityActivated"))
@@ -204,6 +168,7 @@ def activated(game: Game, ability: Ability) -> None:
     turns = 4 + 2 * max(0, -(spec.loyalty or 0))  # time for a plus ability to raise the loyalty, once a turn of yours
     play_until(game, done, f"{ability.label} being activated", yours(DecisionKind.PRIORITY, act), turns)
     obj = game.of_type("AbilityActivated")[-1]["object"]
+    paid_each_cost(game, obj, ability)
     resolve(game, obj, ability.label)
     did_each_effect(game, obj, spec.effects, ability.label)
 
@@ -250,8 +215,16 @@ def cast_at_it(card: str, player: str) -> Callable[[Game, Decision], Command | N
     return act
 
 
-def cast_helper(game: Game, d: Decision) -> Command | None:
-    return best(game, legal(game, d, CastSpell, lambda c: c.card == NONCREATURE_SPELL and c.player == YOU))
+def cast_yours(card: str) -> Callable[[Game, Decision], Command | None]:
+    """You cast ``card`` (from your hand)."""
+
+    def act(game: Game, d: Decision) -> Command | None:
+        return best(game, legal(game, d, CastSpell, lambda c: c.card == card and c.player == YOU))
+
+    return act
+
+
+cast_helper = cast_yours(NONCREATURE_SPELL)
 
 
 def in_hand(player: str, card: str) -> Callable[[Board, Ability], None]:

@@ -34,7 +34,8 @@ from tests.rules.pool_exerciser import (
     resolve,
     yours,
 )
-from tests.rules.pool_firing import EFFECT_NAMES, Ability, abilities_of
+from tests.rules.pool_effects import EFFECT_NAMES
+from tests.rules.pool_firing import Ability, abilities_of
 
 
 def _cast_first(helper: str) -> Callable[[Game], None]:

@@ -4,28 +4,38 @@ change."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from typing import Any
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.commands import ActivateAbility, Command, DeclareAttackers, DeclareBlockers
+from mtg_ledger.core import player_statics
+from mtg_ledger.core.commands import ActivateAbility, CastSpell, Command, DeclareAttackers, DeclareBlockers
 from mtg_ledger.core.decision import Decision, DecisionKind
 from mtg_ledger.core.errors import IllegalAction
 from mtg_ledger.core.rules import check
 from mtg_ledger.core.vocabulary import KEYWORDS
 from tests.rules.pool_exerciser import (
+    NONCREATURE_SPELL,
+    OPPONENT,
     YOU,
     Board,
     Chooser,
     Game,
+    cast,
     either,
     legal,
     live_pool,
     play_until,
+    resolve,
     theirs,
     without,
     yours,
 )
+from tests.rules.pool_effects import resolution
 from tests.rules.pool_firing import Ability, attack_on_the_ground, attack_with_it
+
+LIFE_GAIN = "Lightning Helix"  # the opponent's instant by which its controller gains life ("... and you gain 3 life.")
 
 
 # --- static abilities: an observable effect ----------------------------------------------------------
@@ -166,3 +176,42 @@ def transformed(game: Game, ability: Ability) -> None:
     """712, 702.145: a back face's ability waits for the card to transform (night comes after a turn without spells)."""
     perm = game.on_battlefield(ability.label)
     play_until(game, lambda: perm.transformed, f"{game.card} transforming")
+
+
+# --- static abilities that apply to players (604.1) --------------------------------------------------
+
+
+def you_have_hexproof(game: Game, ability: Ability) -> None:
+    """702.11c: the opponent's spell can't target you while the card is on the battlefield; without it, it can."""
+    perm = game.on_battlefield(ability.label)
+    seen: list[bool] = []
+
+    def probe(g: Game, d: Decision) -> Command | None:
+        shock = CastSpell(OPPONENT, NONCREATURE_SPELL, targets=(YOU,))
+        seen.append(refused(g, shock, "702.11c", "rules.player_has_hexproof_card_cannot_target"))
+        check(without(g.state, perm.object), shock)  # accepted without it
+        return None
+
+    play_until(game, lambda: bool(seen), f"{ability.label} refusing a target", theirs(DecisionKind.PRIORITY, probe))
+
+
+def opponents_cant_gain_life(game: Game, ability: Ability) -> None:
+    """119.7: the opponent's spell that says they gain life resolves, and they gain none (none is recorded);
+    without the card they could."""
+    perm = game.on_battlefield(ability.label)
+    assert not player_statics.can_gain_life(game.state, OPPONENT), f"{ability.label}: the opponent can gain life"
+    assert player_statics.can_gain_life(without(game.state, perm.object), OPPONENT), f"{ability.label}: without it the opponent cannot gain life"
+    obj = cast(game, LIFE_GAIN, OPPONENT, match=lambda c: c.targets == (YOU,))
+    resolve(game, obj, LIFE_GAIN)
+    gained = [e for e in resolution(game, obj) if e["type"] == "LifeGained"]
+    assert gained == [], f"{ability.label}: the opponent's {LIFE_GAIN} recorded {gained}"
+
+
+def power_toughness_equal_to_life(game: Game, ability: Ability) -> None:
+    """604.3, 613.4a: its power and toughness are its controller's life total, now and at another one."""
+    perm = game.on_battlefield(ability.label)
+    life = game.state.players[perm.controller].life
+    other = copy.copy(game.state)
+    other.players = {**game.state.players, perm.controller: dataclasses.replace(game.state.players[perm.controller], life=life + 7)}
+    seen = [(ch.power(s, perm), ch.toughness(s, perm)) for s in (game.state, other)]
+    assert seen == [(life, life), (life + 7, life + 7)], f"{ability.label}: at life {life} and {life + 7} it is {seen}"

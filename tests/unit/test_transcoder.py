@@ -13,6 +13,7 @@ from eventsourcing.persistence import Mapper, Transcoding, TranscodingNotRegiste
 from hypothesis import given
 from hypothesis import strategies as st
 
+from mtg_ledger.core.catalog import _MEMO_LIMIT, Catalog
 from mtg_ledger.core.state import Effect, GameState, Permanent, Player, StackObject
 from mtg_ledger.replays.stores.transcoder import EXT_CODES, MsgpackTranscoder
 
@@ -190,3 +191,16 @@ plain_data = st.recursive(
 @given(plain_data)
 def test_any_event_shaped_data_round_trips(value: Any) -> None:
     assert round_trip(MsgpackTranscoder(), value) == value
+
+
+def test_game_state_round_trips_after_more_catalogs_than_are_memoised(transcoder: MsgpackTranscoder) -> None:
+    """A state's cards are a catalog of definitions: read back, it is an equal catalog, even once the memo
+    of catalogs has been emptied (as after a process has played more than its limit of distinct games)."""
+    state = a_game_state()
+    for n in range(_MEMO_LIMIT + 1):  # as many distinct definitions as empty the memo
+        Catalog.of({f"Card {n}": {"name": f"Card {n}", "types": ["Land"], "oracle": ""}})
+
+    back = round_trip(transcoder, state)
+
+    assert back.cards is not state.cards  # a new catalog, of the same definitions
+    assert back == state
