@@ -120,7 +120,7 @@ def test_a_permanent_s_keywords_found_at_once_are_those_has_keyword_finds_one_by
     from mtg_ledger.core.view import KEYWORDS
 
     seen = 0
-    for seed in range(3):
+    for seed in range(1):
         table = play(seed, seed + 1)
         state = GameState()
         for e in table.events:
