@@ -21,15 +21,13 @@ from mtg_ledger.core.commands import Concede, PassPriority
 from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.legal import legal_actions
-from mtg_ledger.core.redact import JUDGE, view
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.audit.replay import replay
 from mtg_ledger.replays.cards import live_pool, pin
 from mtg_ledger.replays.demo.policy import choose
 from tests.conftest import examples
-from tests.rules.test_redact import public_names
+from tests.redaction import check_every_view
 
 POOL = live_pool().definitions
 BASICS = {"W": "Plains", "U": "Island", "B": "Swamp", "R": "Mountain", "G": "Forest"}
@@ -40,17 +38,6 @@ SPELLS = sorted(
 NAMES = frozenset(POOL)
 DECISIONS = 250
 PER_PLAYER = 12  # different spells a player's deck holds, two of each, with 16 basic lands
-
-
-def _names(value: Any) -> set[str]:
-    """The pool's card names ``value`` holds, at any depth."""
-    if isinstance(value, str):
-        return {value} if value in NAMES else set()
-    if isinstance(value, dict):
-        return set().union(*(_names(v) for v in value.values())) if value else set()
-    if isinstance(value, (list, tuple)):
-        return set().union(*(_names(v) for v in value)) if value else set()
-    return set()
 
 
 def deck(spells: list[str]) -> list[str]:
@@ -95,21 +82,7 @@ def test_random_decks_from_the_whole_pool_play_rebuild_replay_and_show_no_hidden
     seed: int, choice_seed: int
 ) -> None:
     table = play(seed, choice_seed)
-    state = GameState()
-    seen_public: set[str] = set()
-    seen_in_hand: dict[str, set[str]] = {name: set() for name in table.state.players}
-    for e in table.events:
-        apply_event(state, e)
-        judge_copy = state_view(state)
-        assert view(state, JUDGE) == judge_copy and view(e, JUDGE) == e
-        seen_public |= public_names(judge_copy)
-        for name, p in judge_copy["players"].items():
-            seen_in_hand[name] |= set(p["hand"])
-        for viewer in state.players:
-            allowed = seen_public | seen_in_hand[viewer]
-            shown_state, shown_event = view(state, viewer), view(e, viewer)
-            assert _names(shown_state) <= allowed, f"{viewer} sees {_names(shown_state) - allowed} at version {e['v']}"
-            assert _names(shown_event) <= allowed, f"{viewer} sees {_names(shown_event) - allowed} in {e}"
+    state = check_every_view(table.events, NAMES)
     assert state.state_hash() == table.state.state_hash()
     result = replay(table.events)
     assert result.ok, [f.message for f in result.findings][:3]

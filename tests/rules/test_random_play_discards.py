@@ -9,21 +9,17 @@ through a discard, a pause for a choice or a paid cost would show."""
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
-from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.legal import legal_actions
-from mtg_ledger.core.redact import view
-from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.audit.replay import replay
 from tests.conftest import examples
+from tests.redaction import check_every_view
 from tests.rules.mechanics_cards import with_cards
 
 CARDS = {
@@ -33,22 +29,6 @@ CARDS = {
     + ["Beast Whisperer", "Enchantress's Presence", "Satyr Enchanter", "Burning-Fist Minotaur", "Pacifism", "Grizzly Bears"] * 2,
 }
 NAMES = frozenset(name for cards in CARDS.values() for name in cards) | {"Zombie"}
-
-
-def card_names(value: Any) -> set[str]:
-    if isinstance(value, str):
-        return {value} & NAMES
-    if isinstance(value, dict):
-        return set().union(*(card_names(v) for v in value.values())) if value else set()
-    if isinstance(value, (list, tuple)):
-        return set().union(*(card_names(v) for v in value)) if value else set()
-    return set()
-
-
-def public_names(shown: dict[str, Any]) -> set[str]:
-    found = {p["card"] for p in shown["battlefield"]} | {s["card"] for s in shown["stack"]}
-    found |= {t["card"] for t in shown["waiting_triggers"]}
-    return found | {c for p in shown["players"].values() for c in p["graveyard"]}
 
 
 def play(seed: int, decisions: int) -> LocalTable:
@@ -75,19 +55,7 @@ def play(seed: int, decisions: int) -> LocalTable:
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_play_with_discards_and_costs_replays_and_shows_no_player_a_card_they_may_not_know(seed: int) -> None:
     table = play(seed, 400)
-    state = GameState()
-    seen_public: set[str] = set()
-    seen_in_hand: dict[str, set[str]] = {name: set() for name in CARDS}
-    for e in table.events:
-        apply_event(state, e)
-        judge = state_view(state, with_state_hash=False)
-        seen_public |= public_names(judge)
-        for name, p in judge["players"].items():
-            seen_in_hand[name] |= set(p["hand"])
-        for viewer in CARDS:
-            allowed = seen_public | seen_in_hand[viewer]
-            assert card_names(view(state, viewer)) <= allowed, f"{viewer} sees too much at version {e['v']}"
-            assert card_names(view(e, viewer)) <= allowed, f"{viewer} sees {card_names(view(e, viewer)) - allowed} in {e}"
+    state = check_every_view(table.events, NAMES)
     assert state.state_hash() == table.state.state_hash()
     result = replay(table.events)
     assert result.ok, [f.message for f in result.findings][:3]
