@@ -5,6 +5,8 @@ sees of it: a discarded card is public (404.2), the rest of the hand stays hidde
 
 from __future__ import annotations
 
+from typing import Any
+
 from mtg_ledger.core.commands import CastSpell, Concede, Discard, PassPriority
 from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.redact import view
@@ -76,7 +78,8 @@ def test_when_this_creature_enters_target_opponent_discards_a_card_603_6a_701_9b
     assert replay(table.events).ok
 
 
-def test_the_discarding_player_leaving_the_game_lets_the_resolution_go_on_without_them_800_4a():
+def _mind_rot_waiting_for_bob() -> Any:
+    """A free-for-all where alice's Mind Rot, resolving, waits for bob to choose the cards he discards."""
     table = start(
         three_players("free-for-all", alice={"battlefield": ["Swamp"] * 3, "hand": ["Mind Rot"]}, bob={"hand": ["Forest", "Island", "Mountain"]})
     )
@@ -85,6 +88,11 @@ def test_the_discarding_player_leaving_the_game_lets_the_resolution_go_on_withou
     for player in ("alice", "bob", "carol"):
         table.handle(PassPriority(player))
     assert pending_decision(table.state).player == "bob"
+    return table
+
+
+def test_the_discarding_player_leaving_the_game_lets_the_resolution_go_on_without_them_800_4a():
+    table = _mind_rot_waiting_for_bob()
 
     table.handle(Concede("bob"))
     assert table.state.paused is None and table.state.stack == []
@@ -94,14 +102,7 @@ def test_the_discarding_player_leaving_the_game_lets_the_resolution_go_on_withou
 
 
 def test_the_caster_leaving_while_another_player_chooses_takes_the_spell_and_the_choice_with_them_800_4a():
-    table = start(
-        three_players("free-for-all", alice={"battlefield": ["Swamp"] * 3, "hand": ["Mind Rot"]}, bob={"hand": ["Forest", "Island", "Mountain"]})
-    )
-    advance_to(table, 1, "precombat_main")
-    table.handle(CastSpell("alice", "Mind Rot", targets=("bob",)))
-    for player in ("alice", "bob", "carol"):
-        table.handle(PassPriority(player))
-    assert pending_decision(table.state).player == "bob"
+    table = _mind_rot_waiting_for_bob()
 
     table.handle(Concede("alice"))
     assert table.state.stack == [] and table.state.paused is None
