@@ -144,6 +144,7 @@ class Ledger(Application[UUID]):
         command: Command,
         expected_version: int | None = None,
         also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None = None,
+        stored: int | None = None,
     ) -> list[dict[str, Any]]:
         """Check and apply one decision; everything it causes is saved in one transaction. Returns the
         new events' maps.
@@ -153,13 +154,14 @@ class Ledger(Application[UUID]):
         ``WriteConflict``, and so does losing the race to another writer (the store's unique version
         decides: ``VersionConflict``); nothing is stored either way. ``also`` gives aggregates to save in
         the same transaction as the decision's events (an idempotency record), from the game and the new
-        event maps.
+        event maps. ``stored``: the game's last stored version as the caller has just read it (``versions``,
+        in the same breath as what else it reads), so that it is not read again.
         """
         from mtg_ledger.core.engine import apply_decision
         from mtg_ledger.core.rules import check
 
         began = time.perf_counter()
-        game = self.current(game_id)
+        game = self.current(game_id, stored)
         if expected_version is not None and expected_version != game.version:
             raise WriteConflict(game_id, expected_version, game.version)
         plan = check(game.state, command)  # a refusal raises here, before anything is triggered
@@ -270,20 +272,33 @@ class Ledger(Application[UUID]):
 
     # --- queries: every one checks what it reads ---------------------------------------------
 
-    def current(self, game_id: UUID) -> Game:
+    def current(self, game_id: UUID, stored: int | None = None) -> Game:
         """The game as stored now: this process's own copy while the store holds no more than it saved
-        (one query), or read, checked (another process stored more). Callers serialise the writes to one
-        game; read-only: do not mutate."""
+        (one query, or ``stored``: the last version the caller has just read), or read, checked (another
+        process stored more). Callers serialise the writes to one game; read-only: do not mutate."""
         game = self._live.get(game_id)
-        if game is None or self.last_version(game_id) != game.version:
+        if game is None or (self.last_version(game_id) if stored is None else stored) != game.version:
             game = self._live[game_id] = self.game(game_id)
         return game
 
     def last_version(self, game_id: UUID) -> int:
         """The version of the last event row the store holds for the game (0: none)."""
-        with self.reading(game_id):
-            last = self.recorder.select_events(game_id, desc=True, limit=1)
-        return last[0].originator_version if last else 0
+        return self.versions(game_id)[game_id]
+
+    def versions(self, *ids: UUID) -> dict[UUID, int]:
+        """The version of the last row the store holds of each of these streams (0: none): a game, a
+        player's key, an idempotency record... In one statement where the recorder can (``last_versions``:
+        the streams recorder, the compact SQLite tables), one each otherwise."""
+        with self.reading(ids[0]):
+            together = getattr(self.recorder, "last_versions", None)
+            if together is not None:
+                found: dict[UUID, int] = together(ids)
+                return found
+            out = {}
+            for stream in ids:
+                last = self.recorder.select_events(stream, desc=True, limit=1)
+                out[stream] = last[0].originator_version if last else 0
+            return out
 
     @contextmanager
     def reading(self, game_id: UUID) -> Iterator[None]:
