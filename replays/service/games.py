@@ -116,8 +116,8 @@ class Games:
         given = getattr(action, "player", None)
         if given is not None and given != player:
             raise Unprocessable(f"body.player: {given!r} is not this token's player, {player!r}: leave \"player\" out, or name {player!r}", field="body.player")
-        body = action.model_dump(mode="json", exclude={"player"})  # the same request with or without its own player's name
-        printed = fingerprint(body)
+        # the same request with or without its own player's name (what an Idempotency-Key's record is checked against)
+        printed = fingerprint(action.model_dump(mode="json", exclude={"player"})) if key is not None else ""
         expected = getattr(action, "expected_version", None)
         registration = player_key_id(str(game_id), player)
         answer = record_id(str(game_id), player, key) if key is not None else None
