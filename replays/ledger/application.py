@@ -18,7 +18,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import EventStore, InfrastructureFactory, IntegrityError, Mapper, PersistenceError, Transcoder
+from eventsourcing.persistence import EventStore, InfrastructureFactory, IntegrityError, Mapper, PersistenceError, Recording, Transcoder
 from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
@@ -29,6 +29,7 @@ from mtg_ledger.core.topics import STORED
 from mtg_ledger.replays.cards import pin
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
+from mtg_ledger.replays.ledger.collecting import Collected
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
@@ -118,6 +119,16 @@ class Ledger(Application[UUID]):
         if create:
             storage.create_schema(made.recorder if isinstance(made, EventStore) else made)
         return made
+
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """The library's ``save``, collecting the aggregates' events without its protocol checks (``Collected``)."""
+        processing_event = Collected()
+        processing_event.collect_events(*objs, **kwargs)
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # the library's deprecated hook, which its save calls too
+        return recordings
 
     # --- commands -------------------------------------------------------------------------
 
