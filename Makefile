@@ -53,6 +53,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.scaleout
 	$(PY) -m benchmarks.postgres_import
 	$(PY) -m benchmarks.cli
+	$(PY) -m benchmarks.audit
 	$(PY) -m benchmarks.receipts
 	$(PY) -m benchmarks.cards
 	$(PY) -m benchmarks.targets

@@ -30,12 +30,12 @@ def can_attack(state: GameState, perm: Permanent) -> bool:
     """508.1a: an untapped creature the active player has controlled since the turn began (302.6);
     phased-out permanents don't exist (702.26b); a creature with defender can't attack (702.3b), nor one
     a static ability says can't (508.1a: Pacifism)."""
-    return (
-        teams.is_active(state, perm.controller)
-        and not perm.phased_out
+    return (  # the cheapest tests first: most permanents are not creatures
+        not perm.phased_out
         and not perm.tapped
-        and not ch.sick(state, perm)
         and ch.is_creature(state, perm)
+        and teams.is_active(state, perm.controller)
+        and not ch.sick(state, perm)
         and not ch.has_keyword(state, perm, "defender")
         and not ch.cannot(state, perm, "attack")
     )

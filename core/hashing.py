@@ -19,8 +19,8 @@ _SCALAR_TYPES = frozenset({str, int, bool, float, bytes, type(None)})
 
 def sort_keys(value: Any) -> Any:
     """``value`` with every map's keys sorted, at every level (lists of scalars pass through as they are)."""
-    if isinstance(value, dict):
-        return {k: sort_keys(value[k]) for k in sorted(value)}
+    if isinstance(value, dict):  # a scalar value is taken as it is, without a call (most of an event's fields)
+        return {k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple)):
         if value and type(value[0]) is str:  # card names: a library is thousands of them
             try:
@@ -36,8 +36,8 @@ def sort_keys(value: Any) -> Any:
 
 def canonical(mapping: dict[str, Any]) -> bytes:
     """msgpack bytes of ``mapping`` without its ``hash`` key, keys sorted at every level."""
-    body = {k: v for k, v in mapping.items() if k != "hash"}
-    return msgpack.packb(sort_keys(body), use_bin_type=True)
+    body = {k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in sorted(mapping.items()) if k != "hash"}
+    return msgpack.packb(body, use_bin_type=True)
 
 
 def chain(previous_hex: str, mapping: dict[str, Any]) -> str:

@@ -33,9 +33,8 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
     zero, lethal, sagas = [], [], []
     more = PermanentChecks()
     legendary: list[tuple[Any, str]] = []
-    for p in s.battlefield:  # one pass: this runs before every priority
-        if p.phased_out or (p.card in s.cards.never_checked and not p.token):
-            continue
+    never = s.cards.never_checked
+    for p in [p for p in s.battlefield if (p.card not in never or p.token) and not p.phased_out]:  # one pass: this runs before every priority
         face = ch.face(s, p)
         if face.final_chapter and p.counters.get("lore", 0) >= face.final_chapter and p.object not in busy:
             sagas.append(p)
@@ -61,7 +60,8 @@ def state_based_actions(table: Table) -> None:
     """704.3: check all at once, perform them simultaneously, repeat until none apply."""
     while True:
         s = table.state
-        if s.day_night is None and any(p.card in s.cards.daybound and not p.phased_out for p in s.battlefield):
+        daybound = s.cards.daybound
+        if s.day_night is None and daybound and any(p.card in daybound and not p.phased_out for p in s.battlefield):
             emit(table, ev.DayNightChanged, to="day", rule="726.2", transformed=[])  # it becomes day
         losers, zero, lethal, sagas, scheme_done, more = state_based_checks(s)
         if not (losers or zero or lethal or sagas or scheme_done or more):

@@ -56,9 +56,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
     kind = e["type"]
     found: list[Found] = []
     if kind == "StepBegan":  # "at the beginning of <step>"
-        for perm in ch.on_battlefield(state):
-            if perm.card not in state.cards.triggering:  # the others never trigger anything
-                continue
+        triggering = state.cards.triggering  # the others never trigger anything
+        for perm in [p for p in state.battlefield if p.card in triggering and not p.phased_out] if triggering else ():
             face = ch.face(state, perm)
             for i, t in enumerate(face.triggered):
                 if t.event == "beginning_of" and t.step == e["step"] and (t.whose == "each" or teams.is_active(state, perm.controller)):

@@ -14,7 +14,7 @@ import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -107,8 +107,10 @@ class Pool:
     definitions: dict[str, dict[str, Any]]
     files: dict[str, str]
 
-    @property
+    @cached_property
     def catalog(self) -> Catalog:
+        """Looked up once a pool (a pool is not changed once read): ``Catalog.of`` keys its memo by the
+        definitions' JSON, which for the whole pool costs more than starting the game that asks."""
         return Catalog.of(self.definitions)
 
     def names(self) -> list[str]:

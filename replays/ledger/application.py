@@ -18,7 +18,7 @@ from uuid import UUID, uuid4
 
 from eventsourcing.application import Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import EventStore, InfrastructureFactory, IntegrityError, Mapper, PersistenceError, Transcoder
+from eventsourcing.persistence import EventStore, InfrastructureFactory, IntegrityError, Mapper, PersistenceError, Recording, Transcoder
 from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
@@ -29,6 +29,7 @@ from mtg_ledger.core.topics import STORED
 from mtg_ledger.replays.cards import pin
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
+from mtg_ledger.replays.ledger.collecting import Collected
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
@@ -119,6 +120,16 @@ class Ledger(Application[UUID]):
             storage.create_schema(made.recorder if isinstance(made, EventStore) else made)
         return made
 
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
+        """The library's ``save``, collecting the aggregates' events without its protocol checks (``Collected``)."""
+        processing_event = Collected()
+        processing_event.collect_events(*objs, **kwargs)
+        recordings = self._record(processing_event)
+        self._take_snapshots(processing_event)
+        self._notify(recordings)
+        self.notify(processing_event.events)  # the library's deprecated hook, which its save calls too
+        return recordings
+
     # --- commands -------------------------------------------------------------------------
 
     def start(self, setup: dict[str, Any], game_id: UUID | None = None, also: Sequence[Aggregate] = ()) -> UUID:
@@ -144,6 +155,7 @@ class Ledger(Application[UUID]):
         command: Command,
         expected_version: int | None = None,
         also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None = None,
+        stored: int | None = None,
     ) -> list[dict[str, Any]]:
         """Check and apply one decision; everything it causes is saved in one transaction. Returns the
         new events' maps.
@@ -153,13 +165,14 @@ class Ledger(Application[UUID]):
         ``WriteConflict``, and so does losing the race to another writer (the store's unique version
         decides: ``VersionConflict``); nothing is stored either way. ``also`` gives aggregates to save in
         the same transaction as the decision's events (an idempotency record), from the game and the new
-        event maps.
+        event maps. ``stored``: the game's last stored version as the caller has just read it (``versions``,
+        in the same breath as what else it reads), so that it is not read again.
         """
         from mtg_ledger.core.engine import apply_decision
         from mtg_ledger.core.rules import check
 
         began = time.perf_counter()
-        game = self.current(game_id)
+        game = self.current(game_id, stored)
         if expected_version is not None and expected_version != game.version:
             raise WriteConflict(game_id, expected_version, game.version)
         plan = check(game.state, command)  # a refusal raises here, before anything is triggered
@@ -270,20 +283,33 @@ class Ledger(Application[UUID]):
 
     # --- queries: every one checks what it reads ---------------------------------------------
 
-    def current(self, game_id: UUID) -> Game:
+    def current(self, game_id: UUID, stored: int | None = None) -> Game:
         """The game as stored now: this process's own copy while the store holds no more than it saved
-        (one query), or read, checked (another process stored more). Callers serialise the writes to one
-        game; read-only: do not mutate."""
+        (one query, or ``stored``: the last version the caller has just read), or read, checked (another
+        process stored more). Callers serialise the writes to one game; read-only: do not mutate."""
         game = self._live.get(game_id)
-        if game is None or self.last_version(game_id) != game.version:
+        if game is None or (self.last_version(game_id) if stored is None else stored) != game.version:
             game = self._live[game_id] = self.game(game_id)
         return game
 
     def last_version(self, game_id: UUID) -> int:
         """The version of the last event row the store holds for the game (0: none)."""
-        with self.reading(game_id):
-            last = self.recorder.select_events(game_id, desc=True, limit=1)
-        return last[0].originator_version if last else 0
+        return self.versions(game_id)[game_id]
+
+    def versions(self, *ids: UUID) -> dict[UUID, int]:
+        """The version of the last row the store holds of each of these streams (0: none): a game, a
+        player's key, an idempotency record... In one statement where the recorder can (``last_versions``:
+        the streams recorder, the compact SQLite tables), one each otherwise."""
+        with self.reading(ids[0]):
+            together = getattr(self.recorder, "last_versions", None)
+            if together is not None:
+                found: dict[UUID, int] = together(ids)
+                return found
+            out = {}
+            for stream in ids:
+                last = self.recorder.select_events(stream, desc=True, limit=1)
+                out[stream] = last[0].originator_version if last else 0
+            return out
 
     @contextmanager
     def reading(self, game_id: UUID) -> Iterator[None]:

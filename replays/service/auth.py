@@ -13,6 +13,7 @@ from uuid import UUID
 
 from fastapi import Depends, Path
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.concurrency import run_in_threadpool
 
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, Holder
 from mtg_ledger.replays.service.deps import Service, SettingsOf
@@ -36,11 +37,13 @@ def _token(credentials: HTTPAuthorizationCredentials | None) -> str:
     return credentials.credentials
 
 
-def member(games: Service, id: GameId, credentials: Credentials) -> Holder:
-    """A player of this game or its judge (a plain ``def``: a token not seen yet is looked up in the store)."""
+async def member(games: Service, id: GameId, credentials: Credentials) -> Holder:
+    """A player of this game or its judge. A token this process has seen is known at once, on the event
+    loop; one not seen yet is looked up in the store, in the threadpool (as a plain ``def`` would be: a
+    known token then costs no hop to a thread and back)."""
     book = games.tokens
     token = _token(credentials)
-    found = book.known(token) or book.holder(token)
+    found = book.known(token) or await run_in_threadpool(book.holder, token)
     if found is None:
         raise Unauthorized("unknown token")
     if found.game != str(id):

@@ -1,8 +1,9 @@
 """What the routes ask of the store: the same ``Ledger`` as the CLI, and every answer through ``view``.
 
-Nothing here is kept that another process could contradict: each write reads the stored version
-first (``Ledger.fresh``) and the store's unique version decides a race; tokens, once issued, never
-change. Writes to one game are serialised within this process (a striped lock), so that a game's
+Nothing here is kept that another process could contradict: each decision first reads, in one
+statement, the game's stored version and whether its player has a key or the request an answer
+(``Ledger.versions``), and the store's unique version decides a race; tokens and players' keys, once
+issued or registered, never change. Writes to one game are serialised within this process (a striped lock), so that a game's
 in-memory copy is never changed by two threads at once.
 """
 
@@ -23,7 +24,7 @@ from mtg_ledger.core.redact import JUDGE, Judge, Viewer, view
 from mtg_ledger.core.schema import SchemaError
 from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
-from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue
+from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue, record_id
 from mtg_ledger.replays.scenario.actions import Decision, action_json
 from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
 from mtg_ledger.replays.audit import audit
@@ -39,6 +40,7 @@ from mtg_ledger.replays.service.errors import Conflict, Unauthorized, Unprocessa
 
 Map = dict[str, Any]
 STRIPES = 64
+KEYS_KEPT = 10_000  # players' keys this process keeps once found
 
 
 def viewer_of(holder: str) -> Viewer:
@@ -53,6 +55,7 @@ class Games:
         self.tokens = TokenBook(ledger)
         self.receipts = ReceiptBook(ledger, signing)  # ``signing``: MTG_LEDGER_SIGNING_KEY, when the key is a file
         self._locks = [threading.Lock() for _ in range(STRIPES)]
+        self._keys: dict[UUID, PlayerKey] = {}  # players' registered keys, by id (``_player_key``)
 
     def lock(self, game_id: UUID) -> threading.Lock:
         return self._locks[game_id.int % STRIPES]
@@ -113,18 +116,24 @@ class Games:
         given = getattr(action, "player", None)
         if given is not None and given != player:
             raise Unprocessable(f"body.player: {given!r} is not this token's player, {player!r}: leave \"player\" out, or name {player!r}", field="body.player")
-        body = action.model_dump(mode="json", exclude={"player"})  # the same request with or without its own player's name
-        printed = fingerprint(body)
+        # the same request with or without its own player's name (what an Idempotency-Key's record is checked against)
+        printed = fingerprint(action.model_dump(mode="json", exclude={"player"})) if key is not None else ""
         expected = getattr(action, "expected_version", None)
+        registration = player_key_id(str(game_id), player)
+        answer = record_id(str(game_id), player, key) if key is not None else None
         with self.lock(game_id):
-            if key is not None:  # a retry that waited for this lock finds the first answer here
+            # What the store holds now, in one statement: the game's last version, and whether the player has
+            # registered a key or this request was answered before (a retry that waited for this lock finds
+            # the first answer here).
+            stored = self.ledger.versions(game_id, registration, *([answer] if answer is not None else []))
+            if key is not None and answer is not None and stored[answer]:  # (else nothing to read)
                 first = self._answered(game_id, player, key, printed)
                 if first is not None:
                     return first
-            state = self.ledger.current(game_id).state
+            state = self.ledger.current(game_id, stored[game_id]).state
             command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
-            proof = self._signed(game_id, player, expected, *signed)
+            proof = self._signed(game_id, player, expected, *signed) if stored[registration] else None
 
             def records(game: Game, new: list[Map]) -> list[Any]:
                 events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
@@ -135,7 +144,7 @@ class Games:
                 return [*kept, IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
 
             try:
-                self.ledger.decide(game_id, command, expected, records)
+                self.ledger.decide(game_id, command, expected, records, stored[game_id])
             except VersionConflict:
                 first = self._answered(game_id, player, key, printed) if key is not None else None
                 if first is not None:  # the same request, stored by another process meanwhile
@@ -148,8 +157,8 @@ class Games:
         """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature).
         A signed decision names the version it was signed at (``expected_version``): it is stored at that
         version or not at all (``decide`` refuses any other with 409), so the audit finds its signature there."""
-        registered = find(self.ledger, player_key_id(str(game_id), player))
-        if not isinstance(registered, PlayerKey):
+        registered = self._player_key(game_id, player)
+        if registered is None:
             return None
         if not signature:
             raise Unauthorized(say("receipt.signature_needed", {"player": player}))
@@ -162,6 +171,20 @@ class Games:
         if not signed_by(registered.public, signature, str(game_id), version, body):
             raise Unauthorized(say("receipt.not_their_signature", {"player": player, "version": version}))
         return DecisionSigned(game=str(game_id), expected=version, player=player, body=body, signature=signature)
+
+    def _player_key(self, game_id: UUID, player: str) -> PlayerKey | None:
+        """A player's registered key: read from the store until found, then kept (a key, once
+        registered, never changes: a second registration is refused)."""
+        key_id = player_key_id(str(game_id), player)
+        found = self._keys.get(key_id)
+        if found is None:
+            stored = find(self.ledger, key_id)
+            if not isinstance(stored, PlayerKey):
+                return None
+            if len(self._keys) >= KEYS_KEPT:
+                self._keys.clear()
+            found = self._keys[key_id] = stored
+        return found
 
     def register_key(self, game_id: UUID, player: str, public: str, since: int, proof: str) -> Map:
         """A player's key, registered at the game's version ``since`` (409 if it has moved on) with its own

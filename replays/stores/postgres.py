@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import Any
+from uuid import UUID
 
 import psycopg
 from eventsourcing import postgres as library
@@ -93,6 +94,18 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         ).format(**names)
         self._max = SQL("SELECT MAX(notification_id) FROM {schema}.{table} WHERE notification_id < %s").format(**names)
         self._beyond = SQL("SELECT EXISTS (SELECT 1 FROM {schema}.{table} WHERE notification_id >= %s)").format(**names)
+        self._last_versions = SQL(
+            "SELECT s.id::text AS id, (SELECT MAX(t.originator_version) FROM {schema}.{table} AS t WHERE t.originator_id = s.id) AS version"
+            " FROM unnest(%s::{id_type}[]) AS s(id)"
+        ).format(id_type=Identifier(datastore.originator_id_type), **names)
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def last_versions(self, originator_ids: Sequence[UUID | str]) -> dict[UUID | str, int]:
+        """The version of each stream's last row (0: none), in one statement."""
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self._last_versions, ([str(i) for i in originator_ids],), prepare=True)
+            found = {row["id"]: row["version"] for row in curs.fetchall()}
+        return {i: int(found.get(str(i)) or 0) for i in originator_ids}
 
     # --- writing -----------------------------------------------------------------------------
 

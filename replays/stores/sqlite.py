@@ -147,6 +147,17 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         names, found = self.select_rows(originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
         return [StoredEvent(oid, v, names[t], state) for v, t, state in found]
 
+    def last_versions(self, originator_ids: Sequence[UUID | str]) -> dict[UUID | str, int]:
+        """The version of each stream's last row (0: none), in one statement."""
+        keys = [self.game_key(i) for i in originator_ids]
+        last = f"(SELECT e.key FROM {self.events_table_name} AS e WHERE e.key >= g.id * {SPAN} AND e.key < (g.id + 1) * {SPAN} ORDER BY e.key DESC LIMIT 1)"
+        statement = f"SELECT g.uuid, {last} - g.id * {SPAN} FROM games AS g WHERE g.uuid IN ({','.join('?' * len(keys))})"
+        with self.datastore.transaction(commit=False) as c:
+            cursor = c.sqlite_cursor
+            cursor.row_factory = None
+            found = dict(cursor.execute(statement, keys).fetchall())
+        return {i: int(found.get(key) or 0) for i, key in zip(originator_ids, keys, strict=True)}
+
     def select_rows(
         self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None
     ) -> tuple[TopicNames, list[tuple[int, int, bytes]]]:

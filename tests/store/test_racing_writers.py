@@ -36,7 +36,7 @@ def two_processes(request: pytest.FixtureRequest, sqlite_env: dict[str, str]) ->
 def stale(ledger: Ledger, game_id: UUID) -> Game:
     """What this process read before the other one stored its decision."""
     game = ledger.current(game_id)
-    ledger.current = lambda _id: game  # type: ignore[method-assign]
+    ledger.current = lambda _id, _stored=None: game  # type: ignore[method-assign]
     return game
 
 
