@@ -64,7 +64,7 @@ def deck_games(db: Path, decks: list[list[str]], seeds: list[int]) -> tuple[int,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=4, help="games played between the decks (seeds 1 to N)")
-    parser.add_argument("--deck", action="append", default=None, help="a shipped deck list by name (twice); default: the last two")
+    parser.add_argument("--deck", action="append", default=None, help="a shipped deck list by name (twice); default: the two make demo plays")
     args = parser.parse_args()
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"  # no line per decision
     from mtg_ledger.replays.ledger.logs import configure_logging
@@ -72,7 +72,7 @@ def main() -> None:
     configure_logging()
     read_ms, compile_ms, cards = pool_times()
     shipped = shipped_decks()
-    names = args.deck or sorted(shipped)[-2:]
+    names = args.deck or ["selesnya-counters", "rakdos-aggro"]
     decks = [parse_deck(shipped[name]).main for name in names]
     with tempfile.TemporaryDirectory() as folder:
         deck_games(Path(folder) / "warm.sqlite", decks, [0])  # imports, caches
