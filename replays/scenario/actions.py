@@ -365,7 +365,7 @@ class ChooseProtectorAction(Decision):
     protector: str
 
     def to_command(self, player: str, names: Sequence[str], at: str) -> ChooseProtector:
-        return ChooseProtector(player, _player(self.protector, names, f"{at}.protector") or "")
+        return ChooseProtector(player, self.protector)  # any name: the rules refuse one that is no opponent (310.11a)
 
     @staticmethod
     def write(c: ChooseProtector) -> Map:
