@@ -29,6 +29,7 @@ from mtg_ledger.core.commands import (
     CastSpell,
     CastTransformed,
     ChooseDefender,
+    ChooseProtector,
     Concede,
     DeclareAttackers,
     DeclareBlockers,
@@ -122,6 +123,11 @@ COMMANDS: dict[type, CommandSpec[Any, Any]] = {
         kind="cast_transformed", answers=DecisionKind.CAST_TRANSFORMED, verb="rules.verb_cast_transformed",
         check=sieges.check_cast_transformed, apply=sieges.apply_cast_transformed, candidates=sieges.candidates,
         recorded={"SpellCastTransformed": sieges.cast_transformed, "CastDeclined": sieges.declined},
+    ),
+    ChooseProtector: CommandSpec(
+        kind="choose_protector", answers=DecisionKind.CHOOSE_PROTECTOR, verb="rules.verb_choose_protector",
+        check=sieges.check_choose_protector, apply=sieges.apply_choose_protector, candidates=sieges.protectors,
+        recorded={"ProtectorChosen": sieges.protector_was_chosen},
     ),
 }
 

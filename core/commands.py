@@ -116,6 +116,14 @@ class CastTransformed:
     cast: bool = True
 
 
+@dataclass(frozen=True)
+class ChooseProtector:
+    """310.11a: as a Siege enters, its controller chooses one of their opponents to protect it."""
+
+    player: str
+    protector: str
+
+
 Command = Union[
     PassPriority,
     PlayLand,
@@ -129,4 +137,5 @@ Command = Union[
     Discard,
     Concede,
     CastTransformed,
+    ChooseProtector,
 ]

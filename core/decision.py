@@ -23,6 +23,7 @@ class DecisionKind(StrEnum):
     ASSIGN_DAMAGE = "assign_damage"
     DISCARD = "discard"
     CAST_TRANSFORMED = "cast_transformed"
+    CHOOSE_PROTECTOR = "choose_protector"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ TO_DO: dict[DecisionKind, Phrase] = {  # a decision's name after "waiting for al
     DecisionKind.ASSIGN_DAMAGE: Phrase("rules.to_assign_damage"),
     DecisionKind.DISCARD: Phrase("rules.to_discard"),
     DecisionKind.CAST_TRANSFORMED: Phrase("rules.to_cast_transformed"),
+    DecisionKind.CHOOSE_PROTECTOR: Phrase("rules.to_choose_protector"),
 }
 
 RULE_OF_DECISION: dict[DecisionKind, str] = {
@@ -72,6 +74,7 @@ RULE_OF_DECISION: dict[DecisionKind, str] = {
     DecisionKind.ASSIGN_DAMAGE: "510.1",
     DecisionKind.DISCARD: "514.1",
     DecisionKind.CAST_TRANSFORMED: "310.11b",
+    DecisionKind.CHOOSE_PROTECTOR: "310.11a",
 }
 
 
@@ -82,9 +85,11 @@ def pending_decision(state: GameState) -> Decision | None:
     # 603.3b: triggers to order come before priority, even for the player who just cast a spell (117.3c)
     if state.priority is not None and state.ordering is None:
         return Decision(DecisionKind.PRIORITY, state.priority)
-    if state.paused is not None:  # 608.2d; 601.2h for an activation's discard cost
+    if state.paused is not None:  # 608.2d; 601.2h for an activation's discard cost; 310.11a
         if state.paused["choice"] == "cast_transformed":  # 310.11b: cast the exiled Siege transformed, or not
             return Decision(DecisionKind.CAST_TRANSFORMED, state.paused["player"])
+        if state.paused["choice"] == "choose_protector":  # 310.11a: a Siege entering, its protector to choose
+            return Decision(DecisionKind.CHOOSE_PROTECTOR, state.paused["player"])
         return Decision(DecisionKind.DISCARD, state.paused["player"], state.paused["count"], state.paused.get("rule", "608.2d"))
     if state.ordering is not None:  # 603.3b
         return Decision(DecisionKind.ORDER_TRIGGERS, state.ordering["player"])

@@ -14,8 +14,12 @@ from mtg_ledger.core.characteristics import face
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.statics import EntersTapped
 
+PROTECTOR_RULE = "310.11a"
 
-def entered(table: Table, obj: int, definition: CardDef, controller: str, targets: list[Any] | None = None) -> None:
+
+def entered(table: Table, obj: int, definition: CardDef, controller: str, targets: list[Any] | None = None, ask: bool = True) -> bool:
+    """The permanent ``obj`` enters. False when it waits for its controller's choice of protector
+    (310.11a): ``protector_chosen`` then goes on with the rest of its entering."""
     s = table.state
     if "Saga" in definition.subtypes:
         emit(table, ev.LoreCounterAdded, saga=obj, count=1, total=1)
@@ -24,11 +28,26 @@ def entered(table: Table, obj: int, definition: CardDef, controller: str, target
     if definition.loyalty is not None:  # 306.5b
         emit(table, ev.CountersAdded, object=obj, kind="loyalty", count=definition.loyalty)
     if definition.defense is not None:
-        # 310.11a: as a Siege enters, its controller chooses an opponent to protect it; the engine chooses
-        # the first of them in turn order (the choice is not yet asked of the player)
+        # 310.11a: as a Siege enters, its controller chooses an opponent to protect it: asked when there is
+        # more than one to choose from; the only one is chosen at once
         opponents = teams.opponents(s, controller)
+        if len(opponents) > 1 and ask:
+            emit(table, ev.ProtectorAsked, object=obj, player=controller, rule=PROTECTOR_RULE)
+            return False
         if opponents:
             emit(table, ev.ProtectorChosen, object=obj, player=opponents[0])
+    _after_protector(table, obj, definition, targets)
+    return True
+
+
+def protector_chosen(table: Table, obj: int, definition: CardDef, protector: str) -> None:
+    """310.11a: the protector its controller chose, recorded; the Siege goes on entering."""
+    emit(table, ev.ProtectorChosen, object=obj, player=protector)
+    _after_protector(table, obj, definition, None)
+
+
+def _after_protector(table: Table, obj: int, definition: CardDef, targets: list[Any] | None) -> None:
+    if definition.defense is not None:
         emit(table, ev.CountersAdded, object=obj, kind="defense", count=definition.defense)  # 310.4b
     if any(isinstance(st, EntersTapped) for st in definition.statics):  # 614.1c
         emit(table, ev.PermanentsTapped, permanents=[obj], rule="614.1c")
@@ -41,4 +60,6 @@ def starting_permanents(table: Table) -> None:
     for perm in list(table.state.battlefield):
         definition = face(table.state, perm)
         if definition.loyalty is not None or definition.defense is not None:
-            entered(table, perm.object, definition, perm.controller)
+            # 310.11a: a Siege there as the game starts protected by the first of its controller's opponents
+            # in turn order: nobody is asked before the game has begun
+            entered(table, perm.object, definition, perm.controller, ask=False)

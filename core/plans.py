@@ -86,7 +86,16 @@ class CastTransformedPlan:
     cast: bool
 
 
+@dataclass(frozen=True)
+class ProtectorPlan:
+    """310.11a: the Siege ``object``, entering, protected by ``protector``."""
+
+    player: str
+    object: int
+    protector: str
+
+
 Plan = Union[
     PassPlan, LandPlan, CastPlan, ManaAbilityPlan, AbilityPlan, StackPlan, DefenderPlan, AttackPlan,
-    BlockPlan, DamagePlan, DiscardPlan, ConcedePlan, CastTransformedPlan,
+    BlockPlan, DamagePlan, DiscardPlan, ConcedePlan, CastTransformedPlan, ProtectorPlan,
 ]

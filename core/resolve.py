@@ -2,7 +2,8 @@
 table says (``core.effect_table``).
 
 A resolution that needs its controller's choice (a discard; whether to cast a defeated Siege transformed,
-310.11b) pauses (608.2d) and resumes from the next instruction once the choice is made.
+310.11b) pauses (608.2d) and resumes from the next instruction once the choice is made. A Siege spell
+whose controller has several opponents waits, as it enters, for the choice of its protector (310.11a).
 """
 
 from __future__ import annotations
@@ -106,16 +107,17 @@ def run(table: Table, top: StackObject, effects: tuple[fx.Effect, ...], targets:
         if siege is not None and s.permanent(siege.object) is None:  # 310.11b: exiled; "then you may cast it transformed"
             emit(table, ev.ResolutionPaused, object=top.object, player=top.controller, choice="cast_transformed", count=0, effect=index)
             return False
-    finish(table, top, targets)
-    return True
+    return finish(table, top, targets)
 
 
-def finish(table: Table, top: StackObject, targets: list[Any]) -> None:
+def finish(table: Table, top: StackObject, targets: list[Any]) -> bool:
     """608.2n / 608.3: the object leaves the stack; a permanent spell becomes a permanent (and enters
-    as ``core.entering`` says: an Aura attached to its target, 303.4a)."""
+    as ``core.entering`` says: an Aura attached to its target, 303.4a). False when the permanent waits
+    for its controller's choice as it enters (a Siege's protector, 310.11a)."""
     s = table.state
     definition = spell_face(s, top) if top.kind == "spell" else None
     permanent = s.next_object if definition is not None and definition.is_permanent_card else None
     emit(table, ev.ObjectResolved, object=top.object, card=top.card, controller=top.controller, outcome="resolved", permanent=permanent)
     if permanent is not None and definition is not None:
-        entered(table, permanent, definition, top.controller, targets)
+        return entered(table, permanent, definition, top.controller, targets)
+    return True

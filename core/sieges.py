@@ -9,8 +9,11 @@ back face up (712.11a), without paying its mana cost (118.9), or to leave it in 
 back face (712.8c): it resolves into a permanent showing its back face (``Permanent.transformed``), a new
 object (400.7) and no battle any more.
 
-Here: the command table's entry for the choice (its check, its candidates, its record and how a replay
-reads it back).
+A Siege entering whose controller has more than one opponent waits for its controller's choice of
+protector (310.11a, ``core.entering``): ``ChooseProtector`` answers it, recorded by ProtectorChosen.
+
+Here: the command table's entries for both choices (their checks, candidates, records and how a replay
+reads them back).
 """
 
 from __future__ import annotations
@@ -20,11 +23,13 @@ from typing import Any
 from mtg_ledger.core import events as ev
 from mtg_ledger.core import teams
 from mtg_ledger.core.candidates import Options
-from mtg_ledger.core.commands import CastTransformed
+from mtg_ledger.core import characteristics as ch
+from mtg_ledger.core.commands import CastTransformed, ChooseProtector
+from mtg_ledger.core.entering import PROTECTOR_RULE, protector_chosen
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget
 from mtg_ledger.core.moves import Next, priority_to
-from mtg_ledger.core.plans import CastTransformedPlan
+from mtg_ledger.core.plans import CastTransformedPlan, ProtectorPlan
 from mtg_ledger.core.record import Table, emit
 from mtg_ledger.core.resolve import proceed
 from mtg_ledger.core.state import GameState, StackObject
@@ -76,3 +81,38 @@ def cast_transformed(e: dict[str, Any], decision: Decision, state: GameState) ->
 
 def declined(e: dict[str, Any], decision: Decision, state: GameState) -> CastTransformed:
     return CastTransformed(e["player"], False)
+
+
+# --- 310.11a: the protector of a Siege entering ------------------------------------------------------
+
+
+def check_choose_protector(state: GameState, command: ChooseProtector) -> ProtectorPlan:
+    """310.11a: one of the controller's opponents still in the game (not the controller, a teammate or a
+    name no player has). ``rules.check`` has made sure the pending decision is this player's."""
+    asked = pending_decision(state)
+    assert asked is not None and asked.kind == DecisionKind.CHOOSE_PROTECTOR and state.paused is not None
+    if command.protector not in teams.opponents(state, command.player):
+        raise IllegalAction(PROTECTOR_RULE, "rules.other_is_not_opponent_of_player_in", other=command.protector, player=command.player)
+    return ProtectorPlan(command.player, state.paused["object"], command.protector)
+
+
+def protectors(state: GameState, decision: Decision) -> Options[ChooseProtector]:
+    """310.11a: each opponent still in the game, in turn order."""
+    return Options(ChooseProtector(decision.player, p) for p in teams.opponents(state, decision.player))
+
+
+def apply_choose_protector(table: Table, command: ChooseProtector, checked: ProtectorPlan) -> Next | None:
+    """The protector is recorded and the Siege goes on entering (its defense counters, 310.4b); the
+    resolution it entered by is over, and the active player receives priority (117.3b)."""
+    s = table.state
+    siege = s.permanent(checked.object)
+    assert siege is not None
+    protector_chosen(table, checked.object, ch.face(s, siege), checked.protector)
+    return priority_to(teams.acting(s) or s.live_players()[0])
+
+
+def protector_was_chosen(e: dict[str, Any], decision: Decision, state: GameState) -> ChooseProtector | None:
+    """A player's choice only where the rules asked for one; the only opponent is chosen at once."""
+    if decision.kind != DecisionKind.CHOOSE_PROTECTOR:
+        return None
+    return ChooseProtector(decision.player, e["player"])

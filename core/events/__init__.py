@@ -18,6 +18,7 @@ its applier: it only assigns what the event says (``base``).
   sieges        a defeated Siege cast transformed from exile, or not (310.11b)
   changes       the few changes appliers of several concerns share (spending mana, dealing damage, leaving play)
   costs         an activated ability's cost waiting for its controller's choice (the cards it discards)
+  protector     a Siege entering, waiting for its controller's choice of protector (310.11a)
 
 The modules are imported in the order their events were first declared: the order of ``EVENT_TYPES``
 is the order log headers list event types in, part of a log file's bytes.
@@ -108,6 +109,7 @@ from mtg_ledger.core.events.sieges import SpellCastTransformed, CastDeclined
 from mtg_ledger.core.events.costs import (
     ActivationPaused,
 )
+from mtg_ledger.core.events.protector import ProtectorAsked
 
 __all__ = [
     "APPLIERS",
@@ -180,4 +182,5 @@ __all__ = [
     "SpellCastTransformed",
     "CastDeclined",
     "ActivationPaused",
+    "ProtectorAsked",
 ]

@@ -36,7 +36,7 @@ def _player_lost(s: GameState, e: PlayerLostFields) -> None:
     leave_battlefield(s, {p.object for p in s.battlefield if p.owner == name})
     s.stack = [o for o in s.stack if o.controller != name]
     s.pending_triggers = [t for t in s.pending_triggers if t.player != name]
-    if s.paused is not None and (s.paused["player"] == name or all(o.object != s.paused["object"] for o in s.stack)):
+    if s.paused is not None and (s.paused["player"] == name or _left(s, s.paused)):
         s.paused = None  # their choice, or another player's choice for an object of theirs that left the stack
     if s.ordering is not None and s.ordering["player"] == name:
         s.ordering = None
@@ -104,3 +104,11 @@ def _game_ended(s: GameState, e: GameEndedFields) -> None:
     s.winners = list(e["winners"])
     s.end_reason = e["reason"]
     s.priority = None
+
+
+def _left(s: GameState, paused: dict[str, Any]) -> bool:
+    """The object a paused choice is about has left: a resolving object the stack, or a Siege whose
+    protector is being chosen (310.11a) the battlefield."""
+    if paused["choice"] == "choose_protector":
+        return s.permanent(paused["object"]) is None
+    return all(o.object != paused["object"] for o in s.stack)

@@ -83,7 +83,8 @@ class ProtectorChosenFields(TypedDict):
 
 
 class ProtectorChosen(GameEvent):
-    """310.11a: as a Siege enters, its controller chooses an opponent to protect it."""
+    """310.11a: as a Siege enters, its controller chooses an opponent to protect it (asked for by
+    ProtectorAsked when there is more than one)."""
 
     fields_type = ProtectorChosenFields
 
@@ -93,6 +94,8 @@ def _protector(s: GameState, e: ProtectorChosenFields) -> None:
     perm = s.permanent(e["object"])
     if perm is not None:
         perm.protector = e["player"]
+    if s.paused is not None and s.paused["choice"] == "choose_protector" and s.paused["object"] == e["object"]:
+        s.paused = None  # the choice ProtectorAsked waited for (older games never recorded one)
 
 
 class CardsMilledFields(TypedDict):

@@ -19,6 +19,7 @@ from mtg_ledger.core.commands import (
     CastSpell,
     CastTransformed,
     ChooseDefender,
+    ChooseProtector,
     Command,
     DeclareAttackers,
     DeclareBlockers,
@@ -104,6 +105,12 @@ def _opponents(state: GameState, player: str) -> list[str]:
 
 def _weakest_opponent(state: GameState, player: str) -> str:
     return min(_opponents(state, player), key=lambda f: (_taxed(state, f), state.players[f].life, state.turn_order.index(f)))
+
+
+def _strongest_opponent(state: GameState, player: str) -> str:
+    """310.11a: the Siege's protector: the opponent with the most life (the first in turn order of equals),
+    so that the others, who may attack it, are the weaker."""
+    return min(teams.opponents(state, player), key=lambda f: (-state.players[f].life, state.turn_order.index(f)))
 
 
 def _taxed(state: GameState, defender: str) -> int:
@@ -308,4 +315,5 @@ PLAYS: dict[DecisionKind, Callable[[GameState, Decision], Command]] = {
     DecisionKind.ASSIGN_DAMAGE: lambda state, decision: AssignDamage(decision.player, ()),  # the default division: lethal damage in order
     DecisionKind.DISCARD: _discard,
     DecisionKind.CAST_TRANSFORMED: lambda state, decision: CastTransformed(decision.player, True),  # 310.11b: a free spell, always cast
+    DecisionKind.CHOOSE_PROTECTOR: lambda state, decision: ChooseProtector(decision.player, _strongest_opponent(state, decision.player)),
 }

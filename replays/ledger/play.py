@@ -59,7 +59,8 @@ def pass_until_step(state: GameState, target: PassUntil) -> Command | None:
         return DeclareBlockers(decision.player, ())
     if decision.kind == DecisionKind.ASSIGN_DAMAGE:
         return AssignDamage(decision.player, ())  # the default division (510.1c)
-    return None  # a discard, the choice of a defending player or of casting a Siege transformed has no default: stop here
+    # a discard, the choice of a defending player, of a Siege's protector or of casting a Siege transformed has no default
+    return None  # stop here
 
 
 def play_scenario(ledger: Ledger, scenario: Scenario) -> UUID:

@@ -28,6 +28,7 @@ from mtg_ledger.core.commands import (
     CastSpell,
     CastTransformed,
     ChooseDefender,
+    ChooseProtector,
     Command,
     Concede,
     DeclareAttackers,
@@ -356,11 +357,27 @@ class CastTransformedAction(Decision):
         return {"cast": c.cast}
 
 
+class ChooseProtectorAction(Decision):
+    """Choose which of your opponents protects the Siege entering under your control (310.11a)."""
+
+    command = ChooseProtector
+    action: Literal["choose_protector"]
+    protector: str
+
+    def to_command(self, player: str, names: Sequence[str], at: str) -> ChooseProtector:
+        return ChooseProtector(player, self.protector)  # any name: the rules refuse one that is no opponent (310.11a)
+
+    @staticmethod
+    def write(c: ChooseProtector) -> Map:
+        return {"protector": c.protector}
+
+
 # The one list of actions: the scenario's entries, the service's bodies, the names in messages and the
 # JSON Schemas all read it.
 ACTION_MODELS: tuple[type[ActionModel], ...] = (
     PassAction, PassUntilAction, PlayLandAction, CastAction, ActivateAction, DeclareAttackersAction, DeclareBlockersAction,
     AssignDamageAction, ChooseDefenderAction, DiscardAction, OrderTriggersAction, ConcedeAction, CastTransformedAction,
+    ChooseProtectorAction,
 )
 ACTION_NAMES: tuple[str, ...] = tuple(model.kind() for model in ACTION_MODELS)
 DECISIONS: tuple[type[Decision], ...] = tuple(model for model in ACTION_MODELS if issubclass(model, Decision))

@@ -125,7 +125,7 @@ class ReceiptsIn(BaseModel):
 class DecisionOut(BaseModel):
     version: int
     player: str | None = Field(description="who must decide; null once the game is over")
-    kind: str | None = Field(description="priority, declare_attackers, declare_blockers, assign_damage, discard, order_triggers, choose_defender, cast_transformed")
+    kind: str | None = Field(description="priority, declare_attackers, declare_blockers, assign_damage, discard, order_triggers, choose_defender, cast_transformed, choose_protector")
     rule: str | None = None
     legal: list[Action] | None = Field(
         description="every legal action (the body of POST /games/{id}/actions), for the player who must decide and the judge; null for others"

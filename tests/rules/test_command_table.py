@@ -16,6 +16,7 @@ from mtg_ledger.core.commands import (
     CastSpell,
     CastTransformed,
     ChooseDefender,
+    ChooseProtector,
     Command,
     Concede,
     DeclareAttackers,
@@ -50,6 +51,7 @@ EXAMPLES: list[Command] = [
     Concede("bob"),
     CastTransformed("alice"),
     CastTransformed("alice", False),
+    ChooseProtector("alice", "bob"),
 ]
 
 

@@ -125,13 +125,14 @@ def test_a_log_header_lists_the_event_types_in_the_order_logs_were_always_writte
     Event types a later schema adds (schema 5: counters removed, loyalty costs, attachments, a battle's
     protector, milling, ward, countering, returning to hand, exile, tapping, a revealed card, deathtouch in
     noncombat damage, a defeated Siege cast transformed or not, an activation waiting for the cards its cost
-    discards) come after every older one."""
+    discards, a Siege waiting for its protector to be chosen) come after every older one."""
     header, _ = logfile.read(GOLDEN)
     older = list(header["event_versions"])
     assert list(class_versions())[: len(older)] == older
     assert list(class_versions())[len(older) :] == [
         "CountersRemoved", "LoyaltyCostPaid", "Attached", "ProtectorChosen", "CardsMilled", "ManaSpent", "ObjectCountered",
         "PermanentsReturnedToHand", "PermanentsExiled", "PermanentsTapped", "TopCardRevealed", "DeathtouchDamageMarked", "SpellCastTransformed", "CastDeclined", "ActivationPaused",
+        "ProtectorAsked",
     ]
 
 

@@ -71,6 +71,7 @@ def test_every_way_the_contract_names_a_card_or_a_permanent_is_accepted() -> Non
     actions += [{"player": "alice", "action": "choose_defender", "defender": "bob"}, {"player": "bob", "action": "concede"}]
     actions += [{"player": "alice", "action": "discard", "cards": ["Forest", {"card": "Forest", "index": 1}]}]  # a hand: by name only
     actions += [{"player": "alice", "action": "cast_transformed", "cast": False}]  # names nothing: the card the Siege's ability exiled
+    actions += [{"player": "alice", "action": "choose_protector", "protector": "bob"}]  # a player, as choose_defender
     check_scenario(contract_example(actions=actions, **{"$schema": "./scenario.schema.json"}))
     assert {a["action"] for a in actions} == set(ACTION_NAMES) - {"pass", "play_land"}
 

@@ -156,3 +156,39 @@ def test_the_log_is_streamed_as_json_lines(client: TestClient, tmp_path: Path) -
     assert [e["v"] for e in lines] == list(range(1, len(lines) + 1))
     unknown = client.get("/games/00000000-0000-0000-0000-000000000000/events", headers={"Authorization": f"Bearer {tokens['bob']}"})
     assert unknown.status_code == 403
+
+
+def test_a_siege_s_controller_chooses_its_protector_over_http_and_is_refused_a_non_opponent_310_11a(client: TestClient) -> None:
+    """A free-for-all: alice casts Invasion of Dominaria; as it enters, GET /decision asks her for its
+    protector, listing each opponent; herself or a name no player has is refused naming 310.11a."""
+    setup = {"format": "free-for-all", "starting_player": "alice", "players": [
+        {"name": "alice", "library": ["Plains"] * 8, "hand": ["Invasion of Dominaria"], "battlefield": ["Plains"] * 3},
+        {"name": "bob", "library": ["Forest"] * 8, "hand": []},
+        {"name": "carol", "library": ["Forest"] * 8, "hand": []},
+    ]}
+    created = client.post("/games", json=setup).json()
+    game, tokens = created["game"], created["tokens"]
+
+    def auth(player: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {tokens[player]}"}
+
+    def decision() -> Any:
+        return client.get(f"/games/{game}/decision", headers=auth("alice")).json()
+
+    while not (decision()["player"] == "alice" and {"action": "cast", "card": "Invasion of Dominaria"} in decision()["legal"]):
+        asked = decision()
+        assert asked["kind"] == "priority", asked
+        assert client.post(f"/games/{game}/actions", json={"action": "pass"}, headers=auth(asked["player"])).status_code == 200
+    assert client.post(f"/games/{game}/actions", json={"action": "cast", "card": "Invasion of Dominaria"}, headers=auth("alice")).status_code == 200
+    for player in ("alice", "bob", "carol"):
+        assert client.post(f"/games/{game}/actions", json={"action": "pass"}, headers=auth(player)).status_code == 200
+    asked = decision()
+    assert (asked["kind"], asked["player"], asked["rule"]) == ("choose_protector", "alice", "310.11a")
+    assert [a for a in asked["legal"] if a["action"] == "choose_protector"] == [
+        {"action": "choose_protector", "protector": "bob"}, {"action": "choose_protector", "protector": "carol"},
+    ]
+    for wrong in ("alice", "dave"):
+        refused = client.post(f"/games/{game}/actions", json={"action": "choose_protector", "protector": wrong}, headers=auth("alice"))
+        assert refused.status_code == 422 and refused.json()["rule"] == "310.11a", refused.text
+    chosen = client.post(f"/games/{game}/actions", json={"action": "choose_protector", "protector": "carol"}, headers=auth("alice"))
+    assert chosen.status_code == 200 and chosen.json()["events"][0] == {**chosen.json()["events"][0], "type": "ProtectorChosen", "player": "carol"}
