@@ -1,4 +1,4 @@
-"""What a stored event costs: the demo game of `make demo` (seed 7, two players) played into a
+"""What a stored event costs: the demo game of `mtg-ledger demo --seed 7` (two players, the classic decks) played into a
 fresh SQLite file and into a fresh PostgreSQL schema (loopback only); bytes per event of the whole SQLite
 file, and of PostgreSQL's tables with their indexes (snapshots included in both). Prints and merges
 ``sqlite_bytes_per_event_demo`` and ``postgres_bytes_per_event_demo`` into benchmarks/results.json."""
@@ -17,7 +17,7 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.ledger.play import play_demo
 
-SEED, PLAYERS = 7, 2  # `make demo`
+SEED, PLAYERS = 7, 2  # `mtg-ledger demo --seed 7`: the demo game every storage figure has been measured on
 
 
 def sqlite_demo(tmp: Path) -> tuple[int, int]:
