@@ -3,13 +3,16 @@ the tests of older stores, whether today's engine shows what older code showed."
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-from mtg_ledger.core.commands import Command, DeclareAttackers, DeclareBlockers, Discard, OrderTriggers, PassPriority, Ref
-from mtg_ledger.core.errors import IllegalAction
+from mtg_ledger.core.commands import Command, Concede, DeclareAttackers, DeclareBlockers, Discard, OrderTriggers, PassPriority, Ref
+from mtg_ledger.core.errors import IllegalAction, RulesError
+from mtg_ledger.core.events import apply_event
+from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.decision import pending_decision
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.table import LocalTable
@@ -241,3 +244,34 @@ def shown_as_before(old: object, new: object, skip: frozenset[str] = frozenset()
     if isinstance(old, dict):
         return isinstance(new, dict) and all(k in new and shown_as_before(v, new[k], skip) for k, v in old.items() if k not in skip)
     return old == new
+
+
+Pick = Callable[[GameState, list[Command], random.Random], Command]
+
+
+def play_at_random(table: LocalTable, choices: random.Random, decisions: int, pick: Pick) -> LocalTable:
+    """Up to ``decisions`` decisions, each ``pick``'s choice among the legal answers (never a concession):
+    the property tests' random play. Every pending decision has an answer, and an answer offered is legal."""
+    for _ in range(decisions):
+        if table.state.ended:
+            break
+        legal = [c for c in legal_actions(table.state) if not isinstance(c, Concede)]
+        assert legal, "a pending decision always has at least one legal answer"
+        command = pick(table.state, legal, choices)
+        try:
+            table.handle(command)
+        except RulesError as e:  # pragma: no cover - legal_actions, or the pick, offered it
+            raise AssertionError(f"an illegal {command} was offered: {e}") from e
+    return table
+
+
+def assert_rebuilds_and_replays(table: LocalTable) -> None:
+    """The game's events fold to the state it reached, and the audit's replay of its decisions is clean."""
+    from mtg_ledger.replays.audit.replay import replay
+
+    state = GameState()
+    for e in table.events:
+        apply_event(state, e)
+    assert state.state_hash() == table.state.state_hash()
+    result = replay(table.events)
+    assert result.ok, [f.message for f in result.findings][:3]

@@ -17,16 +17,15 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.commands import Concede, PassPriority
-from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.commands import Command
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.replays.audit.replay import replay
 from mtg_ledger.replays.cards import live_pool, pin
 from mtg_ledger.replays.demo.policy import choose
 from tests.conftest import examples
+from tests.helpers import assert_rebuilds_and_replays, play_at_random
+from tests.rules.test_random_play_decks import acting_first
 from tests.redaction import check_every_view
 
 POOL = live_pool().definitions
@@ -56,24 +55,17 @@ def setup(seed: int) -> dict[str, Any]:
     return pin({"seed": seed, "shuffle": True, "starting_player": "alice", "players": players})
 
 
+def mostly_the_demo_s_player(state: GameState, legal: list[Command], choices: random.Random) -> Command:
+    """Mostly the demo's player, which taps lands to cast what it holds; else as the shipped decks' test."""
+    if choices.random() < 0.7:
+        command = choose(state)
+        assert command is not None
+        return command
+    return acting_first(state, legal, choices)
+
+
 def play(seed: int, choice_seed: int) -> LocalTable:
-    choices = random.Random(choice_seed)
-    table = LocalTable.start(setup(seed))
-    for _ in range(DECISIONS):
-        if table.state.ended:
-            break
-        legal = [c for c in legal_actions(table.state) if not isinstance(c, Concede)]
-        assert legal, "a pending decision always has at least one legal answer"
-        acting = [c for c in legal if not isinstance(c, PassPriority)]
-        if choices.random() < 0.7:  # mostly the demo's player, which taps lands to cast what it holds
-            command = choose(table.state)
-        else:
-            command = choices.choice(acting) if acting and choices.random() < 0.6 else choices.choice(legal)
-        try:
-            table.handle(command)
-        except RulesError as e:  # pragma: no cover - legal_actions or the policy offered it
-            raise AssertionError(f"an illegal {command} was offered: {e}") from e
-    return table
+    return play_at_random(LocalTable.start(setup(seed)), random.Random(choice_seed), DECISIONS, mostly_the_demo_s_player)
 
 
 @settings(max_examples=examples(10), deadline=None)
@@ -82,10 +74,8 @@ def test_random_decks_from_the_whole_pool_play_rebuild_replay_and_show_no_hidden
     seed: int, choice_seed: int
 ) -> None:
     table = play(seed, choice_seed)
-    state = check_every_view(table.events, NAMES)
-    assert state.state_hash() == table.state.state_hash()
-    result = replay(table.events)
-    assert result.ok, [f.message for f in result.findings][:3]
+    check_every_view(table.events, NAMES)
+    assert_rebuilds_and_replays(table)
 
 
 def test_a_permanent_s_keywords_found_at_once_are_those_has_keyword_finds_one_by_one_702() -> None:

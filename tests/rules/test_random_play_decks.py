@@ -10,16 +10,13 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mtg_ledger.core.commands import Concede, PassPriority
-from mtg_ledger.core.errors import RulesError
-from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.commands import Command, PassPriority
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
-from mtg_ledger.replays.audit.replay import replay
 from mtg_ledger.replays.cards import pin
 from mtg_ledger.replays.cards.decks import parse_deck, shipped_decks
 from tests.conftest import examples
+from tests.helpers import assert_rebuilds_and_replays, play_at_random
 
 DECKS = sorted(shipped_decks())
 DECISIONS = 300
@@ -31,6 +28,12 @@ def _setup(seed: int, first: str, second: str) -> dict[str, object]:
     return pin({"seed": seed, "shuffle": True, "starting_player": "alice", "players": players})
 
 
+def acting_first(state: GameState, legal: list[Command], choices: random.Random) -> Command:
+    """An answer other than a pass more often than not, else any legal answer."""
+    acting = [c for c in legal if not isinstance(c, PassPriority)]
+    return choices.choice(acting) if acting and choices.random() < 0.6 else choices.choice(legal)
+
+
 @settings(max_examples=examples(10), deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -39,23 +42,6 @@ def _setup(seed: int, first: str, second: str) -> dict[str, object]:
     second=st.sampled_from(DECKS),
 )
 def test_random_legal_play_between_two_shipped_decks_rebuilds_and_replays_to_the_same_game(seed: int, choice_seed: int, first: str, second: str) -> None:
-    choices = random.Random(choice_seed)
-    table = LocalTable.start(_setup(seed, first, second))
-    for _ in range(DECISIONS):
-        if table.state.ended:
-            break
-        legal = [c for c in legal_actions(table.state) if not isinstance(c, Concede)]
-        assert legal, "a pending decision always has at least one legal answer"
-        acting = [c for c in legal if not isinstance(c, PassPriority)]
-        command = choices.choice(acting) if acting and choices.random() < 0.6 else choices.choice(legal)
-        try:
-            table.handle(command)
-        except RulesError as e:  # pragma: no cover - legal_actions said it was legal
-            raise AssertionError(f"legal_actions offered an illegal {command}: {e}") from e
-    state = GameState()
-    for e in table.events:
-        apply_event(state, e)
-    assert state.state_hash() == table.state.state_hash()
+    table = play_at_random(LocalTable.start(_setup(seed, first, second)), random.Random(choice_seed), DECISIONS, acting_first)
     assert table.state.turn > 1 or table.state.ended
-    result = replay(table.events)
-    assert result.ok, [f.message for f in result.findings][:3]
+    assert_rebuilds_and_replays(table)

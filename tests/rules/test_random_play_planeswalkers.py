@@ -11,15 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core import characteristics as ch
-from mtg_ledger.core.commands import ActivateAbility
-from mtg_ledger.core.errors import RulesError
-from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.legal import legal_actions
+from mtg_ledger.core.commands import ActivateAbility, Command
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.audit.replay import replay
 from mtg_ledger.replays.demo import policy
 from tests.conftest import examples
+from tests.helpers import assert_rebuilds_and_replays, play_at_random
 from tests.rules.mechanics_cards import with_cards
 
 WALKERS = ["Teyo, the Shieldmage", "Tibalt, Rakish Instigator", "Ob Nixilis, the Hate-Twisted", "Ajani, Caller of the Pride", "Garruk, Primal Hunter"]
@@ -32,28 +30,18 @@ def _setup(seed: int) -> dict[str, object]:
     return with_cards({"seed": seed, "shuffle": True, "starting_player": "alice", "players": players})
 
 
+def _loyalty_first(state: GameState, legal: list[Command], choices: random.Random) -> Command:
+    """A planeswalker's loyalty ability more often than not (606.3), else any legal answer."""
+    walkers = {p.object for p in state.battlefield if ch.face(state, p).is_type("Planeswalker")}
+    loyalty = [c for c in legal if isinstance(c, ActivateAbility) and c.source in walkers]
+    return choices.choice(loyalty) if loyalty and choices.random() < 0.6 else choices.choice(legal)
+
+
 @settings(max_examples=examples(10), deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1))
 def test_random_legal_play_with_the_planeswalkers_rebuilds_and_replays_to_the_same_game(seed: int, choice_seed: int) -> None:
-    table, choices = LocalTable.start(_setup(seed)), random.Random(choice_seed)
-    for _ in range(400):
-        if table.state.ended:
-            break
-        legal = list(legal_actions(table.state))
-        assert legal, "a pending decision always has at least one legal answer"
-        walkers = {p.object for p in table.state.battlefield if ch.face(table.state, p).is_type("Planeswalker")}
-        loyalty = [c for c in legal if isinstance(c, ActivateAbility) and c.source in walkers]
-        command = choices.choice(loyalty) if loyalty and choices.random() < 0.6 else choices.choice(legal)
-        try:
-            table.handle(command)
-        except RulesError as e:  # pragma: no cover - legal_actions said it was legal
-            raise AssertionError(f"legal_actions offered an illegal {command}: {e}") from e
-    state = GameState()
-    for e in table.events:
-        apply_event(state, e)
-    assert state.state_hash() == table.state.state_hash()
-    result = replay(table.events)
-    assert result.ok, [f.message for f in result.findings][:3]
+    table = play_at_random(LocalTable.start(_setup(seed)), random.Random(choice_seed), 400, _loyalty_first)
+    assert_rebuilds_and_replays(table)
 
 
 def test_the_demo_policy_plays_a_game_with_the_planeswalkers_on_the_battlefield():
