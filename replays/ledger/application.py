@@ -78,6 +78,7 @@ class Ledger(Application[UUID]):
         self.writes = writes
         super().__init__(env)
         self._live: LiveGames[Game] = LiveGames(int(self.env.get(LIVE_GAMES_ENV) or LIVE_GAMES))  # games this process plays
+        self._saved: LiveGames[int] = LiveGames(self._live.size)  # the version of each this process last saved
         self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
         self._keyframes: LiveGames[snaps.Keyframe] = LiveGames(KEYFRAMES_KEPT)  # to make deltas against
         self._snapshotted: LiveGames[Game] = LiveGames(KEYFRAMES_KEPT)  # each game at its last snapshot (a copy)
@@ -146,6 +147,7 @@ class Ledger(Application[UUID]):
                 raise GameExists(game.id) from None
             raise
         self._live[game.id] = game
+        self._saved[game.id] = game.version
         self._log("game started", game, count, began)
         return game.id
 
@@ -167,14 +169,35 @@ class Ledger(Application[UUID]):
         the same transaction as the decision's events (an idempotency record), from the game and the new
         event maps. ``stored``: the game's last stored version as the caller has just read it (``versions``,
         in the same breath as what else it reads), so that it is not read again.
+
+        Where the store checks that a save follows its game's last stored event, under its write lock
+        (``checks_predecessor``: the compact SQLite tables), a game this process holds as it last saved
+        it is decided on with no read before: if the store has moved on (another writer, a restored backup),
+        the save fails on that check, nothing is stored, and the decision is taken again on the game as
+        stored, as though it had come a moment later. So is a decision refused on that copy while the
+        store holds more: nothing is answered from a game the store has moved past.
         """
+        live = self._live.get(game_id) if stored is None and getattr(self.recorder, "checks_predecessor", False) else None
+        if live is not None and self._saved.get(game_id) == live.version:
+            held = live.version
+            try:
+                return self._decide(live, command, expected_version, also)
+            except Exception:  # a refusal, a conflict...: final only if the store holds the game as held
+                stored = self.last_version(game_id)
+                if stored == held:
+                    raise
+        return self._decide(self.current(game_id, stored), command, expected_version, also)
+
+    def _decide(
+        self, game: Game, command: Command, expected_version: int | None,
+        also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None,
+    ) -> list[dict[str, Any]]:
         from mtg_ledger.core.engine import apply_decision
         from mtg_ledger.core.rules import check
 
         began = time.perf_counter()
-        game = self.current(game_id, stored)
         if expected_version is not None and expected_version != game.version:
-            raise WriteConflict(game_id, expected_version, game.version)
+            raise WriteConflict(game.id, expected_version, game.version)
         plan = check(game.state, command)  # a refusal raises here, before anything is triggered
         before = game.version
         try:
@@ -184,10 +207,11 @@ class Ledger(Application[UUID]):
         except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
-            self._live.pop(game_id, None)
+            self._live.pop(game.id, None)
             if isinstance(e, IntegrityError):
-                raise VersionConflict(game_id, before + 1) from None
+                raise VersionConflict(game.id, before + 1) from None
             raise
+        self._saved[game.id] = game.version
         self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
         return new
 

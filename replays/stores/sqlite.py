@@ -59,6 +59,7 @@ from eventsourcing.persistence import (
     AggregateRecorder,
     DataError,
     ApplicationRecorder,
+    IntegrityError,
     InterfaceError,
     Notification,
     NotSupportedError,
@@ -187,7 +188,14 @@ class TopicNames(dict[int, str]):
 
 
 class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplicationRecorder):
-    """The events' table (keyed as the snapshots'), and the feed numbering them in the order saved."""
+    """The events' table (keyed as the snapshots'), and the feed numbering them in the order saved.
+
+    A save of a game's events from version ``v`` > 1 on stands only if the store holds its event
+    ``v - 1``, checked under the write lock (``checks_predecessor``): with the events' unique key, a save
+    stands only if it follows exactly the game's last stored event, so a writer may build on the copy of
+    the game it holds without reading the store's last version first (``Ledger.decide``)."""
+
+    checks_predecessor = True
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
         super().__init__(datastore, events_table_name)
@@ -216,6 +224,12 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
             else:
                 runs.append([first + i, key, s.originator_version, 1])
         c.executemany(f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)", runs)
+        for _, key, version, _ in runs:  # each run follows its game's last stored event, or begins it
+            if version <= 1:
+                continue
+            c.execute(f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?", (key, version - 1))
+            if c.fetchone() is None:
+                raise IntegrityError(f"event {version} of a game saved, but the store holds no event {version - 1} of it: a save follows its game's last event")
         return list(range(first, first + len(stored_events)))
 
     def select_notifications(

@@ -235,13 +235,13 @@ def test_the_stored_game_key_is_the_uuid_s_sixteen_bytes(tmp_path: Path) -> None
         assert con.execute("SELECT uuid, typeof(uuid) FROM games").fetchall() == [(UUID(int=7).bytes, "blob")]
 
 
-def test_notification_ids_follow_the_order_of_a_save_that_mixes_games_and_gaps(tmp_path: Path) -> None:
+def test_notification_ids_follow_the_order_of_a_save_that_mixes_games(tmp_path: Path) -> None:
     factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
     one, two = UUID(int=1), UUID(int=2)
     try:
         recorder = factory.application_recorder()
         saved = [StoredEvent(one, 1, "A", b"1"), StoredEvent(one, 2, "B", b"2"), StoredEvent(two, 1, "A", b"3"),
-                 StoredEvent(one, 4, "B", b"4"), StoredEvent(one, 5, "A", b"5")]  # fmt: skip
+                 StoredEvent(one, 3, "B", b"4"), StoredEvent(one, 4, "A", b"5")]  # fmt: skip
         assert recorder.insert_events(saved) == [1, 2, 3, 4, 5]
         assert recorder.insert_events([StoredEvent(two, 2, "C", b"6")]) == [6]
 
@@ -268,3 +268,53 @@ def test_notification_ids_follow_the_order_of_a_save_that_mixes_games_and_gaps(t
 def test_a_new_file_that_cannot_be_made_is_the_librarys_persistence_error(tmp_path: Path) -> None:
     with pytest.raises(PersistenceError, match="unable to open database file"):
         Factory({"SQLITE_DBNAME": str(tmp_path / "no such folder" / "store.sqlite")})
+
+
+def test_a_save_stands_only_if_it_follows_its_games_last_stored_event(tmp_path: Path) -> None:
+    """The events' table holds each game's events without a gap: a save from version v > 1 needs event
+    v - 1 stored (checked under the write lock), and with the unique key, exactly the game's last. A save
+    that does not follow is the library's IntegrityError, as a second writer's is, and stores nothing."""
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    one, two = UUID(int=1), UUID(int=2)
+    try:
+        recorder = factory.application_recorder()
+        recorder.insert_events([StoredEvent(one, 1, "A", b"1"), StoredEvent(one, 2, "B", b"2")])
+        for behind_or_beyond in ([StoredEvent(one, 4, "A", b"x")], [StoredEvent(two, 1, "A", b"y"), StoredEvent(one, 2, "A", b"z")],
+                                 [StoredEvent(two, 1, "A", b"y"), StoredEvent(two, 3, "A", b"z")]):  # fmt: skip
+            with pytest.raises(IntegrityError):
+                recorder.insert_events(behind_or_beyond)
+        assert [s.state for s in recorder.select_events(one)] == [b"1", b"2"]
+        assert recorder.select_events(two) == [] and recorder.max_notification_id() == 2
+        assert recorder.insert_events([StoredEvent(one, 3, "A", b"3"), StoredEvent(two, 1, "A", b"4")]) == [3, 4]
+    finally:
+        factory.close()
+
+
+def test_a_decision_on_a_copy_the_store_no_longer_holds_is_taken_on_the_game_as_stored(ledger: Ledger, tmp_path: Path) -> None:
+    """The ledger decides on the game as it last saved it without reading the store first; when the store
+    holds less (restored from an earlier backup) or more (another writer), that save fails on the store's
+    check and the decision is taken on the game as stored: never a gap, never a second event ``v``."""
+    game = ledger.start(demo_setup(3))
+    backup = ledger.state_now(game).version
+    holder = ledger.state_now(game).priority
+    assert holder is not None
+    ledger.decide(game, PassPriority(holder))
+    assert ledger.state_now(game).version > backup
+    with sqlite3.connect(tmp_path / "store.sqlite") as con:  # the store restored to before the decision
+        con.execute("DELETE FROM events WHERE key > (SELECT id FROM games WHERE uuid = ?) * 4294967296 + ?", (game.bytes, backup))
+    new = ledger.decide(game, PassPriority(holder))  # the same decision, on the game as the store holds it
+    assert new[0]["v"] == backup + 1
+    other = Ledger(env=_env(tmp_path / "store.sqlite"))
+    try:
+        holder = other.state_now(game).priority
+        assert holder is not None
+        other.decide(game, PassPriority(holder))  # another writer moves the store on
+        version = other.state_now(game).version
+    finally:
+        other.close()
+    holder = ledger.game(game).state.priority  # what the player sees now (a checked read)
+    assert holder is not None
+    assert ledger.decide(game, PassPriority(holder))[0]["v"] == version + 1
+    events = list(ledger.event_maps(game))
+    assert [e["v"] for e in events] == list(range(1, len(events) + 1))
+    assert Ledger.game(ledger, game).state.state_hash() == ledger.state_now(game).state_hash()
