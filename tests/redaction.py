@@ -3,7 +3,7 @@ each player's copy of the state and of the event names only cards that player ma
 is the state and the log unchanged.
 
 A player may know the cards that have been public (the battlefield, the stack, waiting triggers, graveyards,
-exile, a scheme set in motion) and those that have been in their own hand. The tests give each player cards
+exile, a scheme set in motion, a card revealed: 701.20a) and those that have been in their own hand. The tests give each player cards
 of names no other player has, so that a leak of an opponent's hand or of a library names a card the viewer
 was never allowed to see.
 """
@@ -51,6 +51,8 @@ def check_every_view(events: Iterable[Mapping[str, Any]], names: frozenset[str])
         judge_copy = state_view(state)
         assert view(state, JUDGE) == judge_copy and view(e, JUDGE) == e
         seen_public |= public_names(judge_copy, names)
+        if e["type"] == "TopCardRevealed":  # 701.20a: a revealed card is shown to every player
+            seen_public.add(e["card"])
         for name, p in judge_copy["players"].items():
             seen_in_hand.setdefault(name, set()).update(p["hand"])
         for viewer in state.players:
