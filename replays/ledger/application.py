@@ -46,7 +46,7 @@ if TYPE_CHECKING:  # for the type checker alone: the ledger reads logs, the audi
     from mtg_ledger.core.commands import Command
     from mtg_ledger.replays.audit.replay_window import Rereadable
     from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
-    from mtg_ledger.replays.stores import snapshots as snaps
+    from mtg_ledger.replays.ledger.snapshotting import Snapshots
 
 _FROM_IMPORTS = ("LINEAGE", "Lineage", "last_decision_point")  # re-exported from ``imports``, loaded when first asked for
 
@@ -61,7 +61,6 @@ def __getattr__(name: str) -> Any:
 
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
 SNAPSHOT_INTERVAL = 250  # events between snapshots (keyframes and deltas): chosen from `make bench` (see README)
-KEYFRAMES_KEPT = 64  # games whose last keyframe this process keeps in memory to make deltas against
 
 
 class Ledger(Application[UUID]):
@@ -79,10 +78,14 @@ class Ledger(Application[UUID]):
         super().__init__(env)
         self._live: LiveGames[Game] = LiveGames(int(self.env.get(LIVE_GAMES_ENV) or LIVE_GAMES))  # games this process plays
         self._saved: LiveGames[int] = LiveGames(self._live.size)  # the version of each this process last saved
-        self._snapshot_at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
-        self._keyframes: LiveGames[snaps.Keyframe] = LiveGames(KEYFRAMES_KEPT)  # to make deltas against
-        self._snapshotted: LiveGames[Game] = LiveGames(KEYFRAMES_KEPT)  # each game at its last snapshot (a copy)
         self.snapshot_interval = int(self.env.get(SNAPSHOT_INTERVAL_ENV) or SNAPSHOT_INTERVAL)
+
+    @cached_property
+    def _snapshots(self) -> Snapshots:
+        """When this process snapshots its games (a writer's; loaded when first used)."""
+        from mtg_ledger.replays.ledger.snapshotting import Snapshots
+
+        return Snapshots(self.snapshot_interval)
 
     @cached_property
     def logger(self) -> FilteringBoundLogger:
@@ -203,7 +206,7 @@ class Ledger(Application[UUID]):
         try:
             apply_decision(game, command, plan)
             new = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
-            self._save(game, *(also(game, new) if also else ()))
+            self._save(game, *(also(game, new) if also else ()), maps=new)
         except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
@@ -215,47 +218,17 @@ class Ledger(Application[UUID]):
         self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
         return new
 
-    def _save(self, game: Game, *also: Aggregate) -> None:
+    def _save(self, game: Game, *also: Aggregate, maps: list[dict[str, Any]] | None = None) -> None:
         """Save the new events (and ``also``'s, in the same transaction); then snapshot the state right
-        before each turn they begin, when due."""
-        turns = {e.originator_version: e.to_map()["state_hash"] for e in game.pending_events if isinstance(e, ev.TurnBegan)}
-        self.save(game, *also)
-        if self.snapshots is None or not turns:
+        before each turn they begin, when due (``replays.ledger.snapshotting``). ``maps``: the new
+        events' maps, when the caller has made them."""
+        if self.snapshots is None:
+            self.save(game, *also)
             return
-        from mtg_ledger.replays.stores import snapshots as snaps
-
-        try:
-            last = self._last_snapshot(game.id)
-            for turn, state_hash in turns.items():
-                if snaps.due(turn - 1, last, self.snapshot_interval):
-                    keyframe = self._keyframes.get(game.id) or snaps.last_keyframe(self, game.id)
-                    before = self._before_turn(game.id, turn - 1)
-                    stored, keyframe = snaps.take(self.mapper, before, keyframe, self.snapshot_interval, state_hash)
-                    self.snapshots.recorder.insert_events([stored])
-                    self._keyframes[game.id], self._snapshotted[game.id] = keyframe, before  # stored: deltas may stand on it
-                    last = self._snapshot_at[game.id] = turn - 1
-        except (PersistenceError, verify.StoreDamage) as e:  # a cache: the events are saved, which is what counts
-            self._keyframes.pop(game.id, None)
-            self._snapshotted.pop(game.id, None)
-            self.logger.warning("snapshot not taken", game=str(game.id), error=verify.brief(e))
-
-    def _before_turn(self, game_id: UUID, version: int) -> Game:
-        """The game at ``version``: the game at this process's last snapshot of it, folded on with the
-        checked events since (no snapshot to decode and hash), or read."""
-        game = self._snapshotted.pop(game_id, None)
-        if game is None or game.version > version:
-            return self._load(game_id, version)
-        for event in verify.maps(self, game_id, game, version):
-            apply_event(game.state, event)
-            game.version = event["v"]
-        return game
-
-    def _last_snapshot(self, game_id: UUID) -> int:
-        if game_id not in self._snapshot_at:
-            assert self.snapshots is not None
-            found = self.snapshots.recorder.select_events(game_id, desc=True, limit=1)
-            self._snapshot_at[game_id] = found[0].originator_version if found else 0
-        return self._snapshot_at[game_id]
+        if maps is None:
+            maps = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
+        self.save(game, *also)
+        self._snapshots.saved(self, game, maps)
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
         self.logger.info(

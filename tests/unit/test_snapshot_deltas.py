@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 from uuid import UUID
 
+import msgpack
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -209,3 +210,32 @@ def test_a_clean_store_of_keyframes_and_deltas_audits_clean(store: Store, capsys
     db, game, _ = store
     code, out, _ = run(capsys, "audit", game, "--db", str(db))
     assert code == 0, out
+
+
+def test_a_writer_takes_the_keyframes_and_deltas_an_import_of_its_log_takes_byte_for_byte(tmp_path: Path) -> None:
+    """A writer snapshots the state before a turn from its copy at its last snapshot, folded on with what it
+    saved since (``replays.ledger.snapshotting``), not from a read of the store: the same keyframes and
+    deltas, byte for byte, as an import of the same log takes folding every event."""
+    from mtg_ledger.replays.demo.decks import demo_setup
+    from mtg_ledger.replays.ledger.play import play_demo
+
+    played, imported = tmp_path / "played.sqlite", tmp_path / "imported.sqlite"
+    writer = open_ledger(played)
+    try:
+        game = play_demo(writer, demo_setup(7))
+        events = list(writer.event_maps(game))
+    finally:
+        writer.close()
+    importer = open_ledger(imported)
+    try:
+        importer.import_events(events, game)
+    finally:
+        importer.close()
+    versions = snapshot_versions(played, str(game))
+    assert len(versions) >= 10 and versions == snapshot_versions(imported, str(game))
+
+    def taken(db: Path, version: int) -> dict[str, Any]:  # the state's fields, not when the rows were written
+        fields = msgpack.unpackb(row(db, str(game), version, SNAPSHOTS)[1], raw=False, strict_map_key=False)["state"]
+        return {k: v for k, v in fields.items() if k in ("state_hash", "keyframe", "base", "delta")}
+
+    assert [taken(played, v) for v in versions] == [taken(imported, v) for v in versions]
