@@ -74,11 +74,13 @@ def visible(obj: Any) -> dict[str, Any]:
     """A record's attributes as its canonical form has them: those of the class's ``SPARSE`` fields
     (added after older games were recorded) that hold their default are left out, so a game that never
     used them keeps the bytes, and hashes, it had."""
-    values = vars(obj)
+    out = dict(vars(obj))
     sparse: dict[str, Any] | None = getattr(type(obj), "SPARSE", None)
-    if not sparse:
-        return dict(values)
-    return {k: v for k, v in values.items() if k not in sparse or v != sparse[k] or type(v) is not type(sparse[k])}
+    if sparse:
+        for k, default in sparse.items():  # a few fields: a copy, then those left out (the others' order kept)
+            if k in out and out[k] == default and type(out[k]) is type(default):
+                del out[k]
+    return out
 
 
 def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
