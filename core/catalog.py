@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -78,6 +78,23 @@ class Catalog:
     def daybound(self) -> frozenset[str]:
         """726.2: the daybound cards."""
         return frozenset(n for n, c in self.cards.items() if c.daybound)
+
+    @cached_property
+    def phasing(self) -> frozenset[str]:
+        """702.26a: the cards and tokens with phasing on a face: no other permanent phases out (502.1)."""
+        return self._with(lambda f: "phasing" in f.keywords)
+
+    @cached_property
+    def hand_size_lifters(self) -> frozenset[str]:
+        """402.2: the cards and tokens with a face whose controller has no maximum hand size."""
+        return self._with(lambda f: f.no_maximum_hand_size)
+
+    def _with(self, has: Callable[[CardDef], bool]) -> frozenset[str]:
+        """The names of the cards (either face) and tokens that ``has`` holds for."""
+        return frozenset(
+            [n for n, c in self.cards.items() if has(c) or (c.back is not None and has(c.back))]
+            + [n for n, t in self.tokens.items() if has(t)]
+        )
 
     @cached_property
     def never_checked(self) -> frozenset[str]:

@@ -155,8 +155,10 @@ def sick(state: GameState, perm: Permanent) -> bool:
 
 def max_hand_size(state: GameState, player: str) -> int | None:
     """402.2: seven, unless an effect says the player has no maximum hand size (None)."""
-    lifted = any(
-        perm.controller == player and not perm.phased_out and face(state, perm).no_maximum_hand_size for perm in state.battlefield
+    lifters = state.cards.hand_size_lifters  # the game's cards that can: none, most often (then no look at each permanent)
+    lifted = bool(lifters) and any(
+        perm.card in lifters and perm.controller == player and not perm.phased_out and face(state, perm).no_maximum_hand_size
+        for perm in state.battlefield
     ) or any(e.kind == EffectKind.NO_MAX_HAND_SIZE and e.player == player for e in state.effects)
     return maximum_hand_size(lifted)
 

@@ -28,8 +28,9 @@ def untap(table: Table) -> bool:
     With shared team turns, for every player of the active team (805.4)."""
     s = table.state
     team = teams.active_team(s)
-    going = [p.object for p in s.battlefield if p.controller in team and not p.phased_out and "phasing" in ch.face(s, p).keywords]
-    coming = [p.object for p in s.battlefield if p.controller in team and p.phased_out]
+    phasers = s.cards.phasing  # the game's cards with phasing: none, most often
+    going = [p.object for p in s.battlefield if p.card in phasers and p.controller in team and not p.phased_out and "phasing" in ch.face(s, p).keywords]
+    coming = [p.object for p in s.battlefield if p.phased_out and p.controller in team]
     if going or coming:
         emit(table, ev.PermanentsPhased, phased_in=coming, phased_out=going)
     to = None
