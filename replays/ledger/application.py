@@ -22,7 +22,6 @@ from eventsourcing.persistence import EventStore, InfrastructureFactory, Integri
 from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
