@@ -25,7 +25,6 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
-from mtg_ledger.replays.cards import pin
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.collecting import Collected
@@ -139,6 +138,8 @@ class Ledger(Application[UUID]):
         """Start a game from a setup (scenario players, format, seed, shuffle); runs to the first decision.
         ``also``'s events (the game's access tokens) are saved in the same transaction. The game records
         the definitions of its cards from the card pool as it is now (``replays.cards.pin``)."""
+        from mtg_ledger.replays.cards import pin
+
         began = time.perf_counter()
         game = Game.start(pin(setup), game_id or uuid4())
         count = len(game.pending_events)
