@@ -19,6 +19,7 @@ from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.deps import Settings
+from mtg_ledger.replays.service.fast_actions import FastActions
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.limits import BODY_LIMIT, BodyLimit
 from mtg_ledger.replays.service.card_routes import router as card_router
@@ -89,6 +90,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     app.include_router(router)
     app.include_router(card_router)
     app.include_router(viewer_router)
+    app.add_middleware(FastActions)  # a plain decision answered without FastAPI's work per request (fast_actions.py)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": config.max_log_bytes})
     return app
 
