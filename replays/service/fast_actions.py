@@ -7,20 +7,24 @@ one ``Authorization: Bearer`` header with a token this process has seen, of this
 a JSON body that the route's own body field validates, its headers within their limits. Anything else
 (no token, a token not seen yet, the judge's, a malformed body, ...) goes on to the route itself, with
 the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
-What ``Games.act`` raises is answered by the same table (``errors.respond``); an error nobody
-expected goes on up to the app's handler of defects (logged, 500), as from the route.
+``Games.act`` runs in a thread of the app's own pool (``deciders``, as many threads as FastAPI's pool:
+the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
+the same table (``errors.respond``); an error nobody expected goes on up to the app's handler of
+defects (logged, 500), as from the route.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from asyncio import get_running_loop
+from contextvars import copy_context
+from functools import partial
 from typing import Any
 from uuid import UUID
 
 from fastapi.routing import APIRoute
 from fastapi.security.utils import get_authorization_scheme_param
-from starlette.concurrency import run_in_threadpool
 from starlette.responses import JSONResponse
 
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER
@@ -55,9 +59,10 @@ class FastActions:
         if checked is None:  # not a plain decision: the route decides what to answer
             await self.app(scope, _again(message, receive), send)
             return
-        games, game_id, player, action, key, signature = checked
+        state, games, game_id, player, action, key, signature = checked
+        decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature))
         try:
-            answer = await run_in_threadpool(games.act, game_id, player, action, key, (body, signature))
+            answer = await get_running_loop().run_in_executor(state.deciders, decide)
         except Exception as error:  # noqa: BLE001 - the route's table; a defect goes on up, as from the route
             if status_of(error) is None:
                 raise
@@ -66,7 +71,7 @@ class FastActions:
             response = JSONResponse(answer)
         await response(scope, receive, send)
 
-    def _checked(self, scope: Scope, id_text: str, body: bytes) -> tuple[Any, UUID, str, Any, str | None, str | None] | None:
+    def _checked(self, scope: Scope, id_text: str, body: bytes) -> tuple[Any, Any, UUID, str, Any, str | None, str | None] | None:
         """What the route's dependencies would give it, when every one of them passes; else None."""
         state = scope["app"].state
         listener = state.listener
@@ -101,7 +106,7 @@ class FastActions:
         action, errors = self.body_field.validate(value, {}, loc=("body",))  # the route's own validation
         if errors:
             return None
-        return games, game_id, holder.holder, action, headers.get(b"idempotency-key"), headers.get(b"signature")
+        return state, games, game_id, holder.holder, action, headers.get(b"idempotency-key"), headers.get(b"signature")
 
 
 def _again(first: Message, receive: Receive) -> Receive:
