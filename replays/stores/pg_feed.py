@@ -33,6 +33,8 @@ ends, so the horizon (the smallest id in flight) still covers every row it write
 
 from __future__ import annotations
 
+from typing import Any
+
 from psycopg.sql import SQL, Composable, Identifier, Literal
 
 ID_BITS = 16
@@ -52,6 +54,25 @@ def quoted(name: str) -> str:
 def qualified(schema: str, table: str) -> Literal:
     """``"schema"."table"`` as a literal for ``::regclass`` and ``to_regclass``."""
     return Literal(f"{quoted(schema)}.{quoted(table)}")
+
+
+class Rendered:
+    """A composed statement as its bytes, rendered once for each client encoding met (as psycopg renders
+    it for a connection: the identifiers quoted, the literals adapted), then given to ``execute`` as
+    such. Given the ``Composed`` itself, psycopg renders it again at every execute: 40 us for the
+    insert of a decision, 12 us for the read of its versions."""
+
+    def __init__(self, statement: Composable) -> None:
+        self.statement = statement
+        self._bytes: dict[str, bytes] = {}
+
+    def on(self, curs: Any) -> bytes:
+        """The statement for ``curs``'s connection."""
+        encoding: str = curs.connection.info.encoding
+        found = self._bytes.get(encoding)
+        if found is None:
+            found = self._bytes[encoding] = self.statement.as_bytes(curs)
+        return found
 
 
 class FeedStatements:
