@@ -55,7 +55,10 @@ class FastActions:
             await self.app(scope, _again(message, receive), send)
             return
         body: bytes = message.get("body", b"")
-        checked = self._checked(scope, match.group(1), body)
+        try:
+            checked = self._checked(scope, match.group(1), body)
+        except Exception:  # noqa: BLE001 - a body too deep to parse, say: the route reads it again and answers
+            checked = None
         if checked is None:  # not a plain decision: the route decides what to answer
             await self.app(scope, _again(message, receive), send)
             return
@@ -97,10 +100,7 @@ class FastActions:
         game_id = UUID(id_text)
         if holder is None or holder.game != str(game_id) or holder.holder == JUDGE_HOLDER:  # auth.member, auth.player
             return None
-        try:
-            value = json.loads(body)  # as FastAPI reads a JSON body
-        except ValueError:
-            return None
+        value = json.loads(body)  # as FastAPI reads a JSON body (what it cannot read, the route refuses)
         if value is None:
             return None
         action, errors = self.body_field.validate(value, {}, loc=("body",))  # the route's own validation
