@@ -23,6 +23,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+from annotated_types import MaxLen
 from fastapi.routing import APIRoute
 from fastapi.security.utils import get_authorization_scheme_param
 from starlette.responses import JSONResponse
@@ -33,9 +34,30 @@ from mtg_ledger.replays.service.limits import ASGIApp, Message, Receive, Scope, 
 from mtg_ledger.replays.service.routes import router
 
 ACTIONS = re.compile(r"/games/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/actions")
-# The headers the route reads, and the longest each may be (as its ``Header(max_length=...)``).
-HEADERS = {b"authorization": None, b"content-type": None, b"idempotency-key": 1024, b"signature": 200}
 ROUTE = "act"  # the name of the route answered here (routes.act)
+# What the route depends on, all of which is checked here: another dependency or parameter stops the app
+# from starting until this module checks it too.
+DEPENDENCIES = ["reachable", "games", "player", "body_bytes"]
+HEADER_PARAMS = {"Idempotency-Key", "Signature"}  # each checked for its max_length, its only constraint
+
+
+def _route_headers(route: APIRoute) -> dict[bytes, int | None]:
+    """The headers read here (lower-case, as ASGI gives them), and the longest each may be."""
+    dependant = route.dependant
+    if (
+        [d.call.__name__ for d in dependant.dependencies] != DEPENDENCIES  # type: ignore[union-attr]
+        or [p.alias for p in dependant.path_params] != ["id"]
+        or dependant.query_params or dependant.cookie_params or len(dependant.body_params) != 1
+        or {p.alias for p in dependant.header_params} != HEADER_PARAMS
+    ):
+        raise TypeError("routes.act's parameters changed: fast_actions.py must check them as the route does")
+    headers: dict[bytes, int | None] = {b"authorization": None, b"content-type": None}
+    for param in dependant.header_params:
+        (limit,) = param.field_info.metadata  # one MaxLen, or the TypeError below
+        if not isinstance(limit, MaxLen):
+            raise TypeError(f"routes.act's header {param.alias} has a constraint fast_actions.py does not check")
+        headers[param.alias.lower().encode()] = limit.max_length
+    return headers
 
 
 class FastActions:
@@ -45,6 +67,7 @@ class FastActions:
         self.app = app
         (route,) = [r for r in router.routes if isinstance(r, APIRoute) and r.name == ROUTE]
         self.body_field: Any = route.body_field  # the route's body (its pydantic validator)
+        self.headers = _route_headers(route)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path") or (match := ACTIONS.fullmatch(scope["path"])) is None:
@@ -81,12 +104,13 @@ class FastActions:
         if listener is not None and not listener.listening.is_set():  # routes.reachable: 503
             return None
         headers: dict[bytes, str] = {}
+        limits = self.headers
         for name, value in scope["headers"]:
-            if name in HEADERS:
+            if name in limits:
                 if name in headers:  # a header given twice: the route's reading of it stands
                     return None
                 text = value.decode("latin-1")
-                longest = HEADERS[name]
+                longest = limits[name]
                 if longest is not None and len(text) > longest:
                     return None
                 headers[name] = text
