@@ -8,6 +8,7 @@ import contextlib
 import gc
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
@@ -19,6 +20,7 @@ from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.service import errors
 from mtg_ledger.replays.service.deps import Settings
+from mtg_ledger.replays.service.fast_actions import FastActions
 from mtg_ledger.replays.service.games import Games
 from mtg_ledger.replays.service.limits import BODY_LIMIT, BodyLimit
 from mtg_ledger.replays.service.card_routes import router as card_router
@@ -26,6 +28,7 @@ from mtg_ledger.replays.service.routes import router
 from mtg_ledger.replays.service.viewer_routes import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
 
+DECIDERS = 40  # threads for decisions (fast_actions.py): as many as FastAPI's thread pool has (anyio's default)
 FIRST_LISTEN_S = 2.0  # how long a starting process waits for its LISTEN session (the database may be down: it then starts anyway)
 
 DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (docs/reference/http.md).
@@ -45,6 +48,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ledger = Ledger(env=store_env)
+        app.state.deciders = ThreadPoolExecutor(DECIDERS, thread_name_prefix="decide")  # fast_actions.py's
         app.state.games = Games(ledger, {"MTG_LEDGER_SIGNING_KEY": config.signing_key} if config.signing_key else None)
         with contextlib.suppress(PersistenceError, OSError):  # the store down: made when first needed
             app.state.games.receipts.ready()  # the signing key, made now if the store has none: every receipt is signed with it
@@ -66,6 +70,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
                 listening.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await listening
+            app.state.deciders.shutdown(wait=True)
             ledger.close()
 
     def stop() -> None:
@@ -89,6 +94,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     app.include_router(router)
     app.include_router(card_router)
     app.include_router(viewer_router)
+    app.add_middleware(FastActions)  # a plain decision answered without FastAPI's work per request (fast_actions.py)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": config.max_log_bytes})
     return app
 

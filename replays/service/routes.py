@@ -103,6 +103,8 @@ def get_decision(games: Service, id: GameId, holder: Member) -> Any:
     return games.decision(id, viewer_of(holder.holder))
 
 
+# A decision that passes every check below is answered by fast_actions.py, with the same checks (it refuses to
+# start if this route's parameters change); anything else by this route.
 @router.post("/games/{id}/actions", response_model=ActionTaken, responses=WRITE, tags=["playing"])
 def act(
     games: Service,

@@ -51,7 +51,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
-from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, quoted, readable_below
+from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, Rendered, quoted, readable_below
 
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes; past this the payload is empty
@@ -94,16 +94,17 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         ).format(**names)
         self._max = SQL("SELECT MAX(notification_id) FROM {schema}.{table} WHERE notification_id < %s").format(**names)
         self._beyond = SQL("SELECT EXISTS (SELECT 1 FROM {schema}.{table} WHERE notification_id >= %s)").format(**names)
-        self._last_versions = SQL(
+        self._last_versions = Rendered(SQL(
             "SELECT s.id::text AS id, (SELECT MAX(t.originator_version) FROM {schema}.{table} AS t WHERE t.originator_id = s.id) AS version"
             " FROM unnest(%s::{id_type}[]) AS s(id)"
-        ).format(id_type=Identifier(datastore.originator_id_type), **names)
+        ).format(id_type=Identifier(datastore.originator_id_type), **names))
+        self._insert = Rendered(self.feed.insert)  # the statements of every decision, rendered once
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def last_versions(self, originator_ids: Sequence[UUID | str]) -> dict[UUID | str, int]:
         """The version of each stream's last row (0: none), in one statement."""
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._last_versions, ([str(i) for i in originator_ids],), prepare=True)
+            curs.execute(self._last_versions.on(curs), ([str(i) for i in originator_ids],), prepare=True)
             found = {row["id"]: row["version"] for row in curs.fetchall()}
         return {i: int(found.get(str(i)) or 0) for i in originator_ids}
 
@@ -210,7 +211,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             "topics": [e.topic for e in stored_events],
             "states": [e.state for e in stored_events],
         }
-        curs.execute(self.feed.insert, params, prepare=True)
+        curs.execute(self._insert.on(curs), params, prepare=True)
         return sorted(row["notification_id"] for row in curs.fetchall())
 
     def create_table(self) -> None:

@@ -192,3 +192,31 @@ def test_a_siege_s_controller_chooses_its_protector_over_http_and_is_refused_a_n
         assert refused.status_code == 422 and refused.json()["rule"] == "310.11a", refused.text
     chosen = client.post(f"/games/{game}/actions", json={"action": "choose_protector", "protector": "carol"}, headers=auth("alice"))
     assert chosen.status_code == 200 and chosen.json()["events"][0] == {**chosen.json()["events"][0], "type": "ProtectorChosen", "player": "carol"}
+
+
+def test_a_decision_is_answered_alike_whether_its_content_type_names_a_charset_or_not(client: TestClient) -> None:
+    """``application/json`` is answered without FastAPI's per-request work (service/fast_actions.py), any other
+    JSON content type by the route itself: the same decisions, retries and refusals get the same answers."""
+    answers = []
+    for content_type in ("application/json", "application/json; charset=utf-8"):
+        game, tokens = new_game(client)
+        headers = {"Authorization": f"Bearer {tokens['alice']}", "Content-Type": content_type}
+        seen = []
+        for body, extra in [
+            ({"action": "activate", "object": 1}, {"Idempotency-Key": "k1"}),
+            ({"action": "activate", "object": 1}, {"Idempotency-Key": "k1"}),  # a retry: the first answer again
+            ({"action": "activate", "object": 2}, {"Idempotency-Key": "k1"}),  # the key with another body: 422
+            ({"action": "cast", "card": "Lightning Bolt", "targets": ["bob"], "expected_version": 1}, {}),  # stale: 409
+            ({"action": "cast", "card": "Lightning Bolt", "targets": ["bob"], "player": "bob"}, {}),  # not this token's player
+            ({"action": "cast", "card": "Lightning Bolt", "targets": ["bob"]}, {}),
+        ]:
+            r = client.post(f"/games/{game}/actions", content=json.dumps(body), headers={**headers, **extra})
+            answer = r.json()
+            if r.status_code == 200:
+                answer = {"version": answer["version"], "events": answer["events"], "receipt_version": answer["receipt"]["version"]}
+            seen.append((r.status_code, json.loads(json.dumps(answer).replace(game, "GAME"))))
+        judge = client.post(f"/games/{game}/actions", content=b'{"action": "pass"}', headers={**headers, "Authorization": f"Bearer {tokens['judge']}"})
+        seen.append((judge.status_code, judge.json()))
+        answers.append(seen)
+    assert [status for status, _ in answers[0]] == [200, 200, 422, 409, 422, 200, 403]
+    assert answers[0] == answers[1]

@@ -1,0 +1,147 @@
+"""``POST /games/{id}/actions``, the route every decision takes, answered without FastAPI's work per
+request (routing, solving the route's dependencies one by one, the handler's wrappers): a plain ASGI
+middleware that makes the same checks with the same functions, then calls ``Games.act`` as the route does.
+
+It answers only a request that passes every check of the route (``routes.act``): the store reachable,
+one ``Authorization: Bearer`` header with a token this process has seen, of this game and of a player,
+a JSON body that the route's own body field validates, its headers within their limits. Anything else
+(no token, a token not seen yet, the judge's, a malformed body, ...) goes on to the route itself, with
+the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
+``Games.act`` runs in a thread of the app's own pool (``deciders``, as many threads as FastAPI's pool:
+the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
+the same table (``errors.respond``); an error nobody expected goes on up to the app's handler of
+defects (logged, 500), as from the route.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from asyncio import get_running_loop
+from contextvars import copy_context
+from functools import partial
+from typing import Any
+from uuid import UUID
+
+from annotated_types import MaxLen
+from fastapi.routing import APIRoute
+from fastapi.security.utils import get_authorization_scheme_param
+from starlette.responses import JSONResponse
+
+from mtg_ledger.replays.ledger.access import JUDGE_HOLDER
+from mtg_ledger.replays.service.errors import respond, status_of
+from mtg_ledger.replays.service.limits import ASGIApp, Message, Receive, Scope, Send
+from mtg_ledger.replays.service.routes import router
+
+ACTIONS = re.compile(r"/games/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/actions")
+ROUTE = "act"  # the name of the route answered here (routes.act)
+# What the route depends on, all of which is checked here: another dependency or parameter stops the app
+# from starting until this module checks it too.
+DEPENDENCIES = ["reachable", "games", "player", "body_bytes"]
+HEADER_PARAMS = {"Idempotency-Key", "Signature"}  # each checked for its max_length, its only constraint
+
+
+def _route_headers(route: APIRoute) -> dict[bytes, int | None]:
+    """The headers read here (lower-case, as ASGI gives them), and the longest each may be."""
+    dependant = route.dependant
+    if (
+        [d.call.__name__ for d in dependant.dependencies] != DEPENDENCIES  # type: ignore[union-attr]
+        or [p.alias for p in dependant.path_params] != ["id"]
+        or dependant.query_params or dependant.cookie_params or len(dependant.body_params) != 1
+        or {p.alias for p in dependant.header_params} != HEADER_PARAMS
+    ):
+        raise TypeError("routes.act's parameters changed: fast_actions.py must check them as the route does")
+    headers: dict[bytes, int | None] = {b"authorization": None, b"content-type": None}
+    for param in dependant.header_params:
+        (limit,) = param.field_info.metadata  # one MaxLen, or the TypeError below
+        if not isinstance(limit, MaxLen):
+            raise TypeError(f"routes.act's header {param.alias} has a constraint fast_actions.py does not check")
+        headers[param.alias.lower().encode()] = limit.max_length
+    return headers
+
+
+class FastActions:
+    """In front of the app's routes: answers a plain decision itself, hands anything else on."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        (route,) = [r for r in router.routes if isinstance(r, APIRoute) and r.name == ROUTE]
+        self.body_field: Any = route.body_field  # the route's body (its pydantic validator)
+        self.headers = _route_headers(route)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path") or (match := ACTIONS.fullmatch(scope["path"])) is None:
+            await self.app(scope, receive, send)
+            return
+        message = await receive()  # the whole body, in one message (``BodyLimit`` read it)
+        if message["type"] != "http.request" or message.get("more_body"):
+            await self.app(scope, _again(message, receive), send)
+            return
+        body: bytes = message.get("body", b"")
+        try:
+            checked = self._checked(scope, match.group(1), body)
+        except Exception:  # noqa: BLE001 - a body too deep to parse, say: the route reads it again and answers
+            checked = None
+        if checked is None:  # not a plain decision: the route decides what to answer
+            await self.app(scope, _again(message, receive), send)
+            return
+        state, games, game_id, player, action, key, signature = checked
+        decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature))
+        try:
+            answer = await get_running_loop().run_in_executor(state.deciders, decide)
+        except Exception as error:  # noqa: BLE001 - the route's table; a defect goes on up, as from the route
+            if status_of(error) is None:
+                raise
+            response = respond(error)
+        else:
+            response = JSONResponse(answer)
+        await response(scope, receive, send)
+
+    def _checked(self, scope: Scope, id_text: str, body: bytes) -> tuple[Any, Any, UUID, str, Any, str | None, str | None] | None:
+        """What the route's dependencies would give it, when every one of them passes; else None."""
+        state = scope["app"].state
+        listener = state.listener
+        if listener is not None and not listener.listening.is_set():  # routes.reachable: 503
+            return None
+        headers: dict[bytes, str] = {}
+        limits = self.headers
+        for name, value in scope["headers"]:
+            if name in limits:
+                if name in headers:  # a header given twice: the route's reading of it stands
+                    return None
+                text = value.decode("latin-1")
+                longest = limits[name]
+                if longest is not None and len(text) > longest:
+                    return None
+                headers[name] = text
+        if headers.get(b"content-type") != "application/json" or not body:
+            return None
+        scheme, token = get_authorization_scheme_param(headers.get(b"authorization"))  # as HTTPBearer reads it
+        if not token or scheme.lower() != "bearer":
+            return None
+        games = state.games
+        holder = games.tokens.known(token)  # auth.member: a token this process has seen
+        game_id = UUID(id_text)
+        if holder is None or holder.game != str(game_id) or holder.holder == JUDGE_HOLDER:  # auth.member, auth.player
+            return None
+        value = json.loads(body)  # as FastAPI reads a JSON body (what it cannot read, the route refuses)
+        if value is None:
+            return None
+        action, errors = self.body_field.validate(value, {}, loc=("body",))  # the route's own validation
+        if errors:
+            return None
+        return state, games, game_id, holder.holder, action, headers.get(b"idempotency-key"), headers.get(b"signature")
+
+
+def _again(first: Message, receive: Receive) -> Receive:
+    """``receive`` with the message already read given once more, first."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return first
+        return await receive()
+
+    return replay
