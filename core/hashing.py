@@ -42,7 +42,7 @@ def canonical(mapping: dict[str, Any]) -> bytes:
         pack = _packers.pack
     except AttributeError:
         pack = _packers.pack = msgpack.Packer(use_bin_type=True).pack
-    return pack(body)  # msgpack.packb's bytes, without making a Packer for each event (half of packb's time)
+    return bytes(pack(body))  # msgpack.packb's bytes, without making a Packer for each event (half of packb's time)
 
 
 _packers = threading.local()  # a Packer for each thread (one is not to be shared across threads)

@@ -198,7 +198,7 @@ class StepBegan(GameEvent):
 
 # The plan's steps as the applier below compares them, looked up once: an enumeration's member looked up
 # on its class costs a rebuild more than the rest of the applier (a quarter of a microsecond each).
-_FIRST_STEP = {phase: turn_plan.first_step(phase).step for phase in turn_plan.phases()}
+_FIRST_STEP: dict[str, str] = {phase: turn_plan.first_step(phase).step for phase in turn_plan.phases()}
 _BEGINNING_OF_COMBAT = turn_plan.Step.BEGINNING_OF_COMBAT
 _DECLARE_ATTACKERS = turn_plan.Step.DECLARE_ATTACKERS
 _DECLARE_BLOCKERS = turn_plan.Step.DECLARE_BLOCKERS

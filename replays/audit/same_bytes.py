@@ -47,7 +47,7 @@ def same_value(recorded: Any, derived: Any) -> bool:
             return False
         types = frozenset(map(type, recorded))
         if types in _HOMOGENEOUS and frozenset(map(type, derived)) == types:
-            return list(derived) == recorded  # items of one exact type on both sides, compared in C
+            return bool(list(derived) == recorded)  # items of one exact type on both sides, compared in C
         return all(same_value(r, d) for r, d in zip(recorded, derived, strict=True))
     if kind is dict:
         if type(derived) is not dict or len(derived) != len(recorded):

@@ -71,7 +71,7 @@ class Shape:
         tests = [(key, _exact_test(tp)) for key, tp in self.types.items()]
         # every field of a plain type: (key, the types its value may be, those of a list's items or None)
         self.exact: tuple[tuple[str, frozenset[type], frozenset[type] | None], ...] | None = (
-            tuple((key, *test) for key, test in tests if test is not None) if all(test is not None for _, test in tests) else None  # type: ignore[misc]
+            tuple((key, *test) for key, test in tests if test is not None) if all(test is not None for _, test in tests) else None
         )
 
     def wrong_key(self, value: dict[str, Any]) -> str | None:
