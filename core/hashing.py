@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import hashlib
+import threading
 from typing import Any
 
 import msgpack
@@ -37,7 +38,14 @@ def sort_keys(value: Any) -> Any:
 def canonical(mapping: dict[str, Any]) -> bytes:
     """msgpack bytes of ``mapping`` without its ``hash`` key, keys sorted at every level."""
     body = {k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in sorted(mapping.items()) if k != "hash"}
-    return msgpack.packb(body, use_bin_type=True)
+    try:
+        pack = _packers.pack
+    except AttributeError:
+        pack = _packers.pack = msgpack.Packer(use_bin_type=True).pack
+    return bytes(pack(body))  # msgpack.packb's bytes, without making a Packer for each event (half of packb's time)
+
+
+_packers = threading.local()  # a Packer for each thread (one is not to be shared across threads)
 
 
 def chain(previous_hex: str, mapping: dict[str, Any]) -> str:

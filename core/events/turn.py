@@ -196,10 +196,19 @@ class StepBegan(GameEvent):
     fields_type = StepBeganFields
 
 
+# The plan's steps as the applier below compares them, looked up once: an enumeration's member looked up
+# on its class costs a rebuild more than the rest of the applier (a quarter of a microsecond each).
+_FIRST_STEP: dict[str, str] = {phase: turn_plan.first_step(phase).step for phase in turn_plan.phases()}
+_BEGINNING_OF_COMBAT = turn_plan.Step.BEGINNING_OF_COMBAT
+_DECLARE_ATTACKERS = turn_plan.Step.DECLARE_ATTACKERS
+_DECLARE_BLOCKERS = turn_plan.Step.DECLARE_BLOCKERS
+_COMBAT_DAMAGE = turn_plan.Step.COMBAT_DAMAGE
+
+
 @applies(StepBegan)
 def _step_began(s: GameState, e: StepBeganFields) -> None:
     phase, step, plan = e["phase"], e["step"], s.phase_plan
-    if plan and plan[0] == phase and step == turn_plan.first_step(phase).step:
+    if plan and plan[0] == phase and step == _FIRST_STEP[phase]:
         plan.pop(0)  # a new phase begins
     s.phase = phase
     s.step = step
@@ -207,17 +216,17 @@ def _step_began(s: GameState, e: StepBeganFields) -> None:
     s.priority = None
     s.priority_given_this_step = False
     s.passes = []
-    if step == turn_plan.Step.BEGINNING_OF_COMBAT:  # a new combat: nothing carries over from an earlier one
+    if step == _BEGINNING_OF_COMBAT:  # a new combat: nothing carries over from an earlier one
         s.defender_chosen = None
         s.defending_players = []
         s.declared_attackers = []
         s.first_strikers = []
-    elif step == turn_plan.Step.DECLARE_ATTACKERS:
+    elif step == _DECLARE_ATTACKERS:
         s.attackers_declared = False
         s.declared_attackers = []
-    elif step == turn_plan.Step.DECLARE_BLOCKERS:
+    elif step == _DECLARE_BLOCKERS:
         s.blockers_declared_by = []
-    elif step == turn_plan.Step.COMBAT_DAMAGE:
+    elif step == _COMBAT_DAMAGE:
         s.combat_damage_dealt = False
 
 

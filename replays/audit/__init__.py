@@ -19,7 +19,7 @@ from mtg_ledger.replays.stores import snapshots
 from mtg_ledger.replays.messages import Phrase, catalogue, say
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
-from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable
+from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable, current_form, current_kinds
 from mtg_ledger.replays.audit.validate import problem_at
 
 Map = dict[str, Any]
@@ -173,7 +173,7 @@ def audit(
         report.findings.append(schema)
     if sound:
         usable = Prefix(events, sound)
-        result = replay(usable, progress, versions)
+        result = replay(usable, progress, versions, chained=True)  # integrity checked the chain of every event in usable
         report.decisions = result.decisions
         found = [f for f in result.findings if f.version <= sound]
         report.findings.extend(found)
@@ -188,9 +188,10 @@ def _schema(events: Rereadable, versions: dict[str, int] | None) -> tuple[Findin
     bring to its current form names the log, at version 0, before any event that does not conform),
     and how many first events conform."""
     bad: Finding | None = None
+    kinds = current_kinds(versions) if versions is not None else frozenset()
     for i, event in enumerate(events, start=1):
         try:
-            current = event if versions is None else upgrade(event, versions)
+            current = event if versions is None else current_form(event, versions, kinds)
         except SchemaError as e:
             return Finding.of(0, "integrity", e.code, e.params), 0
         if bad is None:

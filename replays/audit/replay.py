@@ -28,6 +28,7 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.audit.replay_window import CannotRead, RecordedLog, Rereadable
+from mtg_ledger.replays.audit.same_bytes import same_bytes
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
@@ -120,7 +121,7 @@ def _allowed(state: GameState) -> tuple[Map, ...]:
     return tuple(action_json(c) for c in islice(legal_actions(state), ALLOWED_SHOWN))
 
 
-def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str, int] | None = None) -> ReplayResult:
+def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str, int] | None = None, *, chained: bool = False) -> ReplayResult:
     """Re-run the recorded decisions; the first finding stops the replay (nothing after it can be trusted).
 
     ``log`` holds the maps as recorded and ``versions`` the class versions they were recorded with
@@ -133,13 +134,18 @@ def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str
     ``log`` is read in order, a few events at a time (``RecordedLog``), and its first events once more
     for the shuffles: a list, or a log file's ``LogEvents``, replays in memory that does not grow with
     its length.
+
+    ``chained``: the caller has checked the hash chain of every event of ``log`` as recorded
+    (``logfile.integrity``), so that a derived event whose canonical bytes are the recorded one's, after
+    a derived chain that is the recorded one so far, takes its recorded hash without encoding it again
+    (``ReplayTable.emit``): the same hashes, the same findings.
     """
     result = ReplayResult(events=len(log))
     recorded = RecordedLog(log, versions)
     at = [1]  # the version being replayed, for a finding if the engine cannot go on
     try:
         try:
-            _replay(recorded, progress, result, at)
+            _replay(recorded, progress, result, at, chained)
         except CannotRead:
             raise
         except Exception as e:  # a defect or a forgery the checks before did not name: a finding all the same
@@ -163,7 +169,7 @@ def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str
     return result
 
 
-def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, at: list[int]) -> ReplayResult:
+def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, at: list[int], chained: bool = False) -> ReplayResult:
     """A log the engine cannot even follow (a forged shape that slipped past the schema, a value no rule
     can take) raises; ``replay`` makes it a finding at the event where it stopped, never a crash."""
     first = log.get(0)
@@ -179,7 +185,7 @@ def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, a
             return result
     setup = setup_of(first)
     try:
-        table = ReplayTable.replaying(log, setup, shuffles)
+        table = ReplayTable.replaying(log, setup, shuffles, chained)
     except RulesError as e:
         result.findings.append(_refused(1, e, whole=True, recorded=first))
         return result
@@ -264,17 +270,23 @@ class ReplayTable(LocalTable):
     (``logfile.integrity``), and the chain goes on from it as it does in the log.
 
     It keeps no list of every event it derived: ``count`` of them, and ``fresh``, those derived since
-    the replay last compared them with the log (``_same``)."""
+    the replay last compared them with the log (``_same``).
 
-    def __init__(self, log: Recorded) -> None:
+    ``chained``: the log's chain is checked as recorded (``replay``'s ``chained``); ``_prior`` is then the
+    recorded hash of the event before the next one (None: not known to be the hash its chain checked)."""
+
+    def __init__(self, log: Recorded, chained: bool = False) -> None:
         super().__init__()
         self.log = log
         self.count = 0
         self.fresh: list[Map] = []
+        self._length = len(log)
+        self._chained = chained
+        self._prior: str | None = GENESIS_HASH if chained else None
 
     @classmethod
-    def replaying(cls, log: Recorded, setup: dict[str, Any], shuffles: Shuffles) -> ReplayTable:
-        table = cls(log)
+    def replaying(cls, log: Recorded, setup: dict[str, Any], shuffles: Shuffles, chained: bool = False) -> ReplayTable:
+        table = cls(log, chained)
         fields = engine.started_fields(setup)
         table.emit(ev.GameStarted, **fields)
         engine.begin_game(table, fields, shuffles)
@@ -283,11 +295,18 @@ class ReplayTable(LocalTable):
     def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
         k = self.count
         mapping = {"v": k + 1, "type": event_class.__name__, **fields}
-        mapping["hash"] = chain(self.state.last_hash, mapping)
-        recorded = self.log[k] if k < len(self.log) else None
-        if recorded is not None and recorded["hash"] != mapping["hash"] and self._older_form(k):
-            if agrees_with_older_form(recorded, mapping):
-                mapping = dict(recorded)
+        recorded = self.log[k] if k < self._length else None
+        prior, self._prior = self._prior, None
+        if self._chained and recorded is not None and recorded["type"] not in UPCAST_TYPES:
+            self._prior = recorded["hash"]  # the map its chain checked (an upcast type's may be another)
+        if recorded is not None and self._prior is not None and prior == self.state.last_hash and same_bytes(recorded, mapping):
+            # the recorded event, whose hash its chain checked, encodes as this one after the same chain
+            mapping["hash"] = recorded["hash"]
+        else:
+            mapping["hash"] = chain(self.state.last_hash, mapping)
+            if recorded is not None and recorded["hash"] != mapping["hash"] and self._older_form(k):
+                if agrees_with_older_form(recorded, mapping):
+                    mapping = dict(recorded)
         self.fresh.append(mapping)
         self.count += 1
         apply_event(self.state, mapping)

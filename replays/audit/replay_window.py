@@ -10,9 +10,25 @@ from collections.abc import Iterable, Iterator, Sized
 from itertools import islice
 from typing import Any, Protocol
 
+from mtg_ledger.core.events import EVENT_TYPES
 from mtg_ledger.core.schema import upgrade
 
 Map = dict[str, Any]
+
+
+def current_kinds(versions: dict[str, int]) -> frozenset[str]:
+    """The event types that ``versions`` (a log's class versions) recorded in their current form: an
+    event of one of them is its own current form (``core.schema.upgrade`` would give it back as it is)."""
+    return frozenset(kind for kind, cls in EVENT_TYPES.items() if versions.get(kind, 1) == cls.class_version)
+
+
+def current_form(event: Map, versions: dict[str, int], current: frozenset[str]) -> Map:
+    """``upgrade(event, versions)``, without asking it for an event of a type in ``current``
+    (``current_kinds(versions)``)."""
+    kind = event.get("type")
+    if type(kind) is str and kind in current:
+        return event
+    return upgrade(event, versions)
 
 
 class Rereadable(Sized, Iterable[Map], Protocol):
@@ -48,6 +64,7 @@ class RecordedLog:
 
     def __init__(self, events: Rereadable, versions: dict[str, int] | None) -> None:
         self._events, self._versions = events, versions
+        self._kinds = frozenset() if versions is None else current_kinds(versions)
         self._count = len(events)
         self._source = self.again()
         self._held: deque[Map] = deque()
@@ -57,6 +74,9 @@ class RecordedLog:
         return self._count
 
     def __getitem__(self, k: int) -> Map:
+        i = k - self._first
+        if 0 <= i < len(self._held):  # held already: most asks
+            return self._held[i]
         if not self._first <= k < self._count:
             raise IndexError(f"recorded event {k} is not held (held from {self._first} on, of {self._count})")
         while k >= self._first + len(self._held):
@@ -88,6 +108,6 @@ class RecordedLog:
         if self._versions is None:
             return event
         try:
-            return upgrade(event, self._versions)
+            return current_form(event, self._versions, self._kinds)
         except Exception as e:
             raise CannotRead(e) from None

@@ -30,12 +30,49 @@ FORMATS = ("two-player", "free-for-all", "single-defender", "archenemy")
 SEED_RANGE = range(0, 2**64)
 
 
+_PLAIN: dict[Any, frozenset[type]] = {str: frozenset({str}), int: frozenset({int}), bool: frozenset({bool})}
+_PLAIN |= {str | None: frozenset({str, type(None)}), int | None: frozenset({int, type(None)})}
+
+
+def _exact_test(tp: Any) -> tuple[frozenset[type], frozenset[type] | None] | None:
+    """For a field of a plain type (``str``, ``int``, ``bool``, one of them or None, a list of ``str`` or
+    of ``int``): the exact types its value may be, and its items' (a list's); None for any other type."""
+    if tp in _PLAIN:
+        return _PLAIN[tp], None
+    if typing.get_origin(tp) is list and typing.get_args(tp) in ((str,), (int,)):
+        return frozenset({list}), _PLAIN[typing.get_args(tp)[0]]
+    return None
+
+
+def _plainly_conforms(fields: Map, exact: tuple[tuple[str, frozenset[type], frozenset[type] | None], ...], count: int) -> bool:
+    """Whether an event's fields are exactly its type's (``count`` of them, all of ``exact``) and each of
+    exactly its plain type: what pydantic's strict check accepts without asking it (every value a log
+    decodes to, a str, an int of any size, a bool, None, a list, is its type exactly or is not). False says
+    nothing: the full check then says what is wrong, if anything."""
+    if len(fields) != count:
+        return False
+    for key, types, items in exact:
+        if key not in fields:
+            return False
+        value = fields[key]
+        if type(value) not in types:
+            return False
+        if items is not None and not items.issuperset(map(type, value)):
+            return False
+    return True
+
+
 class Shape:
     """A map's declared keys and their types (a TypedDict's), and pydantic's strict check of them."""
 
     def __init__(self, typed: Any) -> None:
         self.types: dict[str, Any] = typing.get_type_hints(typed)
         self.adapter: TypeAdapter[Any] = TypeAdapter(typed)
+        tests = [(key, _exact_test(tp)) for key, tp in self.types.items()]
+        # every field of a plain type: (key, the types its value may be, those of a list's items or None)
+        self.exact: tuple[tuple[str, frozenset[type], frozenset[type] | None], ...] | None = (
+            tuple((key, *test) for key, test in tests if test is not None) if all(test is not None for _, test in tests) else None
+        )
 
     def wrong_key(self, value: dict[str, Any]) -> str | None:
         """The first declared key (in declaration order) whose value is not of its type, or None."""
@@ -93,6 +130,9 @@ def event_problem(event: Any) -> Phrase | None:
         return Phrase("schema.version_form", {"value": event.get("v")})
     if type(event.get("hash")) is not str or not HEX64.fullmatch(event["hash"]):
         return Phrase("schema.hash_form", {"value": event.get("hash")})
+    exact = FIELDS[kind].exact
+    if exact is not None and kind != "GameStarted" and _plainly_conforms(event, exact, len(exact) + 3):  # with v, type and hash
+        return None  # as the checks below find it: exactly its fields, each of its type
     fields = {k: v for k, v in event.items() if k not in ("v", "type", "hash")}
     problem = _entries_problem(fields.get("players")) if kind == "GameStarted" else None  # each entry first, by name
     problem = problem or _fields_problem(kind, fields, FIELDS[kind])

@@ -22,6 +22,7 @@ from mtg_ledger.core.catalog import Catalog
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.card_values import CardDataError, Path, dotted
 from mtg_ledger.core.vocabulary import compile_card
+from mtg_ledger.replays.cards.writer import file_name
 
 PACKAGE = "mtg_ledger.replays.cards"
 NEAREST = 3  # names suggested for an unknown one
@@ -161,12 +162,38 @@ def live_pool() -> Pool:
     return read_pool(files)
 
 
+_FILES_POOL = live_pool
+
+
 def pin(setup: dict[str, Any], pool: Pool | None = None) -> dict[str, Any]:
     """The setup with the pool's definitions (``cards``) a new game records in its GameStarted; a
     setup that already names definitions (a recorded game's) keeps them."""
     if "cards" in setup:
         return setup
     return {**setup, "cards": (pool or live_pool()).definitions}
+
+
+def definitions_today(names: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The pool's definitions today of the cards ``names``, each read (and checked) from the file its name
+    gives it (``writer.file_name``), not the whole pool: an audit compares a game's few cards. The whole
+    pool (read once, ``live_pool``) when it is read already, or when a name's file is not there or holds
+    another card (then the pool says whether it holds the card at all), or when another pool stands in
+    for the files' (a test's)."""
+    if live_pool is not _FILES_POOL or _FILES_POOL.cache_info().currsize:
+        return live_pool().definitions
+    folder = resources.files(PACKAGE).joinpath("pool")
+    found: dict[str, dict[str, Any]] = {}
+    for name in names:
+        file = file_name(name) if isinstance(name, str) else ""
+        try:
+            text = folder.joinpath(file).read_text(encoding="utf-8") if file else None
+        except OSError:
+            text = None
+        data = None if text is None else read_card(f"pool/{file}", text)
+        if data is None or data.get("name") != name:
+            return live_pool().definitions
+        found[name] = data
+    return found
 
 
 _PRINTED = ("power", "toughness", "loyalty", "defense", "enchant", "ward")
@@ -200,7 +227,7 @@ def card_json(definition: Mapping[str, Any]) -> dict[str, Any]:
 def changed_since(recorded: Mapping[str, Any], pool: Pool | None = None) -> list[Phrase]:
     """What the pool says differently today of the cards a game recorded (``GameStarted.cards``): one
     notice a card, naming the fields that differ. The game stands as recorded; a judge may want to know."""
-    today = (pool or live_pool()).definitions
+    today = pool.definitions if pool is not None else definitions_today(recorded)
     out: list[Phrase] = []
     for name, definition in recorded.items():
         now = today.get(name)
@@ -212,4 +239,4 @@ def changed_since(recorded: Mapping[str, Any], pool: Pool | None = None) -> list
     return out
 
 
-__all__ = ["CardFileError", "card_json", "changed_since", "Pool", "line_of", "live_pool", "pin", "read_card", "read_pool"]
+__all__ = ["CardFileError", "card_json", "changed_since", "definitions_today", "Pool", "line_of", "live_pool", "pin", "read_card", "read_pool"]
