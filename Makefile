@@ -45,13 +45,18 @@ docs: $(STAMP)
 
 bench: $(STAMP)
 	rm -f benchmarks/results.json
+	$(PY) -m benchmarks.quiet
 	$(PY) -m benchmarks.run
 	$(PY) -m benchmarks.storage
+	$(PY) -m benchmarks.quiet
 	$(PY) -m benchmarks.timetravel
+	$(PY) -m benchmarks.quiet
 	$(PY) -m benchmarks.service
 	$(PY) -m benchmarks.scaleout_store
+	$(PY) -m benchmarks.quiet
 	$(PY) -m benchmarks.scaleout
 	$(PY) -m benchmarks.postgres_import
+	$(PY) -m benchmarks.quiet
 	$(PY) -m benchmarks.cli
 	$(PY) -m benchmarks.audit
 	$(PY) -m benchmarks.receipts

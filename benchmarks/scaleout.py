@@ -266,7 +266,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=16, help="games played at once, one client each")
     parser.add_argument("--seconds", type=float, default=3.0, help="how long each load is measured")
-    parser.add_argument("--warm", type=float, default=1.0, help="load before measuring")
+    parser.add_argument("--warm", type=float, default=2.0, help="load before measuring (the workers' start and first requests left out)")
     parser.add_argument("--hold", type=float, default=2.0, help="how long the stalled writer holds its transaction")
     parser.add_argument("--library", type=int, default=8, help="cards in each library of each game")
     args = parser.parse_args()
