@@ -64,10 +64,7 @@ class Catalog:
     def triggering(self) -> frozenset[str]:
         """The names whose permanents have triggered abilities (603; those keywords bring too, as prowess
         and ward): the others never trigger anything."""
-        return frozenset(
-            [n for n, c in self.cards.items() if c.triggered or (c.back is not None and c.back.triggered)]
-            + [n for n, t in self.tokens.items() if t.triggered]
-        )
+        return self._with(lambda f: bool(f.triggered))
 
     @cached_property
     def without_statics(self) -> frozenset[str]:
