@@ -192,12 +192,14 @@ class GameState:
         """Players still in the game, in turn order (800.4a: a player who left is gone)."""
         return [n for n in self.turn_order if not self.players[n].lost]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, permanents: bool = True) -> dict[str, Any]:
         """Every field as builtins (the same as ``dataclasses.asdict``, much faster: no deep copies,
-        so encode or hash the result before the state changes again)."""
+        so encode or hash the result before the state changes again). ``permanents=False``: the
+        battlefield's permanents left as records (a list of them), for a caller that makes the maps of
+        only those it needs."""
         d = dict(vars(self))
         d["players"] = {name: state_hash.visible(p) for name, p in self.players.items()}
-        d["battlefield"] = [state_hash.visible(p) for p in self.battlefield]
+        d["battlefield"] = [state_hash.visible(p) for p in self.battlefield] if permanents else list(self.battlefield)
         d["stack"] = [dict(vars(o)) for o in self.stack]
         d["effects"] = [dict(vars(e)) for e in self.effects]
         d["pending_triggers"] = [dict(vars(t)) for t in self.pending_triggers]

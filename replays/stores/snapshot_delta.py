@@ -61,12 +61,14 @@ class BadSnapshot(ValueError):
 
 class Keyframe(NamedTuple):
     """A keyframe as a writer keeps it to make deltas against: its version, the digest of its stored
-    row, its plain state and the size of its compressed payload."""
+    row, its plain state and the size of its compressed payload; ``unchanged``: what
+    ``replays.stores.state_delta`` reads of it once (an ``Unchanged``), kept with it once made."""
 
     version: int
     digest: bytes
     plain: Map
     size: int
+    unchanged: Any = None
 
 
 def row_digest(stored_bytes: bytes) -> bytes:

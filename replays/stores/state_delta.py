@@ -1,0 +1,159 @@
+"""A game state's delta against a keyframe, as ``snapshot_delta.diff(keyframe.plain, plain)`` gives it,
+byte for byte, without making the plain form of every permanent on the battlefield.
+
+A writer's snapshot is mostly a delta (``replays.stores.snapshot_delta``), and on a long game most
+permanents have not changed since the keyframe. ``diff`` needs the plain map of each one
+(``core.state_hash.visible``) only to find it equal to the keyframe's. Here a permanent's attributes
+are compared, as one map, with the keyframe's map of it completed with the defaults of the sparse
+fields it leaves out (``Unchanged``, made once a keyframe), and only a permanent that differs is made a
+map and diffed. The node is the same: equal values are what ``diff`` finds equal (its ``==`` on maps),
+and a field of ``Permanent.SPARSE`` counts as left out exactly when ``visible`` leaves it out (it holds
+its default, of the default's type). A permanent this does not vouch for (an attribute beyond the
+dataclass's fields, a field deleted, a keyframe map that no permanent's ``visible`` gives) is diffed the
+plain way; a state whose battlefield or key order this does not follow is diffed whole.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from operator import eq, itemgetter
+from typing import Any
+
+from mtg_ledger.core.state import GameState, Permanent
+from mtg_ledger.core.state_hash import visible
+from mtg_ledger.replays.stores import snapshot_delta as delta
+
+Map = dict[str, Any]
+FIELDS = tuple(f.name for f in fields(Permanent))
+_FIELD_SET = frozenset(FIELDS)
+_SPARSE = Permanent.SPARSE
+_MISSING = object()  # a field a map must have (not sparse)
+_DEFAULTS = tuple(_SPARSE.get(name, _MISSING) for name in FIELDS)
+# The sparse fields whose default is False or 0: ``visible`` leaves them out only while of the default's type.
+_TYPED = tuple((itemgetter(name), type(default)) for name, default in _SPARSE.items() if default is not None)
+
+
+class Unchanged:
+    """A keyframe's battlefield, to tell the permanents that have not changed since: each ``object``
+    id's index, and the values a permanent must hold to give the same map (None: never vouched for)."""
+
+    def __init__(self, battlefield: Any) -> None:
+        keys = delta._identities(battlefield) if isinstance(battlefield, list) else None
+        self.usable = keys is not None and "object" in battlefield[0]
+        self.index: dict[int, int] = {}
+        self.expected: dict[int, Map | None] = {}
+        if keys is not None and self.usable:
+            self.index = {key: i for i, key in enumerate(keys)}
+            self.expected = {key: _expected(item) for key, item in zip(keys, battlefield, strict=True)}
+
+
+def _expected(item: Map) -> Map | None:
+    """The attributes of a permanent whose ``visible`` map equals ``item``: its fields, a sparse one
+    left out holding its default. None where that is not so of one such map (a key no field has, a
+    field missing, a sparse field present at its default, which ``visible`` never writes)."""
+    if not item.keys() <= _FIELD_SET:
+        return None
+    values = dict(zip(FIELDS, map(item.get, FIELDS, _DEFAULTS), strict=True))
+    if any(value is _MISSING for value in values.values()) or any(name in item and item[name] == default for name, default in _SPARSE.items()):
+        return None
+    return values
+
+
+def state_node(old: Map, state: GameState, unchanged: Unchanged) -> list[Any] | None:
+    """``delta.diff(old, plain)``, ``plain`` being the state's plain form without its card definitions."""
+    new = state.to_dict(permanents=False)
+    new.pop("cards", None)
+    if not unchanged.usable or "battlefield" not in old or not state.battlefield or list(new) != [k for k in old if k in new] + [k for k in new if k not in old]:
+        return delta.diff(old, _materialised(new))
+    changed: dict[str, Any] = {}
+    equal = all(key in new for key in old)
+    for key, value in new.items():
+        if key not in old:
+            changed[key] = [delta.REPLACE, value]  # not the battlefield: that one is in both
+            equal = False
+        elif key == "battlefield":
+            node = _battlefield(old[key], value, unchanged)
+            if node is False:
+                return delta.diff(old, _materialised(new))
+            if node is not None:
+                changed[key] = node
+                equal = False
+        else:
+            node = delta.diff(old[key], value)
+            if node is not None:
+                changed[key] = node
+                equal = equal and old[key] == value  # equal as ``diff`` finds maps equal (1 == True)
+    return None if equal else [delta.MAP, changed, [key for key in old if key not in new]]
+
+
+def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) -> list[Any] | None | bool:
+    """``delta.diff(old, [visible(p) for p in permanents])``; False: not known this way."""
+    attributes = list(map(vars, permanents))
+    keys = [a.get("object") for a in attributes]
+    if not isinstance(old, list) or set(map(type, keys)) != {int} or len(set(keys)) != len(keys):
+        return False
+    at = list(map(unchanged.index.get, keys))  # each one's index in the keyframe (None: new since)
+    same = _same(attributes, keys, unchanged)
+    segments: list[list[Any]] = []
+    j = 0
+    while j < len(permanents):
+        i = at[j]
+        if i is None:
+            if segments and segments[-1][0] == delta.NEW:
+                segments[-1][1].append(visible(permanents[j]))
+            else:
+                segments.append([delta.NEW, [visible(permanents[j])]])
+            j += 1
+            continue
+        if same[j]:
+            end = _run(at, same, j)
+        else:
+            node = delta.diff(old[i], visible(permanents[j]))
+            end = j + 1
+            if node is not None:
+                segments.append([delta.PATCH, i, node])
+                j = end
+                continue
+        if segments and segments[-1][0] == delta.COPY and segments[-1][2] == i:  # unchanged: copied
+            segments[-1][2] = i + end - j
+        else:
+            segments.append([delta.COPY, i, i + end - j])
+        j = end
+    if len(permanents) == len(old) and segments == [[delta.COPY, 0, len(old)]]:
+        return None  # the lists are equal
+    return [delta.ARRAY, segments]
+
+
+def _run(at: list[int | None], same: list[bool], j: int) -> int:
+    """Where the run of unchanged permanents from ``j`` on, in the keyframe's order, ends: looked at
+    64 at a time (a board that did not change is a few comparisons), then one by one."""
+    first, k = at[j], j
+    assert first is not None
+    while k < len(at):
+        end = min(len(at), k + 64)
+        if False not in same[k:end] and at[k:end] == list(range(first + k - j, first + end - j)):
+            k = end
+            continue
+        while k < len(at) and same[k] and at[k] == first + k - j:
+            k += 1
+        break
+    return k
+
+
+def _same(attributes: list[Map], keys: list[int], unchanged: Unchanged) -> list[bool]:
+    """For each permanent (its attributes), whether they are the keyframe's map of it with the sparse
+    fields it leaves out at their defaults (``==`` on maps, as ``diff`` compares them: the same fields,
+    equal values), each sparse field of its default's type, so that ``visible`` leaves it out exactly
+    when it holds the default. The types looked at once for all where all are plain, else one by one."""
+    same = list(map(eq, attributes, map(unchanged.expected.get, keys)))
+    try:
+        if all(set(map(type, map(get, attributes))) == {kind} for get, kind in _TYPED):
+            return same
+    except KeyError:  # a field deleted
+        pass
+    return [s and all(type(get(a)) is kind for get, kind in _TYPED) for s, a in zip(same, attributes, strict=True)]
+
+
+def _materialised(new: Map) -> Map:
+    """The plain form as ``GameState.to_dict`` gives it: each permanent a map."""
+    return {**new, "battlefield": [visible(p) for p in new["battlefield"]]}

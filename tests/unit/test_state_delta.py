@@ -1,0 +1,113 @@
+"""A writer's snapshot delta made without the plain map of every permanent (replays.stores.state_delta)
+is the node ``snapshot_delta.diff`` makes from the whole plain state, for every pair of states: the
+stored bytes of a snapshot never depend on which way it was made."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mtg_ledger.core.events import apply_event
+from mtg_ledger.core.state import GameState, Permanent, Player
+from mtg_ledger.replays.stores import snapshot_delta as delta
+from mtg_ledger.replays.stores.state_delta import Unchanged, state_node
+from tests.conftest import examples
+from tests.log_tools import demo_log
+
+
+def plain_of(state: GameState) -> dict[str, Any]:
+    plain = state.to_dict()
+    plain.pop("cards", None)
+    return plain
+
+
+def keyframe_of(state: GameState) -> dict[str, Any]:
+    """The plain state as a writer keeps its keyframe: through msgpack (lists, fresh objects)."""
+    return delta.unpack(delta.pack(plain_of(state)))
+
+
+def same_node(old: dict[str, Any], state: GameState) -> None:
+    expected = delta.diff(old, plain_of(state))
+    assert state_node(old, state, Unchanged(old.get("battlefield"))) == expected
+    assert delta.pack(state_node(old, state, Unchanged(old.get("battlefield")))) == delta.pack(expected)
+
+
+@settings(max_examples=examples(30), deadline=None)
+@given(st.data())
+def test_the_delta_between_any_two_states_of_a_game_is_the_node_diff_makes(data: st.DataObject) -> None:
+    events = demo_log()
+    first = data.draw(st.integers(1, len(events) - 1))
+    later = data.draw(st.integers(first, len(events)))
+    state = GameState()
+    for e in events[:first]:
+        apply_event(state, e)
+    old = keyframe_of(state)
+    for e in events[first:later]:
+        apply_event(state, e)
+    same_node(old, state)
+
+
+EDITS = st.sampled_from([
+    ("tapped", True), ("damage", 2), ("fresh", False), ("counters", {"+1/+1": 1}), ("blocking", [3]),
+    ("blocking", (3,)),  # a tuple where the keyframe holds a list: not equal (diff: an array node)
+    ("deathtouched", True), ("deathtouched", 0),  # 0 is not False: visible keeps it
+    ("loyalty_turn", 3), ("loyalty_turn", False), ("loyalty_turn", 0.0), ("attached_to", 2), ("attached_to", None),
+    ("damage", False), ("tapped", 0),  # equal to what the keyframe holds, of another type: diff finds the maps equal
+    ("extra", 1),  # an attribute beyond the dataclass's fields
+    ("delete", "damage"), ("delete", "deathtouched"),
+])
+
+
+@st.composite
+def board_and_edits(draw: st.DrawFn) -> tuple[GameState, dict[str, Any]]:
+    """A battlefield as a keyframe holds it (some sparse fields set, some at a default of another
+    type), then permanents edited in any of those ways, removed, added and moved."""
+    count = draw(st.integers(1, 12))
+    state = GameState(players={"alice": Player("alice", library=["Forest"] * 5)})
+    state.battlefield = [Permanent(i, "Forest", "alice", "alice") for i in range(1, count + 1)]
+    for p in state.battlefield:
+        if draw(st.integers(0, 4)) == 0:
+            name, value = draw(EDITS.filter(lambda e: e[0] not in ("extra", "delete")))
+            setattr(p, name, value)
+    old = keyframe_of(state)
+    for p in list(state.battlefield):
+        for name, value in draw(st.lists(EDITS, max_size=2)):
+            if name == "delete":
+                vars(p).pop(value, None)  # the class's default shows through: p.damage is still 0
+                p.other = 1  # the same number of attributes, not the same ones
+            else:
+                setattr(p, name, value)
+        if draw(st.integers(0, 6)) == 0:
+            state.battlefield.remove(p)
+    state.battlefield += [Permanent(100 + i, "Island", "alice", "alice") for i in range(draw(st.integers(0, 3)))]
+    if draw(st.booleans()) and len(state.battlefield) > 1:
+        state.battlefield.append(state.battlefield.pop(0))
+    if draw(st.integers(0, 5)) == 0:
+        state.turn = True if old["turn"] == 1 else 1  # equal to the keyframe's, of another type
+    return state, old
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(board_and_edits())
+def test_a_permanent_is_taken_as_unchanged_only_when_its_map_is_the_keyframes(case: tuple[GameState, dict[str, Any]]) -> None:
+    state, old = case
+    same_node(old, state)
+
+
+def test_a_keyframe_map_no_permanent_gives_is_never_taken_as_unchanged() -> None:
+    state = GameState(battlefield=[Permanent(1, "Forest", "alice", "alice"), Permanent(2, "Forest", "alice", "alice")])
+    old = keyframe_of(state)
+    old["battlefield"][0]["deathtouched"] = False  # visible never writes a sparse field at its default
+    old["battlefield"][1]["unknown"] = 1
+    unchanged = Unchanged(old["battlefield"])
+    assert list(unchanged.expected.values()) == [None, None]
+    same_node(old, state)
+
+
+def test_an_empty_battlefield_on_either_side_is_diffed_the_plain_way() -> None:
+    empty = GameState()
+    full = GameState(battlefield=[Permanent(1, "Forest", "alice", "alice")])
+    same_node(keyframe_of(empty), full)
+    same_node(keyframe_of(full), empty)
