@@ -3,8 +3,9 @@
 
 The state before the turn is this process's copy of the game at its last snapshot, folded on with the
 events this process saved since: their maps as saved, packed when saved (so that nothing the live game does
-later can reach them) and unpacked as a read of the store gives them. A snapshot so costs the fold of what
-happened since and its own encoding, not a read of the store. A game this process has no copy of (its
+later can reach them) and unpacked as a read of the store gives them, a few saves at a time as they come
+(``FOLD_EVERY``). A snapshot so costs the fold of the last few saves and its own encoding, not a read of
+the store. A game this process has no copy of (its
 first snapshot here), or one whose saves it did not all make (another writer's events came between),
 is read from the store, checked, as before. A snapshot is a cache: one that cannot be taken is logged and
 left out, and the decision stands.
@@ -28,6 +29,7 @@ from mtg_ledger.replays.stores import verify
 
 Map = dict[str, Any]
 KEYFRAMES_KEPT = 64  # games whose last keyframe (and copy at their last snapshot) this process keeps
+FOLD_EVERY = 8  # saves kept packed before they are folded into the copy: a snapshot folds at most these
 
 
 @dataclass
@@ -85,6 +87,12 @@ class Snapshots:
             self._copies.pop(game_id, None)
             self._since.pop(game_id, None)
             return
+        copy = self._copies.get(game_id)
+        if copy is not None and len(trail.saves) >= FOLD_EVERY:  # all before this save: before any snapshot still to come
+            for event in _unpacked(trail.saves, trail.next - 1):
+                apply_event(copy.state, event)
+                copy.version = event["v"]
+            trail.saves.clear()
         trail.saves.append(msgpack.packb(maps, use_bin_type=True))
         trail.next = maps[-1]["v"] + 1
 
