@@ -219,16 +219,22 @@ class Ledger(Application[UUID]):
         return new
 
     def _save(self, game: Game, *also: Aggregate, maps: list[dict[str, Any]] | None = None) -> None:
-        """Save the new events (and ``also``'s, in the same transaction); then snapshot the state right
-        before each turn they begin, when due (``replays.ledger.snapshotting``). ``maps``: the new
-        events' maps, when the caller has made them."""
+        """Save the new events (and ``also``'s, in the same transaction), and snapshot the state right
+        before each turn they begin, when due (``replays.ledger.snapshotting``): in the same transaction
+        where the store takes snapshots so, else after it. ``maps``: the new events' maps, when the caller
+        has made them."""
         if self.snapshots is None:
             self.save(game, *also)
             return
         if maps is None:
             maps = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
-        self.save(game, *also)
-        self._snapshots.saved(self, game, maps)
+        taken = self._snapshots.before(self, game, maps, early=getattr(self.recorder, "saves_snapshots", False))
+        try:
+            self.save(game, *also, **({"snapshots": taken} if taken else {}))  # in the save's transaction
+        except BaseException:
+            self._snapshots.forget(game.id)
+            raise
+        self._snapshots.after(self, game, maps, taken)
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
         self.logger.info(

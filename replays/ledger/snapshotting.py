@@ -9,6 +9,10 @@ the store. A game this process has no copy of (its
 first snapshot here), or one whose saves it did not all make (another writer's events came between),
 is read from the store, checked, as before. A snapshot is a cache: one that cannot be taken is logged and
 left out, and the decision stands.
+
+Where the store takes snapshot rows in a save's transaction (``saves_snapshots``: the compact SQLite
+tables), a snapshot the copy can give is taken before the save and stored with it: a decision that begins
+a turn and its snapshot are one commit, not two. One the copy cannot give is taken after the save, read.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 from uuid import UUID
 
 import msgpack
-from eventsourcing.persistence import PersistenceError
+from eventsourcing.persistence import PersistenceError, StoredEvent
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.table import Game
@@ -50,32 +54,57 @@ class Snapshots:
         self._copies: LiveGames[Game] = LiveGames(KEYFRAMES_KEPT)  # each game at its last snapshot (a copy)
         self._since: LiveGames[Trail] = LiveGames(KEYFRAMES_KEPT)  # the saves since that copy
 
-    def saved(self, ledger: Any, game: Game, maps: list[Map]) -> None:
-        """After a save of ``maps``, the game's new events: snapshot the state right before each turn they
-        begin, when one is due."""
+    def before(self, ledger: Any, game: Game, maps: list[Map], early: bool) -> list[StoredEvent] | None:
+        """Before a save of ``maps``, the game's new events: follow them, and, when ``early`` (the store
+        takes snapshots in the save's transaction), the snapshots due with them, from this process's copy
+        of the game ([] when none is due). None: any due are taken by ``after``, once the save is stored.
+        A save that fails must be followed by ``forget``."""
         if not maps:
-            return
+            return []
         self._follow(game.id, maps)
-        turns = [(m["v"], m["state_hash"]) for m in maps if m["type"] == "TurnBegan"]
-        if not turns:
+        return self._taken(ledger, game.id, maps, stored=False) if early else None
+
+    def after(self, ledger: Any, game: Game, maps: list[Map], taken: list[StoredEvent] | None) -> None:
+        """After the save: the snapshots ``before`` did not take, taken and stored now, in a transaction
+        of their own."""
+        if taken is not None:
             return
+        rows = self._taken(ledger, game.id, maps, stored=True)
         try:
-            last = self._last(ledger, game.id)
-            for turn, state_hash in turns:
-                if snaps.due(turn - 1, last, self.interval):
-                    keyframe = self._keyframes.get(game.id) or snaps.last_keyframe(ledger, game.id)
-                    before, rest = self._before(ledger, game.id, turn - 1, maps)
-                    stored, keyframe = snaps.take(ledger.mapper, before, keyframe, self.interval, state_hash)
-                    ledger.snapshots.recorder.insert_events([stored])
-                    self._keyframes[game.id], self._copies[game.id] = keyframe, before  # stored: deltas may stand on it
-                    self._since[game.id] = Trail(maps[-1]["v"] + 1, [msgpack.packb(rest, use_bin_type=True)])
-                    last = self._at[game.id] = turn - 1
-        except (PersistenceError, verify.StoreDamage) as e:  # a cache: the events are saved, which is what counts
+            if rows:
+                ledger.snapshots.recorder.insert_events(rows)
+        except PersistenceError as e:  # a cache: the events are saved, which is what counts
             self.forget(game.id)
             ledger.logger.warning("snapshot not taken", game=str(game.id), error=verify.brief(e))
 
+    def _taken(self, ledger: Any, game_id: UUID, maps: list[Map], stored: bool) -> list[StoredEvent] | None:
+        """The rows of the snapshots due with ``maps``: the state right before each turn they begin, when
+        one is due. ``stored``: whether the save is stored (else only this process's copy can give the
+        states; None when it cannot)."""
+        turns = [(m["v"], m["state_hash"]) for m in maps if m["type"] == "TurnBegan"]
+        rows: list[StoredEvent] = []
+        try:
+            last = self._last(ledger, game_id) if turns else 0
+            for turn, state_hash in turns:
+                if snaps.due(turn - 1, last, self.interval):
+                    keyframe = self._keyframes.get(game_id) or snaps.last_keyframe(ledger, game_id)
+                    before, rest = self._before(ledger, game_id, turn - 1, maps, stored)
+                    if before is None:
+                        self._at.pop(game_id, None)  # as stored: read again once the save is
+                        return None
+                    row, keyframe = snaps.take(ledger.mapper, before, keyframe, self.interval, state_hash)
+                    rows.append(row)
+                    self._keyframes[game_id], self._copies[game_id] = keyframe, before  # deltas may stand on it once stored
+                    self._since[game_id] = Trail(maps[-1]["v"] + 1, [msgpack.packb(rest, use_bin_type=True)])
+                    last = self._at[game_id] = turn - 1
+        except (PersistenceError, verify.StoreDamage) as e:  # a cache: left out, and the decision stands
+            self.forget(game_id)
+            ledger.logger.warning("snapshot not taken", game=str(game_id), error=verify.brief(e))
+            return []
+        return rows
+
     def forget(self, game_id: UUID) -> None:
-        for kept in (self._keyframes, self._copies, self._since):
+        for kept in (self._keyframes, self._copies, self._since, self._at):
             kept.pop(game_id, None)
 
     def _follow(self, game_id: UUID, maps: list[Map]) -> None:
@@ -96,18 +125,18 @@ class Snapshots:
         trail.saves.append(msgpack.packb(maps, use_bin_type=True))
         trail.next = maps[-1]["v"] + 1
 
-    def _before(self, ledger: Any, game_id: UUID, version: int, maps: list[Map]) -> tuple[Game, list[Map]]:
-        """The game at ``version`` (this process's copy folded on, or read), and the save's maps after it."""
+    def _before(self, ledger: Any, game_id: UUID, version: int, maps: list[Map], stored: bool) -> tuple[Game | None, list[Map]]:
+        """The game at ``version`` (this process's copy folded on, or read from the store once ``stored``;
+        None when neither), and the save's maps after it."""
         rest = [m for m in maps if m["v"] > version]
         copy, trail = self._copies.pop(game_id, None), self._since.pop(game_id, None)
-        if copy is None or trail is None or copy.version > version:
-            return ledger._load(game_id, version), rest
-        for event in _unpacked(trail.saves, version):
-            apply_event(copy.state, event)
-            copy.version = event["v"]
-        if copy.version != version:  # the saves this process made stop short of it
-            return ledger._load(game_id, version), rest
-        return copy, rest
+        if copy is not None and trail is not None and copy.version <= version:
+            for event in _unpacked(trail.saves, version):
+                apply_event(copy.state, event)
+                copy.version = event["v"]
+            if copy.version == version:
+                return copy, rest
+        return (ledger._load(game_id, version) if stored else None), rest  # no copy, or its saves stop short of it
 
     def _last(self, ledger: Any, game_id: UUID) -> int:
         if game_id not in self._at:

@@ -73,6 +73,7 @@ RECORDERS: Final = ("compact", "library")
 PAGE_SIZE: Final = 1024
 STATEMENTS: Final = 64  # prepared statements each connection keeps
 EVENTS: Final = "events"
+SNAPSHOTS: Final = "snapshots"
 FEED: Final = "feed"
 LIBRARY_EVENTS: Final = "stored_events"  # the library's table: its presence means the library's layout
 
@@ -88,7 +89,7 @@ _BASE = f"({_GAME} * {SPAN})"  # the key of a game's event 0
 class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
     """A game's rows keyed by one integer, games.id * 2^32 + version: the snapshots' table (and the events')."""
 
-    def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = "snapshots") -> None:
+    def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = SNAPSHOTS) -> None:
         super().__init__(datastore, events_table_name)
         self._known_topics: set[str] = set()  # names already committed to ``topics`` (never rolled back)
         table = self.events_table_name
@@ -196,10 +197,12 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
     the game it holds without reading the store's last version first (``Ledger.decide``)."""
 
     checks_predecessor = True
+    saves_snapshots = True  # ``insert_events(..., snapshots=rows)``: the snapshots' rows in the same transaction
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
         super().__init__(datastore, events_table_name)
         self.feed_table_name = FEED
+        self._insert_snapshots_statement = f"INSERT OR IGNORE INTO {SNAPSHOTS} (key, topic, state) VALUES ({_BASE} + ?, (SELECT id FROM topics WHERE name = ?), ?)"
         # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
         self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
 
@@ -209,9 +212,22 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
             f"CREATE TABLE IF NOT EXISTS {FEED} (id INTEGER PRIMARY KEY, game INTEGER NOT NULL, version INTEGER NOT NULL, size INTEGER NOT NULL)",
         ]
 
-    def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+    def _insert_events(
+        self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], snapshots: Sequence[StoredEvent] = (), **kwargs: Any
+    ) -> Sequence[int] | None:
+        """The events, their feed rows and the check of each run's predecessor; then ``snapshots``, rows of
+        the snapshots' table taken with them (a row already there is left as it is: a snapshot is a cache,
+        and the read that uses one checks it), so that a decision and its snapshot are one commit."""
         if not stored_events:
             return []
+        ids = self._insert_run(c, stored_events, **kwargs)
+        if snapshots:
+            for topic in dict.fromkeys(s.topic for s in snapshots):
+                c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
+            c.executemany(self._insert_snapshots_statement, [(self.game_key(s.originator_id), s.originator_version, s.topic, s.state) for s in snapshots])
+        return ids
+
+    def _insert_run(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int]:
         super()._insert_events(c, stored_events, **kwargs)  # begins with a write: the rest runs under SQLite's lock
         c.execute(self.select_max_notification_id_statement)
         first = int(c.fetchone()[0] or 0) + 1

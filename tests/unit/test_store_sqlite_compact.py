@@ -318,3 +318,32 @@ def test_a_decision_on_a_copy_the_store_no_longer_holds_is_taken_on_the_game_as_
     events = list(ledger.event_maps(game))
     assert [e["v"] for e in events] == list(range(1, len(events) + 1))
     assert Ledger.game(ledger, game).state.state_hash() == ledger.state_now(game).state_hash()
+
+
+def test_a_decision_and_the_snapshot_it_takes_are_one_commit(ledger: Ledger, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the compact tables a writer takes a due snapshot from its copy of the game before the save and
+    stores it in the save's transaction: one commit a decision, a snapshot included. Only a game's first
+    snapshot in a process, with no copy yet, is read and stored after the save, in a commit of its own."""
+    from eventsourcing.sqlite import SQLiteDatastore
+
+    commits: list[bool] = []
+    transaction = SQLiteDatastore.transaction
+
+    def counted(self: SQLiteDatastore, *, commit: bool = False) -> Any:
+        commits.append(commit)
+        return transaction(self, commit=commit)
+
+    decisions: list[int] = []
+    decide = Ledger.decide
+
+    def counted_decide(self: Ledger, *args: Any, **kwargs: Any) -> Any:
+        decisions.append(1)
+        return decide(self, *args, **kwargs)
+
+    monkeypatch.setattr(SQLiteDatastore, "transaction", counted)
+    monkeypatch.setattr(Ledger, "decide", counted_decide)
+    game = play_demo(ledger, demo_setup(7))
+    assert ledger.snapshots is not None
+    snapshots = ledger.snapshots.recorder.select_events(game)
+    assert len(snapshots) >= 8  # a snapshot every 100 or so events of 1,076
+    assert sum(commits) == 1 + len(decisions) + 1  # the start, each decision, the game's first snapshot
