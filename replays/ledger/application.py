@@ -29,7 +29,7 @@ from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.collecting import Collected
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
-from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
+from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
@@ -43,10 +43,10 @@ if TYPE_CHECKING:  # for the type checker alone: the ledger reads logs, the audi
 
     from mtg_ledger.core.commands import Command
     from mtg_ledger.replays.audit.replay_window import Rereadable
-    from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
+    from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, LogRefused, last_decision_point
     from mtg_ledger.replays.ledger.snapshotting import Snapshots
 
-_FROM_IMPORTS = ("LINEAGE", "Lineage", "last_decision_point")  # re-exported from ``imports``, loaded when first asked for
+_FROM_IMPORTS = ("LINEAGE", "Lineage", "LogRefused", "last_decision_point")  # re-exported from ``imports``, loaded when first asked for
 
 
 def __getattr__(name: str) -> Any:
