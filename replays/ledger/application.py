@@ -22,7 +22,7 @@ from eventsourcing.persistence import EventStore, InfrastructureFactory, Integri
 from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
-from mtg_ledger.core.events.lazy import complete_all
+from mtg_ledger.core.when_used import complete_all
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
@@ -74,8 +74,13 @@ class Ledger(Application[UUID]):
 
     def __init__(self, env: dict[str, str] | None = None, *, writes: bool = True) -> None:
         self.writes = writes
-        if writes:  # a writer makes events: their classes are made dataclasses now, not at its first decisions
-            complete_all()  # (a reader folds the rows' maps and needs none of it: core.events.lazy)
+        if writes:
+            # A writer makes events and compiles cards: their classes are made dataclasses now (core.when_used),
+            # before its first decision, or a thread of the service, meets one. A reader folds the rows' maps
+            # and compiles only the kinds its game's cards are written in.
+            from mtg_ledger.core import vocabulary  # noqa: F401  # declares the card vocabulary's kinds
+
+            complete_all()
         super().__init__(env)
         self._live: LiveGames[Game] = LiveGames(int(self.env.get(LIVE_GAMES_ENV) or LIVE_GAMES))  # games this process plays
         self._saved: LiveGames[int] = LiveGames(self._live.size)  # the version of each this process last saved

@@ -1,8 +1,9 @@
-"""Event classes are declared as the events modules are imported and made frozen dataclasses when first
-used (core/events/lazy.py): a reader of a stored game makes none; a completed class holds exactly what the
-eventsourcing library's metaclass makes, by the same code; and whatever asks for a class's dataclass (an
-event made, its fields, its repr, its equality) completes the class first. Each check runs in a fresh
-interpreter, where no class has been used yet."""
+"""Event classes and the card vocabulary's kinds are declared as their modules are imported and made frozen
+dataclasses when first used (core/when_used.py, core/events/lazy.py): a reader of a stored game makes no
+event class and only the kinds its cards are written in; a completed class holds exactly what the
+eventsourcing library's metaclass (an event) or ``@dataclass(frozen=True)`` (a kind) makes, by the same
+code; and whatever asks for a class's dataclass (an object made, its fields, its repr, its equality)
+completes the class first. Each check runs in a fresh interpreter, where no class has been used yet."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def described(cls: type) -> dict[str, Any]:
 
     from mtg_ledger.core.events.lazy import MADE
 
-    out: dict[str, Any] = {"__doc__": cls.__doc__, "own": sorted(k for k in cls.__dict__ if k in MADE)}
+    out: dict[str, Any] = {"__doc__": cls.__doc__, "own": sorted(cls.__dict__)}
     for name in MADE:
         value = cls.__dict__.get(name)
         if name == "__dataclass_fields__":
@@ -60,51 +61,65 @@ def plain(value: Any) -> Any:
     return repr(value)
 
 
-DESCRIBE_ALL = (
-    "import json; from mtg_ledger.core.events import EVENT_TYPES; from mtg_ledger.core.events.lazy import complete_all; "
-    "from tests.unit.test_event_classes_completed_when_used import described; complete_all(); "
-    "print(json.dumps({n: described(c) for n, c in EVENT_TYPES.items()}))"
-)
+DESCRIBE_ALL = textwrap.dedent("""
+    import json
+    from mtg_ledger.core import vocabulary
+    from mtg_ledger.core.events import EVENT_TYPES
+    from mtg_ledger.core.when_used import complete_all
+    from tests.unit.test_classes_made_when_used import described
+    complete_all()
+    kinds = {**vocabulary.EFFECT_KINDS, **vocabulary.ABILITY_KINDS}
+    print(json.dumps({"events": {n: described(c) for n, c in EVENT_TYPES.items()}, "kinds": {n: described(c) for n, c in kinds.items()}}))
+""")
 
 
-def test_a_completed_event_class_holds_what_the_librarys_metaclass_makes_of_it() -> None:
-    as_the_library_makes_them = run(textwrap.dedent("""
-        # every event class made a dataclass as it is declared, by the library's metaclass alone: core.events.lazy
-        # loaded (and EventType made the library's metaclass) before the events package declares any
-        import importlib.util, sys
+def test_a_completed_class_holds_what_the_librarys_metaclass_or_a_frozen_dataclass_makes_of_it() -> None:
+    made_at_once = run(textwrap.dedent("""
+        # every event class made a dataclass as it is declared, by the library's metaclass alone, and every kind by
+        # @dataclass(frozen=True): core.events.lazy loaded (EventType made the library's metaclass, frozen_dataclass
+        # the standard library's) before the events package or the vocabulary declares any
+        import dataclasses, importlib.util, sys
+        from mtg_ledger.core import when_used
+        when_used.frozen_dataclass = dataclasses.dataclass(frozen=True)
         spec = importlib.util.spec_from_file_location("mtg_ledger.core.events.lazy", "core/events/lazy.py")
         lazy = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(lazy)
         lazy.EventType.__new__ = lambda mcs, name, bases, namespace: lazy.LibraryEventType.__new__(mcs, name, bases, namespace)
-        import mtg_ledger.core.events
-        assert not lazy.pending() and mtg_ledger.core.events.base.EventType is lazy.EventType
+        import mtg_ledger.core.events, mtg_ledger.core.vocabulary
+        assert not when_used.pending() and mtg_ledger.core.events.base.EventType is lazy.EventType
     """) + DESCRIBE_ALL)
     completed = run(DESCRIBE_ALL)
-    assert len(completed) == len(as_the_library_makes_them) > 60
-    for name, made in as_the_library_makes_them.items():
-        assert completed[name] == made, name
+    for group, count in (("events", 60), ("kinds", 40)):
+        assert len(completed[group]) == len(made_at_once[group]) > count
+        for name, made in made_at_once[group].items():
+            assert completed[group][name] == made, name
 
 
-def test_importing_the_events_or_reading_a_stored_game_makes_no_event_class_a_dataclass(tmp_path: Path) -> None:
+def test_reading_a_stored_game_makes_no_event_class_a_dataclass_and_only_the_kinds_its_cards_are_written_in(tmp_path: Path) -> None:
     from mtg_ledger.replays import cli
 
     db = str(tmp_path / "d.sqlite")
     assert cli.main(["demo", "--seed", "7", "--quiet", "--json", "--db", db]) == 0
     read = run(textwrap.dedent(f"""
         import contextlib, io, json
-        from mtg_ledger.core.events import EVENT_TYPES, lazy
+        from mtg_ledger.core.events import EVENT_TYPES
+        from mtg_ledger.core.when_used import pending
         from mtg_ledger.replays import cli
-        declared = len(lazy.pending())
+        events = set(EVENT_TYPES.values())
+        declared = len(pending() & events)
         with contextlib.redirect_stdout(io.StringIO()) as out:
             cli.main(["games", "--json", "--db", {db!r}])
             game = json.loads(out.getvalue())["game"]
             codes = [cli.main(["state", game, "--db", {db!r}]), cli.main(["state", game, "--at", "40", "--json", "--db", {db!r}]),
                      cli.main(["events", game, "--format", "text", "--db", {db!r}])]
-        print(json.dumps([len(EVENT_TYPES), declared, len(lazy.pending()), codes]))
+        from mtg_ledger.core import vocabulary
+        kinds = set(vocabulary.EFFECT_KINDS.values()) | set(vocabulary.ABILITY_KINDS.values())
+        print(json.dumps([len(events), declared, len(pending() & events), len(kinds), len(pending() & kinds), codes]))
     """))
-    events, declared, still, codes = read
+    events, declared, still, kinds, kinds_still, codes = read
     assert codes == [0, 0, 0]
     assert declared == still == events
+    assert 0 < kinds - kinds_still < kinds / 2  # the kinds the two decks' cards are written in, made as they were compiled
 
 
 def test_whatever_asks_for_an_event_classs_dataclass_completes_that_class_first() -> None:
@@ -133,6 +148,12 @@ def test_whatever_asks_for_an_event_classs_dataclass_completes_that_class_first(
         out["match"] = list(ev.CardDrawn.__match_args__)
         out["signature"] = list(inspect.signature(ev.TurnBegan).parameters)
         out["completed"] = sorted(c.__name__ for c in set(ev.EVENT_TYPES.values()) - lazy.pending())
+        from mtg_ledger.core import effects as fx
+        from mtg_ledger.core.when_used import is_pending
+        out["kind declared"] = is_pending(fx.DealDamage)
+        deal = fx.DealDamage(3)
+        out["kind"] = [repr(deal), deal == fx.DealDamage(3), hash(deal) == hash(fx.DealDamage(3)), is_pending(fx.DealDamage),
+                       [f.name for f in dataclasses.fields(fx.DrawCards)], is_pending(fx.DrawCards), is_pending(fx.GainLife)]
         out["metaclasses"] = sorted({type(c).__qualname__ for c in set(ev.EVENT_TYPES.values()) - lazy.pending()})
         print(json.dumps(out))
     """))
@@ -149,21 +170,25 @@ def test_whatever_asks_for_an_event_classs_dataclass_completes_that_class_first(
     assert found["signature"] == ["self", "originator_id", "originator_version", "timestamp", "hash", "turn", "active_player", "state_hash"]
     assert found["completed"] == ["CardDrawn", "LifeGained", "LifeLost", "PriorityPassed", "TurnBegan"]
     assert found["metaclasses"] == ["MetaDomainEvent"]  # the library's, once completed
+    assert found["kind declared"] is True
+    assert found["kind"] == ["DealDamage(amount=3, to='target')", True, True, False, ["count"], False, True]
 
 
-def test_a_ledger_that_writes_completes_every_event_class_as_it_opens_and_one_that_reads_none(tmp_path: Path) -> None:
+def test_a_ledger_that_writes_completes_every_class_as_it_opens_and_one_that_reads_none(tmp_path: Path) -> None:
     db = str(tmp_path / "w.sqlite")
     found = run(textwrap.dedent(f"""
         import json
-        from mtg_ledger.core.events import EVENT_TYPES, lazy
+        from mtg_ledger.core.events import EVENT_TYPES
+        from mtg_ledger.core.when_used import pending
         from mtg_ledger.replays.ledger.application import Ledger
         env = {{"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": {db!r}}}
         Ledger(env=dict(env, CREATE_TABLE="false"), writes=False).close()
-        after_reader = len(lazy.pending())
+        after_reader = len(pending())
         Ledger(env=env, writes=True).close()
-        print(json.dumps([len(EVENT_TYPES), after_reader, len(lazy.pending())]))
+        from mtg_ledger.core import vocabulary
+        print(json.dumps([len(EVENT_TYPES), after_reader, len(pending())]))
     """))
     events, after_reader, after_writer = found
     assert events > 60
-    assert after_reader == events
-    assert after_writer == 0
+    assert after_reader == events  # the events (a reader's ledger compiles no card)
+    assert after_writer == 0  # the events and the vocabulary's kinds
