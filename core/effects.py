@@ -5,10 +5,10 @@ Each primitive names the rule it implements; core.resolve carries them out.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from mtg_ledger.core.when_used import frozen_dataclass
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DealDamage:
     """"deals N damage to <target>" or, for a trigger, "to that player" (120.3)."""
 
@@ -16,7 +16,7 @@ class DealDamage:
     to: str = "target"  # target | that_player | each_opponent
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PumpUntilEndOfTurn:
     """"<target> gets +P/+T [and gains <keywords>] until end of turn" (611.2; layers 6 and 7c; ends in cleanup, 514.2)."""
 
@@ -25,7 +25,7 @@ class PumpUntilEndOfTurn:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PumpYoursUntilEndOfTurn:
     """"<Subtype>s you control get +P/+T [and gain <keywords>] until end of turn", or, without a subtype,
     "Creatures you control ...": the ones there as it resolves (611.2c; layers 6 and 7c, 613.1f, 613.4c)."""
@@ -36,14 +36,14 @@ class PumpYoursUntilEndOfTurn:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DrawCards:
     """"Draw N cards" (121.2)."""
 
     count: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class LoseLife:
     """"you lose N life" / "each opponent loses N life" (119.3)."""
 
@@ -51,14 +51,14 @@ class LoseLife:
     who: str = "you"  # you | each_opponent | target (the target players)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class GainLife:
     """"you gain N life" (119.3)."""
 
     amount: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AddCounters:
     """"put N <kind> counters on <target>" (122.1)."""
 
@@ -66,51 +66,51 @@ class AddCounters:
     count: int = 1
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CreateToken:
     """"create a <token>" (111.1); the token's definition is among the game's (``GameState.cards``)."""
 
     token: str
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DiscardCards:
     """"discard N cards": the player chooses on resolution (608.2d, 701.9b)."""
 
     count: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UntapSelf:
     """"Untap <this permanent>" (701.21)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UntapAttackers:
     """"Untap all creatures that attacked this turn."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AdditionalCombatAndMain:
     """"After this main phase, there is an additional combat phase followed by an additional main phase." (500.8)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class SkipNextCombat:
     """"Target player skips their next combat phase this turn." (500.10)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class NoMaximumHandSizeUntilYourNextTurn:
     """"You have no maximum hand size until your next turn." (402.2, 611.2a)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DestroyNonland:
     """"destroy all nonland permanents target opponent controls" (701.8)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PumpSelfUntilEndOfTurn:
     """"<this creature> gets +P/+T [and gains <keywords>] until end of turn" (611.2; prowess, 702.108a)."""
 
@@ -119,33 +119,33 @@ class PumpSelfUntilEndOfTurn:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EachPlayerDraws:
     """"Each player draws N cards" (121.2), in APNAP order (101.4)."""
 
     count: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TargetPlayerDraws:
     """"Target player draws N cards" (121.2)."""
 
     count: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TargetPlayerMills:
     """"Target player mills N cards": the top N cards of their library go to their graveyard (701.17)."""
 
     count: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Attach:
     """"Attach <this permanent> to target creature you control" (Equip, 702.6a; 701.3)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Destroy:
     """"Destroy target <permanent>" (701.8; not an indestructible one, 702.12b); ``controller_draws``:
     "Its controller draws N cards." (121.2; 608.2h: its controller as it last existed on the battlefield,
@@ -154,7 +154,7 @@ class Destroy:
     controller_draws: int = 0
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CounterUnlessPays:
     """"counter it unless that player pays <cost>" (ward, 702.21a): the spell or ability that made the
     trigger, unless its controller pays. The engine pays for them when they can (the choice not to pay
@@ -163,17 +163,17 @@ class CounterUnlessPays:
     cost: str
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ReturnToOwnersHand:
     """"Return target <permanent> to its owner's hand" (400.7)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CounterTargetSpell:
     """"Counter target spell" (701.6a): the spell leaves the stack for its owner's graveyard."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ExileTarget:
     """"Exile target <permanent>" (406.2); ``controller_gains_its_power``: "Its controller gains life equal
     to its power." (608.2h: its power as it last existed on the battlefield)."""
@@ -181,12 +181,12 @@ class ExileTarget:
     controller_gains_its_power: bool = False
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TapTarget:
     """"Tap target <permanent>" (701.26a)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CreateTokens(CreateToken):
     """"Create X <token>s, where X is your life total" (``per`` "life_total") or "Create a <token> for each
     land you control" (``per`` "land_you_control"): 111.1, the number counted as the ability resolves (608.2h)."""
@@ -194,19 +194,19 @@ class CreateTokens(CreateToken):
     per: str
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DrawCardsEqualToGreatestPower:
     """"Draw cards equal to the greatest power among creatures you control." (121.2; 608.2h: counted as it
     resolves; none without a creature, and none for a negative power, 107.1b)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class Fight:
     """"<first target> fights <second target>": each deals damage equal to its power to the other (701.14a);
     if either is no longer on the battlefield or is an illegal target, no damage is dealt (701.14b)."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class RevealTopLandToHand:
     """"<who> reveals the top card of their library. If it's a land card, that player puts it into their
     hand." (701.20a); ``who``: ``defending_player``, for an attacking creature's trigger the player it
@@ -215,12 +215,12 @@ class RevealTopLandToHand:
     who: str = "defending_player"
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class UntapTarget:
     """"Untap <targets>" (701.26b): "Untap two target lands"."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AddCountersEachYours:
     """"Put N <kind> counters on each creature you control. Those creatures gain <keywords> until end of
     turn." (122.1): the creatures there as it resolves (611.2c); the keywords in layer 6 (613.1f)."""
@@ -230,14 +230,14 @@ class AddCountersEachYours:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ExileThenMayCastTransformed:
     """A Siege's intrinsic ability (310.11b): "exile it, then you may cast it transformed without paying its
     mana cost": its source is exiled (406.2); if it was, its controller chooses whether to cast it, back face
     up (712.11a), from exile, without paying its mana cost (118.9). No card writes it: ``CardDef`` brings it."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PlayerDiscards:
     """"Target player discards N cards" (``who`` "target") or, for a trigger, "that player discards N
     cards" (``who`` "that_player"): the discarding player chooses which (701.9b), on resolution (608.2d)."""
@@ -284,7 +284,7 @@ Effect = (
 )
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ManaAbility:
     """"{T}: Add {C}." A mana ability (605.1a): no stack, no target."""
 
@@ -296,7 +296,7 @@ class ManaAbility:
         return (self.produces,)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ManaChoiceAbility:
     """"{T}: Add {G} or {W}.": a mana ability that adds one mana of a colour chosen among ``choices``.
 
@@ -310,7 +310,7 @@ class ManaChoiceAbility:
         return self.choices
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class ActivatedAbility:
     """"<cost>: <effect>" (602), on the stack; ``timing`` restricts when it may be activated."""
 
@@ -328,7 +328,7 @@ class ActivatedAbility:
     discard: int = 0  # "Discard N cards" in the cost (602.2b, 118.3): its controller chooses them as the cost is paid (601.2h)
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class TriggeredAbility:
     """"When/Whenever/At <event>, <effect>" (603).
 

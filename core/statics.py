@@ -7,10 +7,10 @@ applies those that change characteristics (613: layer 6 for abilities, layer 7c 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from mtg_ledger.core.when_used import frozen_dataclass
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttackTax:
     """"Creatures can't attack you unless their controller pays {N} for each creature they control
     that's attacking you." (508.1d, 508.1h)"""
@@ -18,17 +18,17 @@ class AttackTax:
     amount: int
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class NoMaximumHandSize:
     """"You have no maximum hand size." (402.2)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class DoesntUntap:
     """"<This permanent> doesn't untap during your untap step." (502.3)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class GrantKeyword:
     """"<Subtypes> you control have <keyword>." (604.1, layer 6)"""
 
@@ -36,7 +36,7 @@ class GrantKeyword:
     subtypes: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttachedGets:
     """"Enchanted creature gets +P/+T [and has K]" or "Equipped creature ..." (303.4, 301.5; 613.1f, 613.4c)."""
 
@@ -45,7 +45,7 @@ class AttachedGets:
     keywords: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CreaturesYouControlGet:
     """"[Other] creatures you control get +P/+T [and have K]" (an anthem; 613.1f, 613.4c)."""
 
@@ -55,33 +55,33 @@ class CreaturesYouControlGet:
     other: bool = False  # "Other creatures you control ..."
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class CantBlock:
     """"This creature can't block." (509.1a)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class AttachedCantAttackOrBlock:
     """"Enchanted creature can't attack or block." (303.4, 508.1a, 509.1a)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class EntersTapped:
     """"<This permanent> enters tapped." (614.1c)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class YouHaveHexproof:
     """"You have hexproof." (702.11c): its controller can't be the target of spells or abilities their
     opponents control."""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class OpponentsCantGainLife:
     """"Your opponents can't gain life." (119.7)"""
 
 
-@dataclass(frozen=True)
+@frozen_dataclass
 class PowerToughnessEqualToLife:
     """"This token's power and toughness are each equal to your life total.": a characteristic-defining
     ability (604.3; a token has it when the effect that created it gave it, 604.3a), applied in layer 7a

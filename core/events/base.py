@@ -19,16 +19,14 @@ declaration order: the order log headers list the event types in (``core.schema.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from eventsourcing.domain import Aggregate
 
+from mtg_ledger.core.events.lazy import EventType, contract_fields, declared_fields, is_pending
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.topics import stored_as
-
-_LIBRARY_FIELDS = frozenset({"originator_id", "originator_version", "timestamp", "originator_topic", "hash"})
 
 Event = dict[str, Any]  # an event's contract map: {"v", "type", ...fields, "hash"}; an applier reads its fields
 Applier = Callable[[GameState, Any], None]  # (state, the event's map, typed in each applier by its <Event>Fields)
@@ -36,7 +34,7 @@ A = TypeVar("A", bound=Applier)
 Upcaster = Callable[[Event], Event]  # an older form of an event's map -> the next class version's (core.schema)
 
 
-class GameEvent(Aggregate.Event):
+class GameEvent(Aggregate.Event, metaclass=EventType):  # each event made a dataclass when first used (``lazy``)
     hash: str
 
     class_version: ClassVar[int] = 1  # the form its fields are in; an event of a later form says so (core.schema)
@@ -53,6 +51,7 @@ class GameEvent(Aggregate.Event):
         # stores written before the mtg_ledger namespace named it.
         stored_as(cls.__name__, f"core.events:{cls.__name__}")(cls)
         EVENT_TYPES[cls.__name__] = cls
+        cls.field_names = declared_fields(cls)  # its contract fields, before its dataclass is made
 
     def to_map(self) -> dict[str, Any]:
         """The contract map of this event: ``{"v", "type", ...fields, "hash"}``."""
@@ -73,7 +72,7 @@ UPCASTERS: dict[tuple[str, int], Upcaster] = {}  # (event type, class version it
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
-    names = tuple(f.name for f in dataclasses.fields(cls) if f.name not in _LIBRARY_FIELDS)
+    names = contract_fields(cls)
     cls.field_names = names  # type: ignore[attr-defined]
     return names
 
@@ -85,7 +84,8 @@ def applies(event_class: type[GameEvent]) -> Callable[[A], A]:
         if event_class.__name__ in APPLIERS:
             raise ValueError(f"{event_class.__name__} already has an applier")
         APPLIERS[event_class.__name__] = fn
-        _field_names(event_class)  # the class is complete by now: its contract fields, once
+        if not is_pending(event_class):  # a class made a dataclass as declared: its contract fields, from it, once
+            _field_names(event_class)  # (a class completed later checks its declared ones then: ``lazy.complete``)
         return fn
 
     return register

@@ -15,18 +15,17 @@ from typing import Any
 from uuid import UUID
 
 from mtg_ledger.core.events import apply_event
-from mtg_ledger.core.redact import view_of_event, view_of_state
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.table import Game
 from mtg_ledger.core.view import state_view
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.cli import names
 from mtg_ledger.replays.cli.errors import UserError as UserError  # raised by every verb
 from mtg_ledger.replays.cli.store import Store
-from mtg_ledger.replays.text import REASONS, line
-from mtg_ledger.replays.text import changes
 
 # A verb's own needs are imported in its function (the demo's decks, the scenario's models, the audit,
-# the read models, the progress bar, the log files): `mtg-ledger state` loads the ledger and the view, not the rest.
+# the read models, the progress bar, the log files, the events in words, what a player may see):
+# `mtg-ledger state` loads the ledger and the view, not the rest.
 Map = dict[str, Any]
 NARRATED = frozenset(
     {
@@ -47,9 +46,16 @@ def _existing(store: Store, text: str) -> tuple[Ledger, UUID, int]:
     """The store, a stored game's id (whole, or a unique prefix: ``names.game``) and its last event
     version: the id's form is checked before the store is opened, and GameNotFound is raised if there
     is no such game."""
+    ledger, found, game = _existing_game(store, text)
+    return ledger, found, game.version
+
+
+def _existing_game(store: Store, text: str) -> tuple[Ledger, UUID, Game]:
+    """``_existing``, with the game as it is now (read and checked whole) rather than its last version: a
+    verb that shows the game now reads it once."""
     found = names.game(store, text)
     ledger = store.ledger
-    return ledger, found, ledger.game(found).version
+    return ledger, found, ledger.game(found)
 
 
 def confirm(text: str) -> None:
@@ -96,6 +102,8 @@ def cmd_demo(store: Store, args: argparse.Namespace) -> int:
     if args.json:
         emit(summary)
         return 0
+    from mtg_ledger.replays.text import REASONS, line
+
     if not args.quiet:
         for e in events:
             if e["type"] in NARRATED and not (e["type"] in ("AttackersDeclared", "BlockersDeclared") and not e.get("attackers", e.get("blockers"))):
@@ -223,8 +231,8 @@ def _decision(state: GameState, *, with_legal: bool = True) -> Map:
 
 
 def cmd_legal(store: Store, args: argparse.Namespace) -> int:
-    ledger, game, _ = _existing(store, args.game)
-    state = ledger.state(game)
+    _, game, now = _existing_game(store, args.game)
+    state = now.state
     emit({"game": str(game), "version": state.version, **_decision(state)})
     return 0
 
@@ -240,6 +248,9 @@ def cmd_events(store: Store, args: argparse.Namespace) -> int:
     salts = _salts(ledger, game) if viewer is not None else None
     if salts is not None:
         from mtg_ledger.replays.receipts.book import shown
+    from mtg_ledger.core.redact import view_of_event
+    from mtg_ledger.replays.text import line
+
     for e in ledger.event_maps(game, first, last):
         if viewer is not None:
             e = view_of_event(e, viewer) if salts is None else shown(salts, e, viewer)  # as the service shows them
@@ -253,10 +264,12 @@ def cmd_events(store: Store, args: argparse.Namespace) -> int:
 
 
 def cmd_state(store: Store, args: argparse.Namespace) -> int:
-    ledger, game, latest = _existing(store, args.game)
-    _within("--at", args.at, game, latest)
-    shown = state_view(ledger.state(game, args.at))
+    ledger, game, now = _existing_game(store, args.game)
+    _within("--at", args.at, game, now.version)
+    shown = state_view(now.state if args.at is None else ledger.state(game, args.at))
     if args.as_player:
+        from mtg_ledger.core.redact import view_of_state
+
         shown = view_of_state(shown, _viewer(ledger, game, args.as_player))
     emit(shown)
     return 0
@@ -287,6 +300,8 @@ def cmd_step(store: Store, args: argparse.Namespace) -> int:
     first, last = args.first or 1, args.last or latest
     if first > last:
         raise UserError(f"--from {first} comes after --to {last}")
+    from mtg_ledger.replays.text import changes, line
+
     state = ledger.state(game, first - 1) if first > 1 else GameState()
     before = state_view(state) if first > 1 else None
     for e in ledger.event_maps(game, first, last):

@@ -22,6 +22,7 @@ from eventsourcing.persistence import EventStore, InfrastructureFactory, Integri
 from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.core import events as ev
+from mtg_ledger.core.when_used import complete_all
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
@@ -29,7 +30,7 @@ from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.collecting import Collected
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
-from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint, VersionConflict, WriteConflict
+from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
@@ -43,10 +44,10 @@ if TYPE_CHECKING:  # for the type checker alone: the ledger reads logs, the audi
 
     from mtg_ledger.core.commands import Command
     from mtg_ledger.replays.audit.replay_window import Rereadable
-    from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, last_decision_point
+    from mtg_ledger.replays.ledger.imports import LINEAGE, Lineage, LogRefused, last_decision_point
     from mtg_ledger.replays.ledger.snapshotting import Snapshots
 
-_FROM_IMPORTS = ("LINEAGE", "Lineage", "last_decision_point")  # re-exported from ``imports``, loaded when first asked for
+_FROM_IMPORTS = ("LINEAGE", "Lineage", "LogRefused", "last_decision_point")  # re-exported from ``imports``, loaded when first asked for
 
 
 def __getattr__(name: str) -> Any:
@@ -73,6 +74,13 @@ class Ledger(Application[UUID]):
 
     def __init__(self, env: dict[str, str] | None = None, *, writes: bool = True) -> None:
         self.writes = writes
+        if writes:
+            # A writer makes events and compiles cards: their classes are made dataclasses now (core.when_used),
+            # before its first decision, or a thread of the service, meets one. A reader folds the rows' maps
+            # and compiles only the kinds its game's cards are written in.
+            from mtg_ledger.core import vocabulary  # noqa: F401  # declares the card vocabulary's kinds
+
+            complete_all()
         super().__init__(env)
         self._live: LiveGames[Game] = LiveGames(int(self.env.get(LIVE_GAMES_ENV) or LIVE_GAMES))  # games this process plays
         self._saved: LiveGames[int] = LiveGames(self._live.size)  # the version of each this process last saved

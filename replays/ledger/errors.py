@@ -1,9 +1,10 @@
-"""What the ledger raises, by name: the CLI maps each to its exit status and the service to its HTTP status."""
+"""What the ledger raises, by name: the CLI maps each to its exit status and the service to its HTTP status.
+
+A refused log file is ``replays.ledger.imports.LogRefused`` (an ``UnreadableLog``, with the log files): a
+reader of the store loads no log file machinery."""
 
 from __future__ import annotations
 
-from mtg_ledger.core.errors import Phrase
-from mtg_ledger.replays.logfile import Finding, UnreadableLog
 
 
 class GameNotFound(LookupError):
@@ -18,16 +19,6 @@ class GameExists(ValueError):
 
 class NotADecisionPoint(ValueError):
     """A branch must start where a player is being asked for a decision."""
-
-
-class LogRefused(UnreadableLog):
-    """A log that does not audit clean: nothing of it is stored (exit status 2, HTTP 422)."""
-
-    def __init__(self, findings: list[Finding]) -> None:
-        first = min(findings, key=lambda f: f.version)
-        said = Phrase("finding.with_rule", {"message": first.said, "rule": first.rule}) if first.rule else first.said
-        super().__init__(Phrase("read.refused", {"where": first.where, "finding": said}))
-        self.findings = findings
 
 
 class VersionConflict(Exception):

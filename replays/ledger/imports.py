@@ -27,7 +27,8 @@ from mtg_ledger.replays import logfile
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.stores.checked import note_class_version, raw_rows
-from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, LogRefused, NotADecisionPoint
+from mtg_ledger.core.errors import Phrase
+from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint
 from mtg_ledger.replays.stores.recorded import in_recorded_form
 from mtg_ledger.replays.receipts.records import from_log, kept_for_log, players_of
 
@@ -36,6 +37,16 @@ if TYPE_CHECKING:
     from mtg_ledger.replays.ledger.application import Ledger
 
 LINEAGE = UUID("6f1d0c52-8d0b-4c39-9c2e-3b5f4b7e1a10")
+
+
+class LogRefused(logfile.UnreadableLog):
+    """A log that does not audit clean: nothing of it is stored (exit status 2, HTTP 422)."""
+
+    def __init__(self, findings: list[logfile.Finding]) -> None:
+        first = min(findings, key=lambda f: f.version)
+        said = Phrase("finding.with_rule", {"message": first.said, "rule": first.rule}) if first.rule else first.said
+        super().__init__(Phrase("read.refused", {"where": first.where, "finding": said}))
+        self.findings = findings
 
 
 @stored_as("Lineage", "replays.app:Lineage")

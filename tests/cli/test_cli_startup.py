@@ -18,13 +18,14 @@ from mtg_ledger.replays.cli import store
 HEAVY = ("fastapi", "pydantic", "eventsourcing", "structlog", "rich", "tqdm", "uvicorn", "importlib.metadata",
          "mtg_ledger.replays.audit", "mtg_ledger.replays.service", "mtg_ledger.replays.scenario", "mtg_ledger.core.events")
 NOT_FOR_STATE = ("fastapi", "pydantic", "structlog", "rich", "tqdm", "uvicorn", "logging",
-                 "mtg_ledger.replays.audit", "mtg_ledger.replays.service", "mtg_ledger.replays.scenario", "mtg_ledger.replays.demo")
+                 "mtg_ledger.replays.audit", "mtg_ledger.replays.service", "mtg_ledger.replays.scenario", "mtg_ledger.replays.demo",
+                 "mtg_ledger.replays.text", "mtg_ledger.core.redact")  # the events in words, what a player may see (--as)
 # A read folds the checked events with the appliers: the decision machinery (the engine, the rules' checks, the
-# commands, the pending decision), the snapshot writer, the log files' imports and exports and the message
-# catalogues stay unloaded.
+# commands, the pending decision), the snapshot writer, the log files (their imports and exports, their reader and
+# writer, zstd) and the message catalogues stay unloaded.
 NOT_FOR_A_READ = ("mtg_ledger.core.engine", "mtg_ledger.core.rules", "mtg_ledger.core.command_table", "mtg_ledger.core.commands",
                   "mtg_ledger.core.decision", "mtg_ledger.replays.ledger.imports", "mtg_ledger.replays.stores.snapshots",
-                  "mtg_ledger.replays.messages")
+                  "mtg_ledger.replays.messages", "mtg_ledger.replays.logfile", "zstandard")
 
 
 def imported(*argv: str, cwd: Path | None = None) -> set[str]:
