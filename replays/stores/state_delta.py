@@ -89,9 +89,10 @@ def state_node(old: Map, state: GameState, unchanged: Unchanged) -> list[Any] | 
 def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) -> list[Any] | None | bool:
     """``delta.diff(old, [visible(p) for p in permanents])``; False: not known this way."""
     attributes = list(map(vars, permanents))
-    keys = [a.get("object") for a in attributes]
-    if not isinstance(old, list) or set(map(type, keys)) != {int} or len(set(keys)) != len(keys):
+    found = [a.get("object") for a in attributes]
+    if not isinstance(old, list) or set(map(type, found)) != {int} or len(set(found)) != len(found):
         return False
+    keys: list[int] = found  # type: ignore[assignment]  # every one an int, checked just above
     at = list(map(unchanged.index.get, keys))  # each one's index in the keyframe (None: new since)
     same = _same(attributes, keys, unchanged)
     segments: list[list[Any]] = []
