@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import typing
 import hashlib
-from itertools import count, islice
+from itertools import islice
 from operator import itemgetter
 
 import msgpack
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -218,13 +218,14 @@ class Chain:
         unpackb, sha256, join, pack, fixmap, headers = msgpack.unpackb, _sha256, b"".join, _pack, _FIXMAP, _FIXMAP_BYTE
         previous, version = self.previous, self.version
         first = version
-        rows = page.rows if start == 0 else islice(page.rows, start, None)
-        # (version, (topic, state)) of each row: a page read as a run of versions numbers its rows
-        versions, pairs = (count(page.first + start), rows) if page.first is not None else (map(_VERSION, rows), map(_PAIR, rows))
+        # (topic, state) of the rows that are the next versions, in order: a page read as a run of versions
+        # is (from the chain's next version on); a page of rows with their versions, up to the first that is not
+        pairs = _next_versions(page, start, version + 1)
         try:
-            for v, (topic, data) in zip(versions, pairs, strict=False):  # versions may count on past the rows
+            for topic, data in pairs:
+                v = version + 1
                 entry = entries.get(topic)
-                if entry is None or v != version + 1 or data[0] != _EVENT_ROW:
+                if entry is None or data[0] != _EVENT_ROW:
                     break
                 tail, applier, seen = entry
                 body = data[_BODY:]
@@ -268,8 +269,18 @@ class Chain:
 
 
 Entry = tuple[bytes, Applier, dict[bytes, tuple[dict[str, Any], bytes]] | None]  # see _fast_kinds
-_VERSION = itemgetter(0)  # of a row that carries its version
-_PAIR = itemgetter(1, 2)  # its topic and state
+_PAIR = itemgetter(1, 2)  # a row's topic and state, of a row that carries its version
+
+
+def _next_versions(page: Page, start: int, expected: int) -> Iterator[tuple[Any, bytes]]:
+    """(topic, state) of ``page.rows[start:]`` while they are versions ``expected``, ``expected + 1``, ..."""
+    rows = page.rows
+    if page.first is not None:  # a run: row i is version first + i
+        return iter(rows if start == 0 else islice(rows, start, None)) if page.first + start == expected else iter(())
+    end = start
+    while end < len(rows) and rows[end][0] == expected + end - start:
+        end += 1
+    return map(_PAIR, islice(rows, start, end))
 
 
 def _fast_kinds() -> dict[str, Entry]:
