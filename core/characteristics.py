@@ -183,6 +183,35 @@ def cards_to_discard(state: GameState, player: str) -> int:
 PERMANENT, TARGET = Phrase("rules.thing_permanent"), Phrase("rules.thing_target")  # what is looked for, by default
 
 
+# ``watched``'s last walk, remembered: the battlefield list walked, the catalog's never-checked names it
+# was walked with, how many of its first permanents were walked, the last of those, and the watched ones
+# among them. A battlefield list only grows at its end in place (a permanent leaving makes a new list:
+# core.events.changes), and a permanent's card and whether it is a token never change, so the next walk
+# of the same list starts where the last one ended. Another list, other names, or the same list changed
+# otherwise (that last permanent moved) is walked whole. It changes how long the walk takes, never what
+# it finds; one tuple, replaced whole, so threads never see half of it.
+_watched: tuple[list[Permanent], frozenset[str], int, Permanent | None, list[Permanent]] = ([], frozenset(), 0, None, [])
+
+
+def watched(state: GameState) -> list[Permanent]:
+    """The permanents on the battlefield, phased out or not, that a state-based action (704.5) or a
+    declaration of attackers (508.1a: a creature) may look at, in order: every token, and every card
+    with a face that is a creature, a planeswalker, a battle, a Saga, an Aura, an Equipment or legendary
+    (``Catalog.never_checked`` names the others). Read-only: the list may be the one the next call
+    returns."""
+    global _watched
+    battlefield, never = state.battlefield, state.cards.never_checked
+    walked, names, done, last, found = _watched
+    if walked is battlefield and names is never and done <= len(battlefield) and (done == 0 or battlefield[done - 1] is last):
+        if done == len(battlefield):
+            return found
+        found = found + [p for p in battlefield[done:] if p.card not in never or p.token]
+    else:
+        found = [p for p in battlefield if p.card not in never or p.token]
+    _watched = (battlefield, never, len(battlefield), battlefield[-1] if battlefield else None, found)
+    return found
+
+
 def on_battlefield(state: GameState) -> list[Permanent]:
     """Phased-out permanents are treated as though they don't exist (702.26b)."""
     return [p for p in state.battlefield if not p.phased_out]

@@ -4,10 +4,10 @@ says what each stands for). A decision's record (core.apply_commands) names the 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Move(Enum):
+class Move(StrEnum):  # a str: looked up in engine.MOVES by its string's hash, in C (an Enum's is a Python call)
     BEGIN_TURN = "begin turn"  # 500.1
     NEXT_STEP = "next step"  # 500.1, 500.8, 500.10
     TURN_BASED_ACTIONS = "turn-based actions"  # 703.4

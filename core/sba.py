@@ -33,8 +33,9 @@ def state_based_checks(s: Any) -> tuple[list[tuple[str, str, str]], list[Any], l
     zero, lethal, sagas = [], [], []
     more = PermanentChecks()
     legendary: list[tuple[Any, str]] = []
-    never = s.cards.never_checked
-    for p in [p for p in s.battlefield if (p.card not in never or p.token) and not p.phased_out]:  # one pass: this runs before every priority
+    for p in ch.watched(s):  # the permanents 704 may look at, remembered: this runs before every priority
+        if p.phased_out:
+            continue
         face = ch.face(s, p)
         if face.final_chapter and p.counters.get("lore", 0) >= face.final_chapter and p.object not in busy:
             sagas.append(p)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import fields
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any, Callable
 
 import msgpack
@@ -105,8 +105,8 @@ def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[by
             out.append(encode_record(obj, pack))
             continue
         try:
-            key = pack(shape.values(obj))
-        except (AttributeError, TypeError, ValueError):  # a field deleted, a value msgpack cannot take
+            key = pack(shape.values(values))
+        except (KeyError, TypeError, ValueError):  # a field deleted, a value msgpack cannot take
             out.append(encode_record(obj, pack))
             continue
         memo = shape.memo
@@ -126,7 +126,9 @@ class _Shape:
     def __init__(self, cls: type) -> None:
         names = tuple(sorted(f.name for f in fields(cls)))
         self.count = len(names)
-        self.values: Callable[[Any], Any] = attrgetter(*names)  # a tuple of them (our records have several)
+        # a tuple of them from the record's attributes (``vars``; our records have several): looked up in its
+        # dict, without the class's attributes looked at first for each, as getattr does
+        self.values: Callable[[Any], Any] = itemgetter(*names)
         self.memo: dict[bytes, bytes] = {}
 
 

@@ -110,7 +110,7 @@ def declare_attackers(table: Table) -> bool:
     """508.1: the active player declares attackers; with no creature able to attack, or nobody to
     attack, the declaration is empty."""
     s = table.state
-    if any(combat.can_attack(s, p) for p in s.battlefield) and attack_targets.attackable_players(s):
+    if any(combat.can_attack(s, p) for p in ch.watched(s)) and attack_targets.attackable_players(s):  # a creature is watched
         return False  # the active player declares
     emit(table, ev.AttackersDeclared, player=s.active_player, attackers=[], tapped=[], costs_paid=[], mana_spent={}, paid_with=[])
     return True

@@ -78,7 +78,11 @@ def next_team_player(state: GameState, after: str) -> str:
 
 def all_passed(state: GameState) -> bool:
     """117.4, 805.5: every team still in the game passed in succession."""
-    return all(any(p in state.passes for p in team) for team in teams(state) if live_members(state, team))
+    passes = state.passes
+    if not state.teams:  # every player a team of their own (most games): each one still in it passed
+        players = state.players
+        return all(p in passes or players[p].lost for p in state.turn_order)
+    return all(any(p in passes for p in team) for team in state.teams if live_members(state, team))
 
 
 def live_teams(state: GameState) -> list[list[str]]:

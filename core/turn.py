@@ -154,9 +154,19 @@ def first_step(phase: str) -> StepSpec:
 
 def row_after(row: StepSpec) -> StepSpec | None:
     """The plan's next row in the same phase, or None when ``row`` is the phase's last step."""
+    if _ROWS.get(row.step) is row:  # a row of the plan (every caller's): its next one, looked up once
+        return _AFTER[row.step]
     index = TURN_PLAN.index(row)
     following = TURN_PLAN[index + 1] if index + 1 < len(TURN_PLAN) else None
     return following if following is not None and following.phase == row.phase else None
+
+
+_AFTER: dict[str, StepSpec | None] = {  # row_after of each row of the plan, by its step (each is in one row)
+    row.step: (
+        TURN_PLAN[i + 1] if i + 1 < len(TURN_PLAN) and TURN_PLAN[i + 1].phase == row.phase else None
+    )
+    for i, row in enumerate(TURN_PLAN)
+}
 
 
 # --- the plan as it is written, for the outer shell (scenario files name steps) ----------------

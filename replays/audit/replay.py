@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import count, islice
 from typing import Any, Protocol
 
 from mtg_ledger.core.command_table import RECORDED
@@ -248,8 +248,8 @@ def _same(table: ReplayTable, log: Recorded, result: ReplayResult) -> bool:
     """The events the table derived since the last look, each against the one recorded at its place."""
     start = table.count - len(table.fresh)
     derived_now, table.fresh = table.fresh, []
-    for k, derived in enumerate(derived_now, start=start):
-        recorded = log[k] if k < len(log) else None
+    recorded_now, table.fresh_recorded = table.fresh_recorded, []
+    for k, derived, recorded in zip(count(start), derived_now, recorded_now):  # each recorded as emit read it: log[k]
         if recorded != derived:
             said: tuple[str, Map] = ("replay.log_ends", {})
             if recorded is not None:
@@ -280,6 +280,7 @@ class ReplayTable(LocalTable):
         self.log = log
         self.count = 0
         self.fresh: list[Map] = []
+        self.fresh_recorded: list[Map | None] = []  # the log's event at the place of each of ``fresh`` (None: past its end)
         self._length = len(log)
         self._chained = chained
         self._prior: str | None = GENESIS_HASH if chained else None
@@ -308,6 +309,7 @@ class ReplayTable(LocalTable):
                 if agrees_with_older_form(recorded, mapping):
                     mapping = dict(recorded)
         self.fresh.append(mapping)
+        self.fresh_recorded.append(recorded)
         self.count += 1
         apply_event(self.state, mapping)
 

@@ -14,17 +14,16 @@ and applied to a game by the appliers (``core.events``). ``replays.verify`` buil
 
 from __future__ import annotations
 
-import gc
 import typing
 import hashlib
 from itertools import islice
+from operator import itemgetter
 
 import msgpack
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import Mapper, StoredEvent
@@ -39,10 +38,14 @@ from mtg_ledger.core.state_hash import map_header
 from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import UnknownTopic, canonical, resolve
 from mtg_ledger.replays.stores import rows as row_form
+from mtg_ledger.replays.stores.pages import PAGE, Page, RawRow, collector_paused, raw_pages, raw_rows, rows
+
+__all__ = [  # with what ``replays.stores.pages`` gives (re-exported: the rows ``replays.verify`` checks)
+    "PAGE", "BrokenChain", "Chain", "Page", "RawRow", "Row", "StoreDamage", "UnreadableRow", "apply", "brief",
+    "collector_paused", "decode_row", "missing_table", "note_class_version", "raw_pages", "raw_rows", "resolves", "rows",
+]
 
 Map = dict[str, Any]
-PAGE = 1_000  # event rows read per query: memory stays bounded on a game of millions of events, and a page
-# is still in the CPU's caches as its rows are applied (10,000 rows a page rebuilt some 10% slower)
 _STORAGE_ONLY = row_form.STORAGE_ONLY
 _sha256 = hashlib.sha256
 _pack = msgpack.Packer(use_bin_type=True).pack
@@ -186,76 +189,6 @@ def missing_table(error: BaseException) -> bool:
     return "no such table" in text or ("relation" in text and "does not exist" in text)
 
 
-RawRow = tuple[int, Any, bytes]  # (version, topic as the recorder keeps it: its name, or an id of its topics table, state)
-
-
-class Page(NamedTuple):
-    """Rows of a game as the recorder gives them, and how to name their topics."""
-
-    rows: list[RawRow]
-    names: Mapping[Any, str] | None = None  # topic id -> stored topic (for every id); None: the rows hold the names
-
-    def topic(self, key: Any) -> str:
-        return key if self.names is None else self.names[key]
-
-    def stored(self, game_id: UUID, i: int) -> StoredEvent:
-        v, topic, state = self.rows[i]
-        return StoredEvent(game_id, v, self.topic(topic), state)
-
-
-def raw_pages(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[Page]:
-    """The rows of ``rows``, a page at a time, straight from the recorder where it can give them so
-    (``select_rows``: no StoredEvent, no id converted, no topic named per row)."""
-    select = getattr(recorder, "select_rows", None)
-    after = gt
-    while True:
-        if select is not None:
-            names, found = select(game_id, gt=after, lte=lte, limit=PAGE)
-            page = Page(found, names)
-        else:
-            page = Page([(e.originator_version, e.topic, e.state) for e in recorder.select_events(game_id, gt=after, lte=lte, limit=PAGE)])
-        yield page
-        if len(page.rows) < PAGE:
-            return
-        after = page.rows[-1][0]
-
-
-def raw_rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None) -> Iterator[tuple[int, str, bytes]]:
-    """``raw_pages``, a row at a time, as (version, topic, state)."""
-    for page in raw_pages(recorder, game_id, gt=gt, lte=lte):
-        if page.names is None:
-            yield from page.rows
-        else:
-            named = page.topic
-            for v, topic, state in page.rows:
-                yield v, named(topic), state
-
-
-def rows(recorder: Any, game_id: UUID, gt: int | None = None, lte: int | None = None, first_page: int = PAGE) -> Iterator[StoredEvent]:
-    """The stored event rows of a game, in version order, a page at a time (pages grow from
-    ``first_page`` to ``PAGE`` rows, for readers that may stop early)."""
-    after, size = gt, first_page
-    while True:
-        page = recorder.select_events(game_id, gt=after, lte=lte, limit=size)
-        yield from page
-        if len(page) < size:
-            return
-        after, size = page[-1].originator_version, min(size * 4, PAGE)
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a game is folded: its rows, their maps and what the appliers
-    make hold no cycles, and the collector would walk the whole state again and again as they come."""
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
-
-
 class Chain:
     """Checks rows one after another from a verified point (version, hash)."""
 
@@ -285,11 +218,14 @@ class Chain:
         unpackb, sha256, join, pack, fixmap, headers = msgpack.unpackb, _sha256, b"".join, _pack, _FIXMAP, _FIXMAP_BYTE
         previous, version = self.previous, self.version
         first = version
-        rows = page.rows
+        # (topic, state) of the rows that are the next versions, in order: a page read as a run of versions
+        # is (from the chain's next version on); a page of rows with their versions, up to the first that is not
+        pairs = _next_versions(page, start, version + 1)
         try:
-            for v, topic, data in rows if start == 0 else islice(rows, start, None):
+            for topic, data in pairs:
+                v = version + 1
                 entry = entries.get(topic)
-                if entry is None or v != version + 1 or data[0] != _EVENT_ROW:
+                if entry is None or data[0] != _EVENT_ROW:
                     break
                 tail, applier, seen = entry
                 body = data[_BODY:]
@@ -305,25 +241,25 @@ class Chain:
                     # the body as it is (a row of an event type the hot path takes holds no storage-only key)
                     if body[0] != headers.get(n):
                         break
-                    canonical = fixmap[n + 2] + data[_FIELDS:]
+                    head, rest = fixmap[n + 2], data[_FIELDS:]
                     if seen is not None and all(type(x) is str for x in fields.values()):
                         if len(seen) >= _SEEN_KEPT:
                             seen.clear()
-                        seen[body] = (fields, canonical)
+                        seen[body] = (fields, head + rest + tail)
+                    message = join((previous, head, rest, tail, pack(v)))
                 else:  # a body of its type seen before, decoded then: one map for all its rows
                     fields, canonical = known
+                    message = join((previous, canonical, pack(v)))
                 # canonical(map): the map's header and fields (sorted, every key before "type"), then
                 # "type" and "v": nothing is encoded again but the version
                 digest = data[1:_BODY]
-                if sha256(join((previous, canonical, tail, pack(v)))).digest() != digest:
+                if sha256(message).digest() != digest:
                     break  # the general way says what is wrong with it
                 try:
                     applier(state, fields)  # core.events.apply_event, spelled out: the appliers read the fields
                 except Exception as e:  # a row that hashes but holds what no appliers can take (a re-hashed forgery)
                     raise UnreadableRow(self.game_id, v, Phrase("store.cannot_apply", {"error": brief(e)})) from None
                 version, previous = v, digest
-            else:
-                return len(rows)
             return start + version - first
         finally:
             if version != first:  # once a run ends: the version and chain hash of the last event applied
@@ -333,11 +269,23 @@ class Chain:
 
 
 Entry = tuple[bytes, Applier, dict[bytes, tuple[dict[str, Any], bytes]] | None]  # see _fast_kinds
+_PAIR = itemgetter(1, 2)  # a row's topic and state, of a row that carries its version
+
+
+def _next_versions(page: Page, start: int, expected: int) -> Iterator[tuple[Any, bytes]]:
+    """(topic, state) of ``page.rows[start:]`` while they are versions ``expected``, ``expected + 1``, ..."""
+    rows = page.rows
+    if page.first is not None:  # a run: row i is version first + i
+        return iter(rows if start == 0 else islice(rows, start, None)) if page.first + start == expected else iter(())
+    end = start
+    while end < len(rows) and rows[end][0] == expected + end - start:
+        end += 1
+    return map(_PAIR, islice(rows, start, end))
 
 
 def _fast_kinds() -> dict[str, Entry]:
     """Stored topic -> (the canonical bytes after an event's fields but for its version, its applier, the
-    bodies of its rows seen so far with their maps and canonical bytes), for the events the hot path
+    bodies of its rows seen so far with their maps and canonical bytes up to the version), for the events the hot path
     takes: class version 1, every field before "type". Bodies are remembered for the types whose fields
     are all strings (who has priority, who passed: most of a game's rows, and a handful of bodies),
     decoded once into a map that no applier changes or keeps (``core.events.base``); every other type's

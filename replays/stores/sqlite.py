@@ -100,6 +100,14 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
             f"SELECT e.key - g.base, e.topic, e.state FROM {table} AS e, (SELECT id * {SPAN} AS base FROM games WHERE uuid = ?) AS g"
             " WHERE e.key > g.base + ? AND e.key <= g.base + ? "
         )
+        # A run of versions without them (``select_run``): the topic and bytes of each row, then the last
+        # version of the run that is stored.
+        self.select_run_statements = (
+            f"SELECT e.topic, e.state FROM {table} AS e, (SELECT id * {SPAN} AS base FROM games WHERE uuid = ?) AS g"
+            " WHERE e.key > g.base + ? AND e.key <= g.base + ? ORDER BY e.key ASC",
+            f"SELECT MAX(e.key) - g.base FROM {table} AS e, (SELECT id * {SPAN} AS base FROM games WHERE uuid = ?) AS g"
+            " WHERE e.key > g.base + ? AND e.key <= g.base + ?",
+        )
 
     def construct_create_table_statements(self) -> list[str]:
         return [
@@ -177,6 +185,30 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
             cursor.row_factory = None  # plain tuples (the connection's factory makes sqlite3.Row objects)
             names = TopicNames(cursor.execute("SELECT id, name FROM topics").fetchall())  # a few dozen rows, read with them
             found = cursor.execute(statement, params).fetchall()
+        return names, found
+
+    def select_run(
+        self, originator_id: UUID | str, *, gt: int, lte: int
+    ) -> tuple[TopicNames, list[tuple[int, bytes]]] | None:
+        """The rows of versions ``gt + 1`` .. ``lte`` as (topic id, state), in version order, without their
+        versions (an integer less to fetch a row, for ``replays.checked.raw_pages``): row i is version
+        ``gt + 1 + i``, for every row, or this answers None. Keys are unique integers, so rows as many as
+        the versions from ``gt + 1`` to the last one stored in the run are all of those versions: the last
+        stored is asked in the same transaction whenever the rows are fewer than the run (the game's end,
+        or rows missing: then None, and the caller reads the rows with their versions). With the topics
+        table, read in the same transaction, as ``select_rows`` gives it."""
+        rows, last = self.select_run_statements
+        top = min(lte, SPAN - 1)
+        params = [self.game_key(originator_id), gt, top]
+        with self.datastore.transaction(commit=False) as c:
+            cursor = c.sqlite_cursor
+            cursor.row_factory = None
+            names = TopicNames(cursor.execute("SELECT id, name FROM topics").fetchall())
+            found = cursor.execute(rows, params).fetchall()
+            if len(found) < top - gt:
+                stored = cursor.execute(last, params).fetchone()[0]
+                if (stored or gt) - gt != len(found):
+                    return None
         return names, found
 
 

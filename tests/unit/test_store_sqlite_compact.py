@@ -25,6 +25,7 @@ from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import construct_factory
+from mtg_ledger.replays.stores.checked import BrokenChain
 from mtg_ledger.replays.stores.sqlite import PAGE_SIZE, CompactApplicationRecorder, Factory
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -347,3 +348,34 @@ def test_a_decision_and_the_snapshot_it_takes_are_one_commit(ledger: Ledger, mon
     snapshots = ledger.snapshots.recorder.select_events(game)
     assert len(snapshots) >= 8  # a snapshot every 100 or so events of 1,076
     assert sum(commits) == 1 + len(decisions) + 1  # the start, each decision, the game's first snapshot
+
+
+def test_a_run_of_versions_reads_every_row_numbered_or_nothing_when_a_row_is_missing(tmp_path: Path) -> None:
+    """``select_run`` gives a page's rows without their versions only when they are every version of the
+    run up to the last one stored (the rows as many as those versions); else None, and the page is read
+    with its versions (``replays.stores.pages``), where the fold says which row is missing."""
+    db = tmp_path / "run.sqlite"
+    ledger = Ledger(env=_env(db))
+    try:
+        game = play_demo(ledger, demo_setup(7, 2))
+        recorder = ledger.recorder
+        stored = [(e.topic, e.state) for e in recorder.select_events(game, gt=10, lte=30)]
+        names, rows = recorder.select_run(game, gt=10, lte=30)
+        assert [(names[t], s) for t, s in rows] == stored
+        last = ledger.last_version(game)
+        names, rows = recorder.select_run(game, gt=last - 5, lte=last + 100)  # the game's end within the run
+        assert len(rows) == 5
+        assert recorder.select_run(game, gt=last, lte=last + 100) == (names, [])
+    finally:
+        ledger.close()
+    with sqlite3.connect(db) as con:
+        key = con.execute("SELECT id FROM games WHERE uuid = ?", (game.bytes,)).fetchone()[0] * 2**32 + 20
+        con.execute("DELETE FROM events WHERE key = ?", (key,))
+    ledger = Ledger(env=_env(db), writes=False)
+    try:
+        assert ledger.recorder.select_run(game, gt=10, lte=30) is None
+        assert ledger.recorder.select_run(game, gt=last - 5, lte=last + 100) is not None  # past the hole
+        with pytest.raises(BrokenChain, match="20"):
+            ledger.game(game, 25)  # no snapshot before: folded from the first event
+    finally:
+        ledger.close()
