@@ -28,6 +28,8 @@ import msgpack
 from mtg_ledger.core.hashing import digest, sort_keys
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
+_CHUNK = 64  # records looked up at once (``remembered_records``)
+_CHUNKS_LIMIT = 1 << 11  # runs remembered per class (some 10 MB at most, the encodings shared with ``memo``)
 _NESTED = ("players", "battlefield", "stack", "effects", "pending_triggers")
 UNHASHED = "cards"  # the game's card definitions: GameStarted's hash vouches for them (schema 5)
 
@@ -95,7 +97,36 @@ def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[by
     A record is remembered by the msgpack of its fields' values in a fixed order: two records with
     equal such bytes hold equal msgpack values (types included: ``True`` is not ``1``), so their
     canonical encodings are equal too. Values changed in any way, in place or not, give other bytes.
+    Records are looked up ``_CHUNK`` at a time first, by the msgpack of the list of their values (an
+    array of arrays, which reads back item by item: equal bytes, equal values for each record), so a
+    board that did not change since is a few lookups, not one a permanent.
     """
+    out: list[bytes] = []
+    for start in range(0, len(objs), _CHUNK):
+        out.extend(_remembered_chunk(objs[start : start + _CHUNK], pack))
+    return out
+
+
+def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
+    cls = type(objs[0])
+    shape = _SHAPES.get(cls) or _shape(cls)
+    attributes = list(map(vars, objs))
+    if set(map(type, objs)) != {cls} or set(map(len, attributes)) != {shape.count}:  # another class, another attribute
+        return _remembered_one_by_one(objs, pack)
+    try:
+        key = pack(list(map(shape.values, attributes)))
+    except (KeyError, TypeError, ValueError):  # a field deleted, a value msgpack cannot take
+        return _remembered_one_by_one(objs, pack)
+    found = shape.chunks.get(key)
+    if found is None:
+        found = _remembered_one_by_one(objs, pack)
+        if len(shape.chunks) >= _CHUNKS_LIMIT:
+            shape.chunks.clear()
+        shape.chunks[key] = found
+    return found
+
+
+def _remembered_one_by_one(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
     out: list[bytes] = []
     for obj in objs:
         cls = type(obj)
@@ -130,6 +161,7 @@ class _Shape:
         # dict, without the class's attributes looked at first for each, as getattr does
         self.values: Callable[[Any], Any] = itemgetter(*names)
         self.memo: dict[bytes, bytes] = {}
+        self.chunks: dict[bytes, list[bytes]] = {}  # the same, a run of ``_CHUNK`` records at a time
 
 
 _SHAPES: dict[type, _Shape] = {}
