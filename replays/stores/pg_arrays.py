@@ -1,8 +1,9 @@
-"""The streams recorder's insert parameters (``pg_feed.FeedStatements.insert``) as PostgreSQL's binary
-arrays, built here in one pass: the same values psycopg's list dumpers send, without their work at every
-execute (finding each list's element type, then its dumper, element by element: half of the insert's
-Python time). Each array's type is fixed by its class: ``Uuids`` (``uuid[]``; ``text[]`` on a table
-whose ids are text: ``TextUuids``), ``Int8s`` (``bigint[]``), ``Texts`` (``text[]``) and ``Byteas`` (``bytea[]``).
+"""The streams recorder's insert parameters (``pg_feed.FeedStatements.insert``), and the ids its read of
+versions asks for (``StreamsRecorder.last_versions``), as PostgreSQL's binary arrays, built here in one
+pass: the same values psycopg's list dumpers send, without their work at every execute (finding each
+list's element type, then its dumper, element by element: half of the insert's Python time). Each
+array's type is fixed by its class: ``Uuids`` (``uuid[]``; ``TextUuids``, ``text[]``, on a table whose ids
+are text), ``Int8s`` (``bigint[]``), ``Texts`` (``text[]``) and ``Byteas`` (``bytea[]``).
 
 The format (``array_recv``): dimensions (1), a has-nulls flag (0), the element type's oid, then the one
 dimension's length and lower bound (1), then each element as its length (4 bytes) and its binary form.

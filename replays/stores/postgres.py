@@ -97,7 +97,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         self._beyond = SQL("SELECT EXISTS (SELECT 1 FROM {schema}.{table} WHERE notification_id >= %s)").format(**names)
         self._last_versions = Rendered(SQL(
             "SELECT s.id::text AS id, (SELECT MAX(t.originator_version) FROM {schema}.{table} AS t WHERE t.originator_id = s.id) AS version"
-            " FROM unnest(%s::{id_type}[]) AS s(id)"
+            " FROM unnest(%b::{id_type}[]) AS s(id)"
         ).format(id_type=Identifier(datastore.originator_id_type), **names))
         self._insert = Rendered(self.feed.insert)  # the statements of every decision, rendered once
         self._ids = Uuids if datastore.originator_id_type == "uuid" else TextUuids
@@ -106,7 +106,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
     def last_versions(self, originator_ids: Sequence[UUID | str]) -> dict[UUID | str, int]:
         """The version of each stream's last row (0: none), in one statement."""
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._last_versions.on(curs), ([str(i) for i in originator_ids],), prepare=True)
+            curs.execute(self._last_versions.on(curs), (self._ids(originator_ids),), prepare=True)  # binary (``pg_arrays``)
             found = {row["id"]: row["version"] for row in curs.fetchall()}
         return {i: int(found.get(str(i)) or 0) for i in originator_ids}
 
