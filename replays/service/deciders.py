@@ -37,12 +37,12 @@ class Deciders:
             raise RuntimeError("the deciders are stopped")
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._busy += 1
-        if self._busy > len(self._threads) and len(self._threads) < self.count:  # every thread busy: one more
+        if self._busy >= len(self._threads) and len(self._threads) < self.count:  # every thread busy: one more
             thread = threading.Thread(target=_serve, args=(self._calls,), name=f"{self.prefix}-{len(self._threads)}", daemon=True)
+            thread.start()  # (if it cannot start, it raises here, as an executor's submit would, and nothing is queued)
             self._threads.append(thread)
-            thread.start()
         self._calls.put((call, future, loop, self))
+        self._busy += 1
         return await future
 
     def _settle(self, future: asyncio.Future[Any], ok: bool, value: Any) -> None:

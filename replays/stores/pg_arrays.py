@@ -62,11 +62,20 @@ class Byteas(list):  # type: ignore[type-arg]
 class _Binary(Dumper):
     format = pq.Format.BINARY
 
+    def dump(self, obj: Any) -> bytes:
+        try:
+            return self.pack(obj)
+        except (ValueError, TypeError, AttributeError, struct.error) as e:  # as the server would refuse them: a DataError
+            raise psycopg.DataError(f"{type(obj).__name__}: a value PostgreSQL's {self.oid} array cannot hold ({e})") from e
+
+    def pack(self, obj: Any) -> bytes:
+        raise NotImplementedError
+
 
 class UuidsDumper(_Binary):
     oid = ARRAY_OID[UUID_OID]
 
-    def dump(self, obj: Uuids) -> bytes:
+    def pack(self, obj: Uuids) -> bytes:
         if not obj:
             return _EMPTY.pack(0, 0, UUID_OID)
         parts = [_HEAD.pack(1, 0, UUID_OID, len(obj), 1)]
@@ -85,21 +94,21 @@ class _Encoded(_Binary):
 class TextUuidsDumper(_Encoded):
     oid = ARRAY_OID[TEXT_OID]
 
-    def dump(self, obj: TextUuids) -> bytes:
+    def pack(self, obj: TextUuids) -> bytes:
         return _array(TEXT_OID, [str(i).encode(self.encoding) for i in obj])
 
 
 class TextsDumper(_Encoded):
     oid = ARRAY_OID[TEXT_OID]
 
-    def dump(self, obj: Texts) -> bytes:
+    def pack(self, obj: Texts) -> bytes:
         return _array(TEXT_OID, [t.encode(self.encoding) for t in obj])
 
 
 class Int8sDumper(_Binary):
     oid = ARRAY_OID[INT8_OID]
 
-    def dump(self, obj: Int8s) -> bytes:
+    def pack(self, obj: Int8s) -> bytes:
         if not obj:
             return _EMPTY.pack(0, 0, INT8_OID)
         return _HEAD.pack(1, 0, INT8_OID, len(obj), 1) + b"".join([_INT8.pack(8, v) for v in obj])
@@ -108,7 +117,7 @@ class Int8sDumper(_Binary):
 class ByteasDumper(_Binary):
     oid = ARRAY_OID[BYTEA_OID]
 
-    def dump(self, obj: Byteas) -> bytes:
+    def pack(self, obj: Byteas) -> bytes:
         return _array(BYTEA_OID, [bytes(s) for s in obj])
 
 

@@ -43,3 +43,11 @@ def test_empty_arrays_and_ids_given_as_text_are_read_as_psycopg_sends_them() -> 
         as_text = conn.execute("SELECT %b::uuid[]", (Uuids([str(i) for i in IDS]),)).fetchone()
     assert empty == ([], [], [], [], [])
     assert as_text == (IDS,)
+
+
+@pytest.mark.parametrize("value", [Uuids(["not a uuid"]), Int8s([2**63]), Texts([None]), Byteas([None])])
+def test_a_value_an_array_cannot_hold_is_refused_as_a_data_error_and_the_connection_still_serves(value: list[Any]) -> None:
+    with _connect() as conn:
+        with pytest.raises(psycopg.DataError):
+            conn.execute("SELECT %b", (value,))
+        assert conn.execute("SELECT 1").fetchone() == (1,)
