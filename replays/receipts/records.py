@@ -11,6 +11,7 @@ aggregate of its own beside the games, so that no game event changes shape:
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from typing import Any
 from uuid import UUID, uuid5
 
@@ -96,6 +97,7 @@ class PlayerKey(Aggregate):
 stored_as("PlayerKeyRegistered")(PlayerKey.PlayerKeyRegistered)  # type: ignore[attr-defined]  # made by @event
 
 
+@lru_cache(maxsize=4096)  # asked at every decision of a game, and always the same
 def player_key_id(game: str, player: str) -> UUID:
     return uuid5(PLAYER_KEYS, json.dumps([game, player]))
 

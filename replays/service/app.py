@@ -8,7 +8,6 @@ import contextlib
 import gc
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 
@@ -19,6 +18,7 @@ from fastapi.routing import APIRoute
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.version import ENGINE_VERSION
 from mtg_ledger.replays.service import errors
+from mtg_ledger.replays.service.deciders import Deciders
 from mtg_ledger.replays.service.deps import Settings
 from mtg_ledger.replays.service.fast_actions import FastActions
 from mtg_ledger.replays.service.games import Games
@@ -48,7 +48,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ledger = Ledger(env=store_env)
-        app.state.deciders = ThreadPoolExecutor(DECIDERS, thread_name_prefix="decide")  # fast_actions.py's
+        app.state.deciders = Deciders(DECIDERS)  # fast_actions.py's
         app.state.games = Games(ledger, {"MTG_LEDGER_SIGNING_KEY": config.signing_key} if config.signing_key else None)
         with contextlib.suppress(PersistenceError, OSError):  # the store down: made when first needed
             app.state.games.receipts.ready()  # the signing key, made now if the store has none: every receipt is signed with it
@@ -70,7 +70,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
                 listening.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await listening
-            app.state.deciders.shutdown(wait=True)
+            app.state.deciders.shutdown()
             ledger.close()
 
     def stop() -> None:

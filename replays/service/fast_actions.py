@@ -7,7 +7,7 @@ one ``Authorization: Bearer`` header with a token this process has seen, of this
 a JSON body that the route's own body field validates, its headers within their limits. Anything else
 (no token, a token not seen yet, the judge's, a malformed body, ...) goes on to the route itself, with
 the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
-``Games.act`` runs in a thread of the app's own pool (``deciders``, as many threads as FastAPI's pool:
+``Games.act`` runs in a thread of the app's own (``deciders.py``, as many threads as FastAPI's pool:
 the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
 the same table (``errors.respond``); an error nobody expected goes on up to the app's handler of
 defects (logged, 500), as from the route.
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-from asyncio import get_running_loop
 from contextvars import copy_context
 from functools import partial
 from typing import Any
@@ -88,7 +87,7 @@ class FastActions:
         state, games, game_id, player, action, key, signature = checked
         decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature))
         try:
-            answer = await get_running_loop().run_in_executor(state.deciders, decide)
+            answer = await state.deciders.run(decide)
         except Exception as error:  # noqa: BLE001 - the route's table; a defect goes on up, as from the route
             if status_of(error) is None:
                 raise

@@ -57,6 +57,10 @@ class Wakeups:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(news.wait(), self.every)
 
+    def watched(self) -> bool:
+        """Whether any stream of this process waits for news."""
+        return bool(self._waiting)
+
     def wake(self, game_ids: Iterable[UUID]) -> None:
         for game_id in game_ids:
             for news in self._waiting.get(game_id, ()):
@@ -111,6 +115,8 @@ class Listener:
                     self.wakeups.wake_all()  # whatever was stored while nobody listened
                     while True:
                         async for notice in conn.notifies(timeout=HEALTH_CHECK):
+                            if not self.wakeups.watched():  # no stream here to wake: nothing to read in it
+                                continue
                             found = games_in(notice.payload)
                             self.wakeups.wake_all() if found is None else self.wakeups.wake(found)
                         await conn.execute("SELECT 1")  # a silent connection may be a dead one

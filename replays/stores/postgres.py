@@ -51,6 +51,7 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Identifier
 
+from mtg_ledger.replays.stores.pg_arrays import Byteas, Int8s, Texts, TextUuids, Uuids
 from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, Rendered, quoted, readable_below
 
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
@@ -96,15 +97,16 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
         self._beyond = SQL("SELECT EXISTS (SELECT 1 FROM {schema}.{table} WHERE notification_id >= %s)").format(**names)
         self._last_versions = Rendered(SQL(
             "SELECT s.id::text AS id, (SELECT MAX(t.originator_version) FROM {schema}.{table} AS t WHERE t.originator_id = s.id) AS version"
-            " FROM unnest(%s::{id_type}[]) AS s(id)"
+            " FROM unnest(%b::{id_type}[]) AS s(id)"
         ).format(id_type=Identifier(datastore.originator_id_type), **names))
         self._insert = Rendered(self.feed.insert)  # the statements of every decision, rendered once
+        self._ids = Uuids if datastore.originator_id_type == "uuid" else TextUuids
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def last_versions(self, originator_ids: Sequence[UUID | str]) -> dict[UUID | str, int]:
         """The version of each stream's last row (0: none), in one statement."""
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._last_versions.on(curs), ([str(i) for i in originator_ids],), prepare=True)
+            curs.execute(self._last_versions.on(curs), (self._ids(originator_ids),), prepare=True)  # binary (``pg_arrays``)
             found = {row["id"]: row["version"] for row in curs.fetchall()}
         return {i: int(found.get(str(i)) or 0) for i in originator_ids}
 
@@ -204,12 +206,12 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             )
 
     def _insert_rows(self, curs: Cursor[DictRow], stored_events: Sequence[StoredEvent], xid: int | None) -> list[int]:
-        params = {
+        params = {  # binary arrays of their own types (``pg_arrays``): built in one pass
             "xid": xid,
-            "ids": [e.originator_id for e in stored_events],
-            "versions": [e.originator_version for e in stored_events],
-            "topics": [e.topic for e in stored_events],
-            "states": [e.state for e in stored_events],
+            "ids": self._ids([e.originator_id for e in stored_events]),
+            "versions": Int8s([e.originator_version for e in stored_events]),
+            "topics": Texts([e.topic for e in stored_events]),
+            "states": Byteas([e.state for e in stored_events]),
         }
         curs.execute(self._insert.on(curs), params, prepare=True)
         return sorted(row["notification_id"] for row in curs.fetchall())
