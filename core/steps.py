@@ -86,7 +86,7 @@ def precombat_main(table: Table) -> bool:
     members = _members(s)
     if s.archenemy in members and s.schemes:
         emit(table, ev.SchemeSetInMotion, player=s.archenemy, scheme=s.schemes[0])
-    for saga in [p for p in ch.on_battlefield(s) if p.controller in members and "Saga" in ch.face(s, p).subtypes]:
+    for saga in [p for p in ch.watched(s) if not p.phased_out and p.controller in members and "Saga" in ch.face(s, p).subtypes]:  # a Saga is watched
         emit(table, ev.LoreCounterAdded, saga=saga.object, count=1, total=saga.counters.get("lore", 0) + 1)
     return True
 

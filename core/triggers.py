@@ -112,7 +112,7 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
             face = ch.face(state, perm)
             found.extend(_found(perm, perm.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event in CAST and CAST[t.event](spell))
     elif (kind == "ObjectResolved" and e["permanent"] is not None) or kind == "LandPlayed":  # "when this <permanent> enters" (603.6a): a spell resolved, or a land played (305.1)
-        entered = state.permanent(e["permanent"] if kind == "ObjectResolved" else e["object"])
+        entered = state.permanent(e["permanent"] if kind == "ObjectResolved" else e["object"]) if state.cards.triggering else None
         if entered is not None and entered.card in state.cards.triggering:
             face = ch.face(state, entered)
             found.extend(_found(entered, entered.controller, face.name, i) for i, t in enumerate(face.triggered) if t.event == "enters")
@@ -135,6 +135,8 @@ def detect(state: GameState, e: dict[str, Any]) -> list[Found]:
 
 def _opponent_draws(state: GameState, player: str) -> list[Found]:
     found: list[Found] = []
+    if not state.cards.triggering:  # no card of the game triggers: no walk of the battlefield at each draw
+        return found
     for perm in ch.on_battlefield(state):
         if perm.card not in state.cards.triggering or teams.teammates(state, perm.controller, player):
             continue
