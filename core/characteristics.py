@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
-from mtg_ledger.core.state import EffectKind, GameState, Permanent
+from mtg_ledger.core.state import EffectKind, GameState, Permanent, walked_on
 from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, GrantKeyword, PowerToughnessEqualToLife
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
@@ -202,7 +202,7 @@ def watched(state: GameState) -> list[Permanent]:
     global _watched
     battlefield, never = state.battlefield, state.cards.never_checked
     walked, names, done, last, found = _watched
-    if walked is battlefield and names is never and done <= len(battlefield) and (done == 0 or battlefield[done - 1] is last):
+    if names is never and walked_on(battlefield, walked, done, last):
         if done == len(battlefield):
             return found
         found = found + [p for p in battlefield[done:] if p.card not in never or p.token]

@@ -15,7 +15,7 @@ from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.cards import CLASSIC
 from mtg_ledger.core.catalog import Catalog, used_names
 from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
-from mtg_ledger.core.state import GameState, Permanent, Player
+from mtg_ledger.core.state import GameState, Permanent, Player, walked_on
 
 
 class PermanentEntry(TypedDict):
@@ -169,7 +169,7 @@ def _turn_began(s: GameState, e: TurnBeganFields) -> None:
     team = teams.team_of(s, e["active_player"])
     global _settled
     battlefield, (walked, settled, last) = s.battlefield, _settled
-    if walked is not battlefield or not (settled == 0 or (settled <= len(battlefield) and battlefield[settled - 1] is last)):
+    if not walked_on(battlefield, walked, settled, last):
         settled = 0
     still_fresh = None  # the first permanent left fresh
     for i in range(settled, len(battlefield)):
