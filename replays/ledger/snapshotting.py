@@ -17,7 +17,6 @@ a turn and its snapshot are one commit, not two. One the copy cannot give is tak
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -87,11 +86,11 @@ class Snapshots:
             last = self._last(ledger, game_id) if turns else 0
             for turn, state_hash in turns:
                 if snaps.due(turn - 1, last, self.interval):
-                    keyframe = self._keyframes.get(game_id) or snaps.last_keyframe(ledger, game_id)
                     before, rest = self._before(ledger, game_id, turn - 1, maps, stored)
                     if before is None:
                         self._at.pop(game_id, None)  # as stored: read again once the save is
                         return None
+                    keyframe = self._keyframes.get(game_id) or snaps.last_keyframe(ledger, game_id)
                     row, keyframe = snaps.take(ledger.mapper, before, keyframe, self.interval, state_hash)
                     rows.append(row)
                     self._keyframes[game_id], self._copies[game_id] = keyframe, before  # deltas may stand on it once stored
@@ -118,9 +117,7 @@ class Snapshots:
             return
         copy = self._copies.get(game_id)
         if copy is not None and len(trail.saves) >= FOLD_EVERY:  # all before this save: before any snapshot still to come
-            for event in _unpacked(trail.saves, trail.next - 1):
-                apply_event(copy.state, event)
-                copy.version = event["v"]
+            _fold(copy, trail.saves, trail.next - 1)
             trail.saves.clear()
         trail.saves.append(msgpack.packb(maps, use_bin_type=True))
         trail.next = maps[-1]["v"] + 1
@@ -131,9 +128,7 @@ class Snapshots:
         rest = [m for m in maps if m["v"] > version]
         copy, trail = self._copies.pop(game_id, None), self._since.pop(game_id, None)
         if copy is not None and trail is not None and copy.version <= version:
-            for event in _unpacked(trail.saves, version):
-                apply_event(copy.state, event)
-                copy.version = event["v"]
+            _fold(copy, trail.saves, version)
             if copy.version == version:
                 return copy, rest
         return (ledger._load(game_id, version) if stored else None), rest  # no copy, or its saves stop short of it
@@ -145,10 +140,12 @@ class Snapshots:
         return self._at[game_id]
 
 
-def _unpacked(saves: list[bytes], last: int) -> Iterator[Map]:
-    """The saves' maps up to version ``last``, as a read of the store gives them (lists, fresh objects)."""
+def _fold(copy: Game, saves: list[bytes], last: int) -> None:
+    """``copy`` folded on with the saves' maps up to version ``last``, unpacked as a read of the store
+    gives them (lists, fresh objects)."""
     for save in saves:
         for event in msgpack.unpackb(save, raw=False, strict_map_key=False):
             if event["v"] > last:
                 return
-            yield event
+            apply_event(copy.state, event)
+            copy.version = event["v"]
