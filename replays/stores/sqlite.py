@@ -86,6 +86,12 @@ SPAN: Final = 1 << 32  # versions a game may have: an event's key is games.id * 
 _BASE = f"({_GAME} * {SPAN})"  # the key of a game's event 0
 
 
+def _insert_statement(table: str, verb: str = "INSERT") -> str:
+    """The insert of a row of ``table`` (a game's rows keyed as ``CompactAggregateRecorder``'s) from its
+    game's uuid, version, topic name and state."""
+    return f"{verb} INTO {table} (key, topic, state) VALUES ({_BASE} + ?, (SELECT id FROM topics WHERE name = ?), ?)"
+
+
 class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
     """A game's rows keyed by one integer, games.id * 2^32 + version: the snapshots' table (and the events')."""
 
@@ -93,9 +99,7 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         super().__init__(datastore, events_table_name)
         self._known_topics: set[str] = set()  # names already committed to ``topics`` (never rolled back)
         table = self.events_table_name
-        self.insert_events_statement = (
-            f"INSERT INTO {table} (key, topic, state) VALUES ({_BASE} + ?, (SELECT id FROM topics WHERE name = ?), ?)"
-        )
+        self.insert_events_statement = _insert_statement(table)
         self.select_events_statement = (
             f"SELECT e.key - g.base, e.topic, e.state FROM {table} AS e, (SELECT id * {SPAN} AS base FROM games WHERE uuid = ?) AS g"
             " WHERE e.key > g.base + ? AND e.key <= g.base + ? "
@@ -129,8 +133,13 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         return self.convert_originator_id(key)
 
     def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
-        if not stored_events:
-            return None
+        if stored_events:
+            self._insert_rows(c, stored_events, self.insert_events_statement)
+        return None
+
+    def _insert_rows(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], statement: str) -> None:
+        """The rows by ``statement`` (``_insert_statement``'s, for a table keyed as this one), their games
+        and topics named first."""
         rows = [(self.game_key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
         if not all(0 <= r[1] < SPAN for r in rows):
             raise DataError(f"a version outside 0 .. {SPAN - 1:,}: a game holds at most {SPAN - 1:,} events here")
@@ -141,8 +150,7 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
                 c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
                 if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
                     self._known_topics.add(topic)
-        c.executemany(self.insert_events_statement, rows)
-        return None
+        c.executemany(statement, rows)
 
     def select_events(
         self,
@@ -234,7 +242,7 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
         super().__init__(datastore, events_table_name)
         self.feed_table_name = FEED
-        self._insert_snapshots_statement = f"INSERT OR IGNORE INTO {SNAPSHOTS} (key, topic, state) VALUES ({_BASE} + ?, (SELECT id FROM topics WHERE name = ?), ?)"
+        self._insert_snapshots_statement = _insert_statement(SNAPSHOTS, "INSERT OR IGNORE")
         # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
         self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
 
@@ -254,9 +262,7 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
             return []
         ids = self._insert_run(c, stored_events, **kwargs)
         if snapshots:
-            for topic in dict.fromkeys(s.topic for s in snapshots):
-                c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
-            c.executemany(self._insert_snapshots_statement, [(self.game_key(s.originator_id), s.originator_version, s.topic, s.state) for s in snapshots])
+            self._insert_rows(c, snapshots, self._insert_snapshots_statement)
         return ids
 
     def _insert_run(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int]:
