@@ -15,6 +15,9 @@ from mtg_ledger.core.cards import CLASSIC
 from mtg_ledger.core.catalog import Catalog
 from mtg_ledger.core.hashing import GENESIS_HASH
 from mtg_ledger.core.outcome import Outcome, Reason
+from mtg_ledger.core.written import Written
+
+_set = object.__setattr__  # a write that is not noted: a record being made
 
 
 @dataclass
@@ -34,8 +37,12 @@ class Player:
     SPARSE: ClassVar[dict[str, Any]] = {"exile": []}  # as ``Permanent.SPARSE``: left out of the canonical form while empty
 
 
-@dataclass
-class Permanent:
+@dataclass(init=False)
+class Permanent(Written):
+    """A permanent on the battlefield. It notes its writes (``core.written``), so that what is worked out of
+    it can be known unchanged since; its ``__init__`` (below) is written out rather than made by
+    ``dataclass`` so that making one is not 17 noted writes."""
+
     object: int
     card: str
     owner: str
@@ -68,6 +75,57 @@ class Permanent:
         "deathtouched": False,
         "loyalty_turn": 0,
     }
+
+    def __init__(
+        self,
+        object: int,
+        card: str,
+        owner: str,
+        controller: str,
+        tapped: bool = False,
+        damage: int = 0,
+        fresh: bool = True,
+        attacking: str | None = None,
+        blocking: list[int] | None = None,
+        blocked: bool = False,
+        blocked_by: list[int] | None = None,
+        phased_out: bool = False,
+        counters: dict[str, int] | None = None,
+        token: bool = False,
+        transformed: bool = False,
+        attached_to: int | None = None,
+        attacking_object: int | None = None,
+        protector: str | None = None,
+        deathtouched: bool = False,
+        loyalty_turn: int = 0,
+    ) -> None:
+        """The dataclass's own ``__init__``, field for field (a test compares them), without the writes."""
+        _set(
+            self,
+            "__dict__",
+            {
+                "object": object,
+                "card": card,
+                "owner": owner,
+                "controller": controller,
+                "tapped": tapped,
+                "damage": damage,
+                "fresh": fresh,
+                "attacking": attacking,
+                "blocking": [] if blocking is None else blocking,
+                "blocked": blocked,
+                "blocked_by": [] if blocked_by is None else blocked_by,
+                "phased_out": phased_out,
+                "counters": {} if counters is None else counters,
+                "token": token,
+                "transformed": transformed,
+                "attached_to": attached_to,
+                "attacking_object": attacking_object,
+                "protector": protector,
+                "deathtouched": deathtouched,
+                "loyalty_turn": loyalty_turn,
+            },
+        )
 
 
 def walked_on(battlefield: list[Permanent], walked: list[Permanent], count: int, last: Permanent | None) -> bool:

@@ -98,7 +98,7 @@ def _enters(s: GameState) -> None:
 
 
 def _extra_attribute(s: GameState) -> None:
-    s.battlefield[0].__dict__["label"] = "x"  # vars() shows it, so the hash covers it
+    s.battlefield[0].label = "x"  # type: ignore[attr-defined]  # vars() shows it, so the hash covers it
 
 
 CHANGES: dict[str, Callable[[GameState], None]] = {

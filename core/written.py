@@ -1,0 +1,74 @@
+"""When a record was last written, so that what is worked out of it (its state-hash encoding, its part of a
+snapshot's delta) can be known unchanged without reading its values again.
+
+A record of a ``Written`` class notes each write: an attribute assigned or deleted through it
+(``__setattr__``, ``__delattr__``), which is how every applier changes a permanent. What the barrier does not
+see is a list or a map that the record holds changed in place (``perm.counters["lore"] = 2``), and an edit of
+the record's ``__dict__`` itself; a caller that relies on a record being unwritten looks at its lists and maps
+itself (``core.state_hash`` holds on only to records whose lists and maps are empty, and checks they still
+are). A record is made without a write (``__init__`` fills its attributes at once): it is new to whoever has
+not seen it yet.
+
+A *moment* is a count, not a time: ``moment()`` before reading a record, then ``unwritten(records, that)``
+(given their ids) says whether any of them has been written since. No I/O, no clock.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import fields
+from typing import Any
+
+ATOMS = frozenset({int, str, bool, float, bytes, type(None)})  # values that are never changed in place
+HOLDERS = frozenset({list, dict})  # those that may be: a record holding a non-empty one is not vouched for
+_LIMIT = 1 << 16  # records whose last write is remembered; past that, forget them all (moments before are void)
+_moments = itertools.count(1)
+_last: dict[int, int] = {}  # id(record) -> the moment of its last write
+_floor = 0  # moments before this one are void: the writes before it were forgotten
+_ZERO = itertools.repeat(0)
+
+
+def moment() -> int:
+    """Now: every later write of a record is after it."""
+    return next(_moments)
+
+
+def unwritten(ids: Iterable[int], since: int) -> bool:
+    """Whether no record of these ids (``id(record)``) has been written since ``since`` (a ``moment()``).
+    The caller keeps the records alive from that moment on, so that no other record takes one of their ids."""
+    return since >= _floor and max(map(_last.get, ids, _ZERO), default=0) < since
+
+
+def unwritten_each(ids: Iterable[int], since: int) -> list[bool]:
+    """``unwritten`` of each record, one by one."""
+    if since < _floor:
+        return [False for _ in ids]
+    return list(map(since.__gt__, map(_last.get, ids, _ZERO)))
+
+
+def held_fields(cls: Any) -> tuple[str, ...]:
+    """A dataclass's fields that hold a list or a map (``HOLDERS``: those a caller looks at itself)."""
+    return tuple(f.name for f in fields(cls) if f.default_factory is list or f.default_factory is dict)
+
+
+def _written(record: Any) -> None:
+    global _floor
+    if len(_last) >= _LIMIT:
+        _last.clear()
+        _floor = next(_moments)  # nothing written before now can be told apart any longer
+    _last[id(record)] = next(_moments)
+
+
+class Written:
+    """A record that notes its writes (the module's docstring says what counts as one)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        _written(self)
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        _written(self)
+        object.__delattr__(self, name)
