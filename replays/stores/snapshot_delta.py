@@ -62,13 +62,15 @@ class BadSnapshot(ValueError):
 class Keyframe(NamedTuple):
     """A keyframe as a writer keeps it to make deltas against: its version, the digest of its stored
     row, its plain state and the size of its compressed payload; ``unchanged``: what
-    ``replays.stores.state_delta`` reads of it once (an ``Unchanged``), kept with it once made."""
+    ``replays.stores.state_delta`` reads of it once (an ``Unchanged``), kept with it once made; ``source``:
+    when it was taken from a state in memory, that moment and the state's permanents (``Unchanged``)."""
 
     version: int
     digest: bytes
     plain: Map
     size: int
     unchanged: Any = None
+    source: Any = None  # taken from a state in memory: the moment (``core.written``) and its battlefield's permanents then
 
 
 def row_digest(stored_bytes: bytes) -> bytes:

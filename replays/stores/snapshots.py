@@ -25,6 +25,7 @@ from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import Game, GameSnapshot
+from mtg_ledger.core.written import moment
 from mtg_ledger.replays.stores import snapshot_delta as delta
 from mtg_ledger.replays.stores.state_delta import Unchanged, state_node
 from mtg_ledger.replays.logfile import Finding
@@ -54,18 +55,20 @@ def take(
     fields["state_hash"] = state_hash if isinstance(state_hash, str) else state.state_hash()
     if keyframe is not None and keyframe.version < game.version < keyframe.version + KEYFRAME_EVERY * interval:
         if keyframe.unchanged is None:
-            keyframe = keyframe._replace(unchanged=Unchanged(keyframe.plain.get("battlefield")))
+            keyframe = keyframe._replace(unchanged=Unchanged(keyframe.plain.get("battlefield"), keyframe.source))
         node = state_node(keyframe.plain, state, keyframe.unchanged)  # delta.diff(keyframe.plain, the plain state)
         payload = delta.pack(node if node is not None else [delta.MAP, {}, []])
         if 2 * len(payload) <= keyframe.size:
             fields.update(base=keyframe.version, base_digest=keyframe.digest, delta=payload)
             return mapper.to_stored_event(snapshot), keyframe
+    since = moment()  # before the state is read: a permanent written after it is told apart by the next deltas
     plain = state.to_dict()  # shares the live state's lists: packed before the game moves on
     plain.pop("cards", None)  # the game's card definitions are its GameStarted's, read from there (verify.load)
     raw = msgpack.packb(plain, use_bin_type=True)
     fields["keyframe"] = payload = zlib.compress(raw, 6)
     stored = mapper.to_stored_event(snapshot)
-    return stored, delta.Keyframe(game.version, delta.row_digest(stored.state), msgpack.unpackb(raw, raw=False, strict_map_key=False), len(payload))
+    plain = msgpack.unpackb(raw, raw=False, strict_map_key=False)
+    return stored, delta.Keyframe(game.version, delta.row_digest(stored.state), plain, len(payload), source=(since, list(state.battlefield)))
 
 
 def last_keyframe(ledger: Any, game_id: UUID) -> delta.Keyframe | None:

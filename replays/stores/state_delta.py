@@ -16,11 +16,12 @@ plain way; a state whose battlefield or key order this does not follow is diffed
 from __future__ import annotations
 
 from dataclasses import fields
-from operator import eq, itemgetter
+from operator import and_, eq, is_, itemgetter
 from typing import Any
 
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.state_hash import visible
+from mtg_ledger.core.written import ATOMS, HOLDERS, held_fields, unwritten_each
 from mtg_ledger.replays.stores import snapshot_delta as delta
 
 Map = dict[str, Any]
@@ -31,20 +32,54 @@ _MISSING = object()  # a field a map must have (not sparse)
 _DEFAULTS = tuple(_SPARSE.get(name, _MISSING) for name in FIELDS)
 # The sparse fields whose default is False or 0: ``visible`` leaves them out only while of the default's type.
 _TYPED = tuple((itemgetter(name), type(default)) for name, default in _SPARSE.items() if default is not None)
+_HELD = held_fields(Permanent)
+_holders = itemgetter(*_HELD)
+_atoms = itemgetter(*(name for name in FIELDS if name not in _HELD))
 
 
 class Unchanged:
     """A keyframe's battlefield, to tell the permanents that have not changed since: each ``object``
-    id's index, and the values a permanent must hold to give the same map (None: never vouched for)."""
+    id's index, and the values a permanent must hold to give the same map (None: never vouched for).
 
-    def __init__(self, battlefield: Any) -> None:
+    A keyframe taken from a state in memory (``source``: the moment it was read, ``core.written``, and its
+    permanents then) also knows those permanents (``objects``) that can be vouched for without reading
+    their values: the same object, not written since, holding only values a write must replace (ints,
+    strings...) and lists and maps that were empty, as the keyframe's map of it has them, and still are."""
+
+    def __init__(self, battlefield: Any, source: tuple[int, list[Permanent]] | None = None) -> None:
         keys = delta._identities(battlefield) if isinstance(battlefield, list) else None
         self.usable = keys is not None and "object" in battlefield[0]
         self.index: dict[int, int] = {}
         self.expected: dict[int, Map | None] = {}
+        self.since = 0
+        self.objects: dict[int, Permanent] = {}
+        self.held: tuple[Any, ...] = ()  # the lists and maps of ``objects``: all empty while they can be vouched for
         if keys is not None and self.usable:
             self.index = {key: i for i, key in enumerate(keys)}
             self.expected = {key: _expected(item) for key, item in zip(keys, battlefield, strict=True)}
+            if source is not None and len(source[1]) == len(keys):
+                self.since = source[0]
+                self.objects, self.held = _vouched(keys, battlefield, source[1])
+
+
+def _vouched(keys: list[int], battlefield: list[Map], permanents: list[Permanent]) -> tuple[dict[int, Permanent], tuple[Any, ...]]:
+    """The permanents a keyframe was made of (``battlefield``, in its order) that can be vouched for by
+    identity (``Unchanged``), by their ``object`` id, and the lists and maps they hold."""
+    objects: dict[int, Permanent] = {}
+    held: list[Any] = []
+    for key, item, perm in zip(keys, battlefield, permanents, strict=True):
+        attributes = vars(perm)
+        if type(perm) is not Permanent or len(attributes) != len(FIELDS) or any(map(item.get, _HELD)):
+            continue
+        try:
+            holding, atoms = _holders(attributes), _atoms(attributes)
+        except KeyError:  # a field deleted
+            continue
+        if any(holding) or not set(map(type, holding)) <= HOLDERS or not set(map(type, atoms)) <= ATOMS:
+            continue
+        objects[key] = perm
+        held.extend(holding)
+    return objects, tuple(held)
 
 
 def _expected(item: Map) -> Map | None:
@@ -94,7 +129,13 @@ def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) ->
         return False
     keys: list[int] = found  # type: ignore[assignment]  # every one an int, checked just above
     at = list(map(unchanged.index.get, keys))  # each one's index in the keyframe (None: new since)
-    same = _same(attributes, keys, unchanged)
+    same = _known(permanents, keys, unchanged)
+    if same is None:
+        same = _same(attributes, keys, unchanged)
+    elif False in same:
+        rest = [j for j, known in enumerate(same) if not known]
+        for j, equal in zip(rest, _same([attributes[j] for j in rest], [keys[j] for j in rest], unchanged), strict=True):
+            same[j] = equal
     segments: list[list[Any]] = []
     j = 0
     while j < len(permanents):
@@ -139,6 +180,15 @@ def _run(at: list[int | None], same: list[bool], j: int) -> int:
             k += 1
         break
     return k
+
+
+def _known(permanents: list[Permanent], keys: list[int], unchanged: Unchanged) -> list[bool] | None:
+    """For each permanent, whether ``Unchanged`` vouches for it by identity (False: look at its values);
+    None when it vouches for none."""
+    if not unchanged.objects or any(unchanged.held):  # a list or a map changed in place: look at them all
+        return None
+    same = list(map(is_, map(unchanged.objects.get, keys), permanents))
+    return list(map(and_, same, unwritten_each(map(id, permanents), unchanged.since)))
 
 
 def _same(attributes: list[Map], keys: list[int], unchanged: Unchanged) -> list[bool]:

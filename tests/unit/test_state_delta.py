@@ -4,13 +4,14 @@ stored bytes of a snapshot never depend on which way it was made."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState, Permanent, Player
+from mtg_ledger.core.written import moment
 from mtg_ledger.replays.stores import snapshot_delta as delta
 from mtg_ledger.replays.stores.state_delta import Unchanged, state_node
 from tests.conftest import examples
@@ -23,15 +24,40 @@ def plain_of(state: GameState) -> dict[str, Any]:
     return plain
 
 
+Source = tuple[int, list[Permanent]]
+
+
 def keyframe_of(state: GameState) -> dict[str, Any]:
     """The plain state as a writer keeps its keyframe: through msgpack (lists, fresh objects)."""
     return delta.unpack(delta.pack(plain_of(state)))
 
 
-def same_node(old: dict[str, Any], state: GameState) -> None:
+class Taken(NamedTuple):
+    """A keyframe as a writer takes it from the state it holds: with the moment it was read and the
+    permanents it was made of, which later deltas vouch for by identity while they are not written, and
+    its ``Unchanged`` made then (a writer makes it at its first delta and keeps it for the next ones)."""
+
+    source: Source
+    unchanged: Unchanged
+
+
+def keyframe_taken(state: GameState) -> tuple[dict[str, Any], Taken]:
+    since = moment()
+    old = keyframe_of(state)
+    source = (since, list(state.battlefield))
+    return old, Taken(source, Unchanged(old.get("battlefield"), source))
+
+
+def same_node(old: dict[str, Any], state: GameState, taken: Taken | None = None) -> None:
+    """The node is diff's, whether the keyframe was read from the store or taken from a state in memory."""
     expected = delta.diff(old, plain_of(state))
-    assert state_node(old, state, Unchanged(old.get("battlefield"))) == expected
-    assert delta.pack(state_node(old, state, Unchanged(old.get("battlefield")))) == delta.pack(expected)
+    ways = [Unchanged(old.get("battlefield"))]
+    if taken is not None:
+        ways += [Unchanged(old.get("battlefield"), taken.source), taken.unchanged]
+    for unchanged in ways:
+        node = state_node(old, state, unchanged)
+        assert node == expected
+        assert delta.pack(node) == delta.pack(expected)
 
 
 @settings(max_examples=examples(30), deadline=None)
@@ -43,10 +69,10 @@ def test_the_delta_between_any_two_states_of_a_game_is_the_node_diff_makes(data:
     state = GameState()
     for e in events[:first]:
         apply_event(state, e)
-    old = keyframe_of(state)
+    old, taken = keyframe_taken(state)
     for e in events[first:later]:
         apply_event(state, e)
-    same_node(old, state)
+    same_node(old, state, taken)
 
 
 EDITS = st.sampled_from([
@@ -57,11 +83,20 @@ EDITS = st.sampled_from([
     ("damage", False), ("tapped", 0),  # equal to what the keyframe holds, of another type: diff finds the maps equal
     ("extra", 1),  # an attribute beyond the dataclass's fields
     ("delete", "damage"), ("delete", "deathtouched"),
+    ("in place", "counters"), ("in place", "blocking"),  # a list or a map changed without a write of the permanent
 ])
 
 
+def changed_in_place(p: Permanent, name: str) -> None:
+    held = vars(p).get(name)
+    if isinstance(held, dict):
+        held["+1/+1"] = held.get("+1/+1", 0) + 1  # 122.1
+    elif isinstance(held, list):
+        held.append(7)  # 509.1h
+
+
 @st.composite
-def board_and_edits(draw: st.DrawFn) -> tuple[GameState, dict[str, Any]]:
+def board_and_edits(draw: st.DrawFn) -> tuple[GameState, dict[str, Any], Taken]:
     """A battlefield as a keyframe holds it (some sparse fields set, some at a default of another
     type), then permanents edited in any of those ways, removed, added and moved."""
     count = draw(st.integers(1, 12))
@@ -69,14 +104,16 @@ def board_and_edits(draw: st.DrawFn) -> tuple[GameState, dict[str, Any]]:
     state.battlefield = [Permanent(i, "Forest", "alice", "alice") for i in range(1, count + 1)]
     for p in state.battlefield:
         if draw(st.integers(0, 4)) == 0:
-            name, value = draw(EDITS.filter(lambda e: e[0] not in ("extra", "delete")))
+            name, value = draw(EDITS.filter(lambda e: e[0] not in ("extra", "delete", "in place")))
             setattr(p, name, value)
-    old = keyframe_of(state)
+    old, taken = keyframe_taken(state)
     for p in list(state.battlefield):
         for name, value in draw(st.lists(EDITS, max_size=2)):
             if name == "delete":
                 vars(p).pop(value, None)  # the class's default shows through: p.damage is still 0
                 p.other = 1  # the same number of attributes, not the same ones
+            elif name == "in place":
+                changed_in_place(p, value)
             else:
                 setattr(p, name, value)
         if draw(st.integers(0, 6)) == 0:
@@ -86,14 +123,14 @@ def board_and_edits(draw: st.DrawFn) -> tuple[GameState, dict[str, Any]]:
         state.battlefield.append(state.battlefield.pop(0))
     if draw(st.integers(0, 5)) == 0:
         state.turn = True if old["turn"] == 1 else 1  # equal to the keyframe's, of another type
-    return state, old
+    return state, old, taken
 
 
 @settings(max_examples=examples(300), deadline=None)
 @given(board_and_edits())
-def test_a_permanent_is_taken_as_unchanged_only_when_its_map_is_the_keyframes(case: tuple[GameState, dict[str, Any]]) -> None:
-    state, old = case
-    same_node(old, state)
+def test_a_permanent_is_taken_as_unchanged_only_when_its_map_is_the_keyframes(case: tuple[GameState, dict[str, Any], Taken]) -> None:
+    state, old, taken = case
+    same_node(old, state, taken)
 
 
 def test_a_keyframe_map_no_permanent_gives_is_never_taken_as_unchanged() -> None:
