@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
-from mtg_ledger.core.state import EffectKind, GameState, Permanent, walked_on
+from mtg_ledger.core.state import EffectKind, GameState, Permanent, Walks, walked_on
 from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, GrantKeyword, PowerToughnessEqualToLife
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them
@@ -183,14 +183,14 @@ def cards_to_discard(state: GameState, player: str) -> int:
 PERMANENT, TARGET = Phrase("rules.thing_permanent"), Phrase("rules.thing_target")  # what is looked for, by default
 
 
-# ``watched``'s last walk, remembered: the battlefield list walked, the catalog's never-checked names it
+# ``watched``'s walks, remembered for each battlefield list walked: the catalog's never-checked names it
 # was walked with, how many of its first permanents were walked, the last of those, and the watched ones
 # among them. A battlefield list only grows at its end in place (a permanent leaving makes a new list:
 # core.events.changes), and a permanent's card and whether it is a token never change, so the next walk
-# of the same list starts where the last one ended. Another list, other names, or the same list changed
-# otherwise (that last permanent moved) is walked whole. It changes how long the walk takes, never what
-# it finds; one tuple, replaced whole, so threads never see half of it.
-_watched: tuple[list[Permanent], frozenset[str], int, Permanent | None, list[Permanent]] = ([], frozenset(), 0, None, [])
+# of the same list starts where the last one ended. A list not walked yet, other names, or the same list
+# changed otherwise (that last permanent moved) is walked whole. It changes how long the walk takes, never
+# what it finds.
+_WATCHED: Walks[tuple[frozenset[str], int, Permanent | None, list[Permanent]]] = Walks()
 
 
 def watched(state: GameState) -> list[Permanent]:
@@ -199,16 +199,16 @@ def watched(state: GameState) -> list[Permanent]:
     with a face that is a creature, a planeswalker, a battle, a Saga, an Aura, an Equipment or legendary
     (``Catalog.never_checked`` names the others). Read-only: the list may be the one the next call
     returns."""
-    global _watched
     battlefield, never = state.battlefield, state.cards.never_checked
-    walked, names, done, last, found = _watched
-    if names is never and walked_on(battlefield, walked, done, last):
+    walk = _WATCHED.get(battlefield)
+    if walk is not None and walk[0] is never and walked_on(battlefield, battlefield, walk[1], walk[2]):
+        done, found = walk[1], walk[3]
         if done == len(battlefield):
             return found
         found = found + [p for p in battlefield[done:] if p.card not in never or p.token]
     else:
         found = [p for p in battlefield if p.card not in never or p.token]
-    _watched = (battlefield, never, len(battlefield), battlefield[-1] if battlefield else None, found)
+    _WATCHED.put(battlefield, (never, len(battlefield), battlefield[-1] if battlefield else None, found))
     return found
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from mtg_ledger.core import state_hash
 from mtg_ledger.core.cards import CLASSIC
@@ -18,6 +18,7 @@ from mtg_ledger.core.outcome import Outcome, Reason
 from mtg_ledger.core.written import Written
 
 _set = object.__setattr__  # a write that is not noted: a record being made
+W = TypeVar("W")
 
 
 @dataclass
@@ -126,6 +127,25 @@ class Permanent(Written):
                 "loyalty_turn": loyalty_turn,
             },
         )
+
+
+class Walks(Generic[W]):
+    """Walks of battlefield lists, remembered by the list walked (``walked_on`` tells whether one still
+    holds), for a few lists at a time: a writer's game and the copy it folds for its snapshots, or the
+    games a service decides in turn, each find their own. A cache: a walk forgotten is made again."""
+
+    def __init__(self, limit: int = 32) -> None:
+        self._limit = limit
+        self._walks: dict[int, tuple[list[Permanent], W]] = {}  # id(list): the list (kept, so the id stays its own) and its walk
+
+    def get(self, battlefield: list[Permanent]) -> W | None:
+        found = self._walks.get(id(battlefield))
+        return found[1] if found is not None and found[0] is battlefield else None
+
+    def put(self, battlefield: list[Permanent], walk: W) -> None:
+        if len(self._walks) >= self._limit:
+            self._walks.clear()  # one dict, replaced item by item: threads see a walk or none
+        self._walks[id(battlefield)] = (battlefield, walk)
 
 
 def walked_on(battlefield: list[Permanent], walked: list[Permanent], count: int, last: Permanent | None) -> bool:

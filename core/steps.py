@@ -29,7 +29,7 @@ def untap(table: Table) -> bool:
     s = table.state
     team = teams.active_team(s)
     phasers = s.cards.phasing  # the game's cards with phasing: none, most often
-    going = [p.object for p in s.battlefield if p.card in phasers and p.controller in team and not p.phased_out and "phasing" in ch.face(s, p).keywords]
+    going = [p.object for p in s.battlefield if p.card in phasers and p.controller in team and not p.phased_out and "phasing" in ch.face(s, p).keywords] if phasers else []
     coming = [p.object for p in s.battlefield if p.phased_out and p.controller in team]
     if going or coming:
         emit(table, ev.PermanentsPhased, phased_in=coming, phased_out=going)

@@ -15,7 +15,7 @@ from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.cards import CLASSIC
 from mtg_ledger.core.catalog import Catalog, used_names
 from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
-from mtg_ledger.core.state import GameState, Permanent, Player, walked_on
+from mtg_ledger.core.state import GameState, Permanent, Player, Walks, walked_on
 
 
 class PermanentEntry(TypedDict):
@@ -141,14 +141,13 @@ class TurnBegan(GameEvent):
     fields_type = TurnBeganFields
 
 
-# 302.6's walk of the battlefield at each turn's start, remembered: the last battlefield list walked, how
+# 302.6's walk of the battlefield at each turn's start, remembered for each battlefield list walked: how
 # many of its first permanents are not fresh, and the last of those. In place a battlefield list only
 # grows at its end (a permanent leaving makes a new list: core.events.changes), and a permanent is fresh
 # only as it is made (none becomes fresh again), so those stay not fresh and the next walk of the same
-# list starts there. Another list (another game's, a state read from a snapshot), or the same one changed
-# otherwise (that last permanent moved), is walked whole. It changes how long the walk takes, never what
-# it finds; one tuple, replaced whole, so threads never see half of it.
-_settled: tuple[list[Permanent], int, Permanent | None] = ([], 0, None)
+# list starts there. A list not walked yet (a state read from a snapshot), or one changed otherwise (that
+# last permanent moved), is walked whole. It changes how long the walk takes, never what it finds.
+_SETTLED: Walks[tuple[int, Permanent | None]] = Walks()
 
 
 @applies(TurnBegan)
@@ -167,9 +166,9 @@ def _turn_began(s: GameState, e: TurnBeganFields) -> None:
     for player in s.players.values():
         player.lands_played = 0
     team = teams.team_of(s, e["active_player"])
-    global _settled
-    battlefield, (walked, settled, last) = s.battlefield, _settled
-    if not walked_on(battlefield, walked, settled, last):
+    battlefield = s.battlefield
+    settled, last = _SETTLED.get(battlefield) or (0, None)
+    if not walked_on(battlefield, battlefield, settled, last):
         settled = 0
     still_fresh = None  # the first permanent left fresh
     for i in range(settled, len(battlefield)):
@@ -180,7 +179,7 @@ def _turn_began(s: GameState, e: TurnBeganFields) -> None:
             elif still_fresh is None:
                 still_fresh = i
     settled = len(battlefield) if still_fresh is None else still_fresh
-    _settled = (battlefield, settled, battlefield[settled - 1] if settled else None)
+    _SETTLED.put(battlefield, (settled, battlefield[settled - 1] if settled else None))
 
 
 class StepBeganFields(TypedDict):
