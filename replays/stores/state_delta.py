@@ -34,6 +34,7 @@ _DEFAULTS = tuple(_SPARSE.get(name, _MISSING) for name in FIELDS)
 _TYPED = tuple((itemgetter(name), type(default)) for name, default in _SPARSE.items() if default is not None)
 _HELD = held_fields(Permanent)
 _holders = itemgetter(*_HELD)
+_object = itemgetter("object")
 _atoms = itemgetter(*(name for name in FIELDS if name not in _HELD))
 
 
@@ -124,7 +125,10 @@ def state_node(old: Map, state: GameState, unchanged: Unchanged) -> list[Any] | 
 def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) -> list[Any] | None | bool:
     """``delta.diff(old, [visible(p) for p in permanents])``; False: not known this way."""
     attributes = list(map(vars, permanents))
-    found = [a.get("object") for a in attributes]
+    try:
+        found = list(map(_object, attributes))
+    except KeyError:  # a permanent without its ``object``
+        return False
     if not isinstance(old, list) or set(map(type, found)) != {int} or len(set(found)) != len(found):
         return False
     keys: list[int] = found  # type: ignore[assignment]  # every one an int, checked just above
