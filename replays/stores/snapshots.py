@@ -9,7 +9,8 @@ state hash, so a damaged one is turned away before any event after it is read.
 Schema 3 stores a snapshot as a keyframe (the whole state, compressed) or as a delta against the
 game's last keyframe (``replays.snapshot_delta`` describes both): a keyframe when there is none, when
 the last one is ``KEYFRAME_EVERY`` intervals back or more, or when the delta would weigh more than
-half the keyframe. So any snapshot loads from at most two rows, and a delta costs what changed.
+two thirds of the keyframe (a delta that saves less is not worth the second row a load reads). So any
+snapshot loads from at most two rows, and a delta costs what changed.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def take(
             keyframe = keyframe._replace(unchanged=Unchanged(keyframe.plain.get("battlefield"), keyframe.source))
         node = state_node(keyframe.plain, state, keyframe.unchanged)  # delta.diff(keyframe.plain, the plain state)
         payload = delta.pack(node if node is not None else [delta.MAP, {}, []])
-        if 2 * len(payload) <= keyframe.size:
+        if 3 * len(payload) <= 2 * keyframe.size:
             fields.update(base=keyframe.version, base_digest=keyframe.digest, delta=payload)
             return mapper.to_stored_event(snapshot), keyframe
     since = moment()  # before the state is read: a permanent written after it is told apart by the next deltas
