@@ -16,12 +16,13 @@ plain way; a state whose battlefield or key order this does not follow is diffed
 from __future__ import annotations
 
 from dataclasses import fields
-from operator import and_, eq, is_, itemgetter
+from itertools import compress
+from operator import and_, eq, is_, itemgetter, not_
 from typing import Any
 
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.state_hash import visible
-from mtg_ledger.core.written import ATOMS, HOLDERS, held_fields, unwritten_each
+from mtg_ledger.core.written import ATOMS, HOLDERS, held_fields, unwritten, unwritten_each
 from mtg_ledger.replays.stores import snapshot_delta as delta
 
 Map = dict[str, Any]
@@ -55,12 +56,15 @@ class Unchanged:
         self.since = 0
         self.objects: dict[int, Permanent] = {}
         self.held: tuple[Any, ...] = ()  # the lists and maps of ``objects``: all empty while they can be vouched for
+        self.source: list[Permanent] = []  # the keyframe's permanents, in its order
+        self.lead = 0  # how many of them, from the first, are in ``objects``
         if keys is not None and self.usable:
             self.index = {key: i for i, key in enumerate(keys)}
             self.expected = {key: _expected(item) for key, item in zip(keys, battlefield, strict=True)}
             if source is not None and len(source[1]) == len(keys):
-                self.since = source[0]
-                self.objects, self.held = _vouched(keys, battlefield, source[1])
+                self.since, self.source = source
+                self.objects, self.held = _vouched(keys, battlefield, self.source)
+                self.lead = next((i for i, key in enumerate(keys) if key not in self.objects), len(keys))
 
 
 def _vouched(keys: list[int], battlefield: list[Map], permanents: list[Permanent]) -> tuple[dict[int, Permanent], tuple[Any, ...]]:
@@ -124,22 +128,31 @@ def state_node(old: Map, state: GameState, unchanged: Unchanged) -> list[Any] | 
 
 def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) -> list[Any] | None | bool:
     """``delta.diff(old, [visible(p) for p in permanents])``; False: not known this way."""
-    attributes = list(map(vars, permanents))
-    try:
-        found = list(map(_object, attributes))
-    except KeyError:  # a permanent without its ``object``
+    if not isinstance(old, list):
         return False
-    if not isinstance(old, list) or set(map(type, found)) != {int} or len(set(found)) != len(found):
+    vouching = bool(unchanged.objects) and not any(unchanged.held)  # none changed in place
+    at: list[int | None] = []
+    same: list[bool] = []
+    seen: set[int] = set()  # the object ids of the permanents looked at one by one
+    taken = bytearray(len(old))  # the keyframe's places taken by a run known whole
+    for start in range(0, len(permanents), 64):
+        run = permanents[start : start + 64]
+        if vouching and _known_run(run, start, unchanged):  # the keyframe's permanents in the same places, unchanged
+            at.extend(range(start, start + len(run)))
+            same.extend([True] * len(run))
+            taken[start : start + len(run)] = b"\x01" * len(run)
+            continue
+        found = _looked_at(run, unchanged, vouching)
+        if found is None:
+            return False
+        keys, places, equal = found
+        if len(set(keys)) != len(keys) or not seen.isdisjoint(keys):
+            return False  # an object id twice
+        seen.update(keys)
+        at.extend(places)
+        same.extend(equal)
+    if any(i is not None and taken[i] for i in map(unchanged.index.get, seen)):  # also in a run known whole
         return False
-    keys: list[int] = found  # type: ignore[assignment]  # every one an int, checked just above
-    at = list(map(unchanged.index.get, keys))  # each one's index in the keyframe (None: new since)
-    same = _known(permanents, keys, unchanged)
-    if same is None:
-        same = _same(attributes, keys, unchanged)
-    elif False in same:
-        rest = [j for j, known in enumerate(same) if not known]
-        for j, equal in zip(rest, _same([attributes[j] for j in rest], [keys[j] for j in rest], unchanged), strict=True):
-            same[j] = equal
     segments: list[list[Any]] = []
     j = 0
     while j < len(permanents):
@@ -186,11 +199,34 @@ def _run(at: list[int | None], same: list[bool], j: int) -> int:
     return k
 
 
-def _known(permanents: list[Permanent], keys: list[int], unchanged: Unchanged) -> list[bool] | None:
-    """For each permanent, whether ``Unchanged`` vouches for it by identity (False: look at its values);
-    None when it vouches for none."""
-    if not unchanged.objects or any(unchanged.held):  # a list or a map changed in place: look at them all
+def _known_run(run: list[Permanent], start: int, unchanged: Unchanged) -> bool:
+    """Whether these permanents, from place ``start`` on, are the keyframe's own there, all vouched for
+    (``Unchanged.objects``) and none written since."""
+    end = start + len(run)
+    return end <= unchanged.lead and all(map(is_, run, unchanged.source[start:end])) and unwritten(map(id, run), unchanged.since)
+
+
+def _looked_at(run: list[Permanent], unchanged: Unchanged, vouching: bool) -> tuple[list[int], list[int | None], list[bool]] | None:
+    """The run's object ids, each one's place in the keyframe (None: new since) and whether it is unchanged;
+    None when an id is missing or not an int."""
+    attributes = list(map(vars, run))
+    try:
+        keys = list(map(_object, attributes))
+    except KeyError:  # a permanent without its ``object``
         return None
+    if set(map(type, keys)) != {int}:
+        return None
+    same = _known(run, keys, unchanged) if vouching else [False] * len(run)
+    if False in same:
+        rest = list(compress(range(len(same)), map(not_, same)))
+        for j, equal in zip(rest, _same([attributes[j] for j in rest], [keys[j] for j in rest], unchanged), strict=True):
+            same[j] = equal
+    return keys, list(map(unchanged.index.get, keys)), same
+
+
+def _known(permanents: list[Permanent], keys: list[int], unchanged: Unchanged) -> list[bool]:
+    """For each permanent, whether ``Unchanged`` vouches for it by identity (False: look at its values).
+    Only while none of its permanents' lists and maps was changed in place."""
     same = list(map(is_, map(unchanged.objects.get, keys), permanents))
     return list(map(and_, same, unwritten_each(map(id, permanents), unchanged.since)))
 
