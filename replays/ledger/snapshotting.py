@@ -48,7 +48,7 @@ class Snapshots:
 
     def __init__(self, interval: int) -> None:
         self.interval = interval
-        self._at: dict[UUID, int] = {}  # the last snapshot of each game this process knows of
+        self._at: LiveGames[int] = LiveGames()  # the last snapshot of the games this process played last (read again once dropped)
         self._keyframes: LiveGames[snaps.Keyframe] = LiveGames(KEYFRAMES_KEPT)  # to make deltas against
         self._copies: LiveGames[Game] = LiveGames(KEYFRAMES_KEPT)  # each game at its last snapshot (a copy)
         self._since: LiveGames[Trail] = LiveGames(KEYFRAMES_KEPT)  # the saves since that copy
