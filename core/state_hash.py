@@ -32,6 +32,7 @@ from mtg_ledger.core.written import ATOMS, HOLDERS, Written, held_fields, moment
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
 _CHUNK = 64  # records looked up at once (``remembered_records``)
 _CHUNKS_LIMIT = 1 << 11  # runs remembered per class (some 10 MB at most, the encodings shared with ``memo``)
+_SEEN_LIMIT = 1 << 9  # runs remembered by identity per class (their records kept alive: some 30 MB at most)
 _NESTED = ("players", "battlefield", "stack", "effects", "pending_triggers")
 UNHASHED = "cards"  # the game's card definitions: GameStarted's hash vouches for them (schema 5)
 
@@ -154,7 +155,7 @@ def _remember_seen(shape: _Shape, objs: list[Any], ids: tuple[int, ...], attribu
     held = tuple(chain.from_iterable(map(shape.held, attributes)))
     if any(held) or not set(map(type, atoms)) <= ATOMS or not set(map(type, held)) <= HOLDERS:
         return
-    if len(shape.seen) >= _CHUNKS_LIMIT:
+    if len(shape.seen) >= _SEEN_LIMIT:
         shape.seen.clear()
     shape.seen[ids] = _Seen(objs, since, held, found)
 

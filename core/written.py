@@ -9,8 +9,10 @@ itself (``core.state_hash`` holds on only to records whose lists and maps are em
 are). A record is made without a write (``__init__`` fills its attributes at once): it is new to whoever has
 not seen it yet.
 
-A *moment* is a count, not a time: ``moment()`` before reading a record, then ``unwritten(records, that)``
-(given their ids) says whether any of them has been written since. No I/O, no clock.
+A *moment* is a count, not a time: ``moment()`` before reading a record, then ``unwritten(ids, that)`` says
+whether any of the records of those ids has been written since. Records of different games may be written in
+different threads; what is remembered is one dict and a floor, and reads are ordered so that a thread never
+takes the forgetting of the writes for their absence. No I/O, no clock.
 """
 
 from __future__ import annotations
@@ -36,15 +38,15 @@ def moment() -> int:
 
 def unwritten(ids: Iterable[int], since: int) -> bool:
     """Whether no record of these ids (``id(record)``) has been written since ``since`` (a ``moment()``).
-    The caller keeps the records alive from that moment on, so that no other record takes one of their ids."""
-    return since >= _floor and max(map(_last.get, ids, _ZERO), default=0) < since
+    The caller keeps the records alive from that moment on, so that no other record takes one of their ids.
+    (The floor is read after the writes: ``_written`` raises it before it forgets them.)"""
+    return max(map(_last.get, ids, _ZERO), default=0) < since and since >= _floor
 
 
 def unwritten_each(ids: Iterable[int], since: int) -> list[bool]:
     """``unwritten`` of each record, one by one."""
-    if since < _floor:
-        return [False for _ in ids]
-    return list(map(since.__gt__, map(_last.get, ids, _ZERO)))
+    each = list(map(since.__gt__, map(_last.get, ids, _ZERO)))
+    return each if since >= _floor else [False] * len(each)
 
 
 def held_fields(cls: Any) -> tuple[str, ...]:
@@ -55,8 +57,8 @@ def held_fields(cls: Any) -> tuple[str, ...]:
 def _written(record: Any) -> None:
     global _floor
     if len(_last) >= _LIMIT:
+        _floor = next(_moments)  # first: nothing written before now can be told apart any longer
         _last.clear()
-        _floor = next(_moments)  # nothing written before now can be told apart any longer
     _last[id(record)] = next(_moments)
 
 
