@@ -8,15 +8,19 @@ a JSON body that the route's own body field validates, its headers within their 
 (no token, a token not seen yet, the judge's, a malformed body, ...) goes on to the route itself, with
 the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
 ``Games.act`` runs in a thread of the app's own (``deciders.py``, as many threads as FastAPI's pool:
-the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
-the same table (``errors.respond``); an error nobody expected goes on up to the app's handler of
-defects (logged, 500), as from the route.
+the hand-off there and back costs a third of FastAPI's through anyio). While that thread waits for the
+store to save the decision, this loop signs the answer's receipt and encodes the answer (``Games.act``'s
+``elsewhere``), which the route does before the save: the answer is sent as soon as the save is done.
+What it raises is answered by the same table (``errors.respond``); an error nobody expected goes on up to
+the app's handler of defects (logged, 500), as from the route.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
+from collections.abc import Callable
 from contextvars import copy_context
 from functools import partial
 from typing import Any
@@ -25,7 +29,6 @@ from uuid import UUID
 from annotated_types import MaxLen
 from fastapi.routing import APIRoute
 from fastapi.security.utils import get_authorization_scheme_param
-from starlette.responses import JSONResponse
 
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER
 from mtg_ledger.replays.service.errors import respond, status_of
@@ -37,7 +40,9 @@ ROUTE = "act"  # the name of the route answered here (routes.act)
 # What the route depends on, all of which is checked here: another dependency or parameter stops the app
 # from starting until this module checks it too.
 DEPENDENCIES = ["reachable", "games", "player", "body_bytes"]
-HEADER_PARAMS = {"Idempotency-Key", "Signature"}  # each checked for its max_length, its only constraint
+HEADER_PARAMS = {"Idempotency-Key", "Signature"}
+_JSON = (b"content-type", b"application/json")
+Map = dict[str, Any]  # each checked for its max_length, its only constraint
 
 
 def _route_headers(route: APIRoute) -> dict[bytes, int | None]:
@@ -85,16 +90,24 @@ class FastActions:
             await self.app(scope, _again(message, receive), send)
             return
         state, games, game_id, player, action, key, signature = checked
-        decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature))
+        loop = asyncio.get_running_loop()
+        finished: list[bytes | BaseException] = []  # the answer as sent, finished on this loop (``_finish``)
+
+        def elsewhere(finish: Callable[[], Map]) -> None:
+            loop.call_soon_threadsafe(_finish, finish, finished)
+
+        decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature), elsewhere)
         try:
             answer = await state.deciders.run(decide)
+            sent = _sent(answer, finished)
         except Exception as error:  # noqa: BLE001 - the route's table; a defect goes on up, as from the route
             if status_of(error) is None:
                 raise
-            response = respond(error)
-        else:
-            response = JSONResponse(answer)
-        await response(scope, receive, send)
+            await respond(error)(scope, receive, send)
+            return
+        # JSONResponse's own two messages and headers, without making one
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(len(sent)).encode()), _JSON]})
+        await send({"type": "http.response.body", "body": sent})
 
     def _checked(self, scope: Scope, id_text: str, body: bytes) -> tuple[Any, Any, UUID, str, Any, str | None, str | None] | None:
         """What the route's dependencies would give it, when every one of them passes; else None."""
@@ -130,6 +143,33 @@ class FastActions:
         if errors:
             return None
         return state, games, game_id, holder.holder, action, headers.get(b"idempotency-key"), headers.get(b"signature")
+
+
+def _encoded(answer: Map) -> bytes:
+    """An answer's JSON as ``JSONResponse`` renders it."""
+    return json.dumps(answer, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
+
+
+def _finish(finish: Callable[[], Map], finished: list[bytes | BaseException]) -> None:
+    """On the loop, while the decision's thread waits for the store: the answer signed (``Games.act``'s
+    ``elsewhere``) and encoded. The decision's outcome comes back after it (one thread's calls to the loop
+    run in their order); should the save fail, its error is answered and this is dropped."""
+    try:
+        finished.append(_encoded(finish()))
+    except BaseException as error:  # noqa: BLE001 - raised to the request, as from the decision
+        finished.append(error)
+
+
+def _sent(answer: Map, finished: list[bytes | BaseException]) -> bytes:
+    """The answer's bytes: as finished on the loop, or (an answer complete when given: an Idempotency-Key's) encoded now."""
+    if finished:
+        last = finished[-1]
+        if isinstance(last, BaseException):
+            raise last
+        return last
+    if "receipt" not in answer:
+        raise RuntimeError("a decision was answered without its receipt")
+    return _encoded(answer)
 
 
 def _again(first: Message, receive: Receive) -> Receive:
