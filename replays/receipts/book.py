@@ -100,11 +100,6 @@ class ReceiptBook:
     def decided(self, game_id: UUID, version: int, new: Sequence[Mapping[str, Any]], viewer: Viewer) -> tuple[list[Map], Map]:
         """What a decision's answer adds: ``viewer``'s views of its new events (up to ``version``, not stored
         yet) and its receipt, each hidden value committed to once for both. ``remember`` the head once stored."""
-        views, head = self.decided_head(game_id, new, viewer)
-        return views, self.key.receipt(str(game_id), version, head)
-
-    def decided_head(self, game_id: UUID, new: Sequence[Mapping[str, Any]], viewer: Viewer) -> tuple[list[Map], bytes]:
-        """``decided``'s views, and the public head its receipt signs (``key.receipt``), for a caller that signs elsewhere."""
         salts = self.salts(game_id)
         head = self.head(game_id, int(new[0]["v"]) - 1)
         views = []
@@ -116,7 +111,7 @@ class ReceiptBook:
             seen, openings = salts.opened(event)
             views.append(_shown_with(event, viewer, openings))
             head = salts.head_of_opened(head, seen, openings)
-        return views, head
+        return views, self.key.receipt(str(game_id), version, head)
 
     def views(self, game_id: UUID, events: Sequence[Mapping[str, Any]], viewer: Viewer) -> list[Map]:
         return [self.view(game_id, e, viewer) for e in events]

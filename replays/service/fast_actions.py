@@ -8,19 +8,15 @@ a JSON body that the route's own body field validates, its headers within their 
 (no token, a token not seen yet, the judge's, a malformed body, ...) goes on to the route itself, with
 the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
 ``Games.act`` runs in a thread of the app's own (``deciders.py``, as many threads as FastAPI's pool:
-the hand-off there and back costs a third of FastAPI's through anyio). While that thread waits for the
-store to save the decision, this loop signs the answer's receipt and encodes the answer (``Games.act``'s
-``elsewhere``), which the route does before the save: the answer is sent as soon as the save is done.
-What it raises is answered by the same table (``errors.respond``); an error nobody expected goes on up to
-the app's handler of defects (logged, 500), as from the route.
+the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
+the same table (``errors.respond``); an error nobody expected is answered as the app's handler of
+defects answers it (logged, 500), then raised on to the server, as from the route.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Callable
 from contextvars import copy_context
 from functools import partial
 from typing import Any
@@ -89,16 +85,9 @@ class FastActions:
             await self.app(scope, _again(read, receive), send)
             return
         state, games, game_id, player, action, key, signature = checked
-        loop = asyncio.get_running_loop()
-        finished: list[bytes | BaseException] = []  # the answer as sent, finished on this loop (``_finish``)
-
-        def elsewhere(finish: Callable[[], Map]) -> None:
-            loop.call_soon_threadsafe(_finish, finish, finished)
-
-        decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature), elsewhere)
+        decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature))
         try:
-            answer = await state.deciders.run(decide)
-            sent = _sent(answer, finished)
+            sent = _encoded(await state.deciders.run(decide))
         except Exception as error:  # noqa: BLE001 - the route's table, and the app's handler of defects
             await respond(error)(scope, receive, send)  # a defect: logged, 500 (as the app's ServerErrorMiddleware does)
             if status_of(error) is None:
@@ -166,28 +155,6 @@ class FastActions:
 def _encoded(answer: Map) -> bytes:
     """An answer's JSON as ``JSONResponse`` renders it."""
     return json.dumps(answer, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
-
-
-def _finish(finish: Callable[[], Map], finished: list[bytes | BaseException]) -> None:
-    """On the loop, while the decision's thread waits for the store: the answer signed (``Games.act``'s
-    ``elsewhere``) and encoded. The decision's outcome comes back after it (one thread's calls to the loop
-    run in their order); should the save fail, its error is answered and this is dropped."""
-    try:
-        finished.append(_encoded(finish()))
-    except BaseException as error:  # noqa: BLE001 - raised to the request, as from the decision
-        finished.append(error)
-
-
-def _sent(answer: Map, finished: list[bytes | BaseException]) -> bytes:
-    """The answer's bytes: as finished on the loop, or (an answer complete when given: an Idempotency-Key's) encoded now."""
-    if finished:
-        last = finished[-1]
-        if isinstance(last, BaseException):
-            raise last
-        return last
-    if "receipt" not in answer:
-        raise RuntimeError("a decision was answered without its receipt")
-    return _encoded(answer)
 
 
 def _again(read: list[Message], receive: Receive) -> Receive:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import io
 import json
 import threading
-from collections.abc import Callable, Iterator
-from functools import partial
+from collections.abc import Iterator
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -36,7 +35,7 @@ from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.receipts.book import ReceiptBook
 from mtg_ledger.replays.receipts.decisions import canonical_body, proof_holds, registration_message, signed_by, stored_decision_findings
 from mtg_ledger.replays.receipts.records import DecisionSigned, PlayerKey, find, player_key_id, players_of
-from mtg_ledger.replays.receipts.signing import SigningKey, b64, public_key
+from mtg_ledger.replays.receipts.signing import b64, public_key
 from mtg_ledger.replays.service.errors import Conflict, Unauthorized, Unprocessable
 
 Map = dict[str, Any]
@@ -111,17 +110,9 @@ class Games:
 
     # --- acting ------------------------------------------------------------------------------
 
-    def act(
-        self, game_id: UUID, player: str, action: Decision, key: str | None, signed: tuple[bytes, str | None] = (b"", None),
-        elsewhere: Callable[[Callable[[], Map]], None] | None = None,
-    ) -> Map:
+    def act(self, game_id: UUID, player: str, action: Decision, key: str | None, signed: tuple[bytes, str | None] = (b"", None)) -> Map:
         """One decision as ``player``; with ``key``, answered once and stored once, whoever retries.
-        ``signed``: the body as sent and its ``Signature``, which a player with a key must give.
-        ``elsewhere``, without ``key``: where the answer's receipt is signed while this thread waits for the
-        store to save the decision (``fast_actions.py``: on the event loop). It is handed, once the decision is
-        taken and before its save, a call that adds the receipt to the answer and returns the answer; it must
-        run that call before anyone reads the answer. With ``key`` (whose record, stored with the decision,
-        holds the whole answer) or without ``elsewhere``, the receipt is signed here, before the save."""
+        ``signed``: the body as sent and its ``Signature``, which a player with a key must give."""
         given = getattr(action, "player", None)
         if given is not None and given != player:
             raise Unprocessable(f"body.player: {given!r} is not this token's player, {player!r}: leave \"player\" out, or name {player!r}", field="body.player")
@@ -142,19 +133,12 @@ class Games:
             state = self.ledger.current(game_id, stored[game_id]).state
             command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
-            heads: list[bytes] = []  # the public head after the decision, remembered once it is stored
             proof = self._signed(game_id, player, expected, *signed) if stored[registration] else None
 
             def records(game: Game, new: list[Map]) -> list[Any]:
-                events, head = self.receipts.decided_head(game_id, new, player)
-                heads[:] = [head]
-                response.update(version=game.version, events=events)
-                finish = partial(_with_receipt, response, self.receipts.key, str(game_id), game.version, head)
+                events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
+                response.update(version=game.version, events=events, receipt=receipt)
                 kept: list[Any] = [] if proof is None else [proof]
-                if key is None and elsewhere is not None:
-                    elsewhere(finish)  # signed while the store saves
-                    return kept
-                finish()
                 if key is None:
                     return kept
                 return [*kept, IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
@@ -166,7 +150,7 @@ class Games:
                 if first is not None:  # the same request, stored by another process meanwhile
                     return first
                 raise
-            self.receipts.remember(game_id, response["version"], heads[0])
+            self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
         return response
 
     def _signed(self, game_id: UUID, player: str, version: int | None, raw: bytes, signature: str | None) -> DecisionSigned | None:
@@ -316,12 +300,6 @@ def _keys(body: Setup, names: list[str]) -> dict[str, tuple[str, str]]:
             raise Unprocessable(say("receipt.no_proof", {"field": f"body.keys.{name}.proof", "player": name, "since": 0}), field=f"body.keys.{name}.proof")
         out[name] = (key.public, key.proof)
     return out
-
-
-def _with_receipt(response: Map, key: SigningKey, game: str, version: int, head: bytes) -> Map:
-    """The answer of a decision with its receipt: the service's signature of the public head after it."""
-    response["receipt"] = key.receipt(game, version, head)
-    return response
 
 
 def _no_judge_seat(names: list[str]) -> None:
