@@ -22,7 +22,7 @@ from mtg_ledger.replays.service.deciders import Deciders
 from mtg_ledger.replays.service.deps import Settings
 from mtg_ledger.replays.service.fast_actions import FastActions
 from mtg_ledger.replays.service.games import Games
-from mtg_ledger.replays.service.limits import BODY_LIMIT, BodyLimit
+from mtg_ledger.replays.service.limits import BODY_LIMIT, ASGIApp, BodyLimit
 from mtg_ledger.replays.service.card_routes import router as card_router
 from mtg_ledger.replays.service.routes import router
 from mtg_ledger.replays.service.viewer_routes import router as viewer_router
@@ -78,7 +78,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
         app.state.stopping.set()
         app.state.wakeups.wake_all_soon()
 
-    app = FastAPI(
+    app = Service(
         title="mtg-ledger",
         version=ENGINE_VERSION,
         description=DESCRIPTION,
@@ -94,9 +94,17 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     app.include_router(router)
     app.include_router(card_router)
     app.include_router(viewer_router)
-    app.add_middleware(FastActions)  # a plain decision answered without FastAPI's work per request (fast_actions.py)
     app.add_middleware(BodyLimit, limit=BODY_LIMIT, per_path={"/logs": config.max_log_bytes})
     return app
+
+
+class Service(FastAPI):
+    """FastAPI, whose middleware stack (the handler of defects, the body's limit, the routes...) is entered
+    through ``FastActions``: a plain decision is answered before any of it (fast_actions.py), with the same
+    checks, limit and answers."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        return FastActions(super().build_middleware_stack())
 
 
 def operation_id(route: APIRoute) -> str:

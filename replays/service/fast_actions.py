@@ -9,8 +9,8 @@ a JSON body that the route's own body field validates, its headers within their 
 the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
 ``Games.act`` runs in a thread of the app's own (``deciders.py``, as many threads as FastAPI's pool:
 the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
-the same table (``errors.respond``); an error nobody expected goes on up to the app's handler of
-defects (logged, 500), as from the route.
+the same table (``errors.respond``); an error nobody expected is answered as the app's handler of
+defects answers it (logged, 500), then raised on to the server, as from the route.
 """
 
 from __future__ import annotations
@@ -25,11 +25,10 @@ from uuid import UUID
 from annotated_types import MaxLen
 from fastapi.routing import APIRoute
 from fastapi.security.utils import get_authorization_scheme_param
-from starlette.responses import JSONResponse
 
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER
 from mtg_ledger.replays.service.errors import respond, status_of
-from mtg_ledger.replays.service.limits import ASGIApp, Message, Receive, Scope, Send
+from mtg_ledger.replays.service.limits import BODY_LIMIT, ASGIApp, Message, Receive, Scope, Send
 from mtg_ledger.replays.service.routes import router
 
 ACTIONS = re.compile(r"/games/([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})/actions")
@@ -37,7 +36,9 @@ ROUTE = "act"  # the name of the route answered here (routes.act)
 # What the route depends on, all of which is checked here: another dependency or parameter stops the app
 # from starting until this module checks it too.
 DEPENDENCIES = ["reachable", "games", "player", "body_bytes"]
-HEADER_PARAMS = {"Idempotency-Key", "Signature"}  # each checked for its max_length, its only constraint
+HEADER_PARAMS = {"Idempotency-Key", "Signature"}
+_JSON = (b"content-type", b"application/json")
+Map = dict[str, Any]  # each checked for its max_length, its only constraint
 
 
 def _route_headers(route: APIRoute) -> dict[bytes, int | None]:
@@ -60,10 +61,12 @@ def _route_headers(route: APIRoute) -> dict[bytes, int | None]:
 
 
 class FastActions:
-    """In front of the app's routes: answers a plain decision itself, hands anything else on."""
+    """Around the app's whole middleware stack (``app.Service``): answers a plain decision itself, hands
+    anything else on, with what it read of the body."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, limit: int = BODY_LIMIT) -> None:
         self.app = app
+        self.limit = limit  # ``BodyLimit``'s, which answers a body over it (413) once handed on
         (route,) = [r for r in router.routes if isinstance(r, APIRoute) and r.name == ROUTE]
         self.body_field: Any = route.body_field  # the route's body (its pydantic validator)
         self.headers = _route_headers(route)
@@ -72,29 +75,46 @@ class FastActions:
         if scope["type"] != "http" or scope["method"] != "POST" or scope.get("root_path") or (match := ACTIONS.fullmatch(scope["path"])) is None:
             await self.app(scope, receive, send)
             return
-        message = await receive()  # the whole body, in one message (``BodyLimit`` read it)
-        if message["type"] != "http.request" or message.get("more_body"):
-            await self.app(scope, _again(message, receive), send)
-            return
-        body: bytes = message.get("body", b"")
+        read: list[Message] = []
+        body = await self._body(scope, receive, read)
         try:
-            checked = self._checked(scope, match.group(1), body)
+            checked = None if body is None else self._checked(scope, match.group(1), body)
         except Exception:  # noqa: BLE001 - a body too deep to parse, say: the route reads it again and answers
             checked = None
-        if checked is None:  # not a plain decision: the route decides what to answer
-            await self.app(scope, _again(message, receive), send)
+        if body is None or checked is None:  # not a plain decision: the app decides what to answer
+            await self.app(scope, _again(read, receive), send)
             return
         state, games, game_id, player, action, key, signature = checked
         decide = partial(copy_context().run, games.act, game_id, player, action, key, (body, signature))
         try:
-            answer = await state.deciders.run(decide)
-        except Exception as error:  # noqa: BLE001 - the route's table; a defect goes on up, as from the route
+            sent = _encoded(await state.deciders.run(decide))
+        except Exception as error:  # noqa: BLE001 - the route's table, and the app's handler of defects
+            await respond(error)(scope, receive, send)  # a defect: logged, 500 (as the app's ServerErrorMiddleware does)
             if status_of(error) is None:
-                raise
-            response = respond(error)
-        else:
-            response = JSONResponse(answer)
-        await response(scope, receive, send)
+                raise  # on up to the server, which logs it, as from the app
+            return
+        # JSONResponse's own two messages and headers, without making one
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", str(len(sent)).encode()), _JSON]})
+        await send({"type": "http.response.body", "body": sent})
+
+    async def _body(self, scope: Scope, receive: Receive, read: list[Message]) -> bytes | None:
+        """The whole body, each message read kept in ``read``; None for a body over the limit (declared or
+        sent: ``BodyLimit`` reads the rest and answers 413) or a client gone meanwhile."""
+        for name, value in scope["headers"]:
+            if name == b"content-length" and value.isdigit() and int(value) > self.limit:
+                return None
+        size = 0
+        while True:
+            message = await receive()
+            read.append(message)
+            if message["type"] != "http.request":
+                return None
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                return None
+            if not message.get("more_body"):
+                break
+        return read[0].get("body", b"") if len(read) == 1 else b"".join(m.get("body", b"") for m in read)
 
     def _checked(self, scope: Scope, id_text: str, body: bytes) -> tuple[Any, Any, UUID, str, Any, str | None, str | None] | None:
         """What the route's dependencies would give it, when every one of them passes; else None."""
@@ -132,15 +152,18 @@ class FastActions:
         return state, games, game_id, holder.holder, action, headers.get(b"idempotency-key"), headers.get(b"signature")
 
 
-def _again(first: Message, receive: Receive) -> Receive:
-    """``receive`` with the message already read given once more, first."""
-    given = False
+def _encoded(answer: Map) -> bytes:
+    """An answer's JSON as ``JSONResponse`` renders it."""
+    return json.dumps(answer, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
+
+
+def _again(read: list[Message], receive: Receive) -> Receive:
+    """``receive`` with the messages already read given once more, first."""
+    given = iter(read)
 
     async def replay() -> Message:
-        nonlocal given
-        if not given:
-            given = True
-            return first
+        for message in given:
+            return message
         return await receive()
 
     return replay

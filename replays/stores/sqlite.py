@@ -68,6 +68,8 @@ from eventsourcing.persistence import (
 )
 from eventsourcing.utils import Environment, EnvType
 
+from mtg_ledger.replays.stores.errors import library_error
+
 RECORDER_ENV: Final = "MTG_LEDGER_SQLITE_RECORDER"
 RECORDERS: Final = ("compact", "library")
 PAGE_SIZE: Final = 1024
@@ -166,14 +168,18 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         return [StoredEvent(oid, v, names[t], state) for v, t, state in found]
 
     def last_versions(self, originator_ids: Sequence[UUID | str]) -> dict[UUID | str, int]:
-        """The version of each stream's last row (0: none), in one statement."""
+        """The version of each stream's last row (0: none), in one statement: on its own, outside any
+        ``BEGIN``, it reads one snapshot of the store (SQLite's implicit transaction of a statement), so it
+        is run without the library's transaction (its ``BEGIN`` and ``ROLLBACK``, a fifth of the read's time)."""
         keys = [self.game_key(i) for i in originator_ids]
         last = f"(SELECT e.key FROM {self.events_table_name} AS e WHERE e.key >= g.id * {SPAN} AND e.key < (g.id + 1) * {SPAN} ORDER BY e.key DESC LIMIT 1)"
         statement = f"SELECT g.uuid, {last} - g.id * {SPAN} FROM games AS g WHERE g.uuid IN ({','.join('?' * len(keys))})"
-        with self.datastore.transaction(commit=False) as c:
-            cursor = c.sqlite_cursor
+        with self.datastore.get_connection(commit=False) as connection, connection.cursor() as cursor:
             cursor.row_factory = None
-            found = dict(cursor.execute(statement, keys).fetchall())
+            try:
+                found = dict(cursor.execute(statement, keys).fetchall())
+            except sqlite3.Error as e:
+                raise library_error(e) from e
         return {i: int(found.get(key) or 0) for i, key in zip(originator_ids, keys, strict=True)}
 
     def select_rows(

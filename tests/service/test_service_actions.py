@@ -220,3 +220,29 @@ def test_a_decision_is_answered_alike_whether_its_content_type_names_a_charset_o
         answers.append(seen)
     assert [status for status, _ in answers[0]] == [200, 200, 422, 409, 422, 200, 403]
     assert answers[0] == answers[1]
+
+
+def test_an_oversized_decision_and_a_defect_are_answered_alike_whether_its_content_type_names_a_charset_or_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A decision's body over the limit is 413 and nothing is stored; a defect while deciding is a logged 500
+    in the service's words, never a traceback: the same from ``fast_actions.py`` as from the route."""
+    log = io.StringIO()
+    configure_logging(log, level="warning")
+    app = create_app({"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "s.sqlite")}, settings={})
+    with TestClient(app, raise_server_exceptions=False) as client:
+        for content_type in ("application/json", "application/json; charset=utf-8"):
+            game, tokens = new_game(client)
+            headers = {"Authorization": f"Bearer {tokens['alice']}", "Content-Type": content_type}
+            before = client.get(f"/games/{game}/state", headers=headers).json()["version"]
+            padded = b'{"action": "pass"' + b" " * (1 << 20) + b"}"
+            assert client.post(f"/games/{game}/actions", content=padded, headers=headers).status_code == 413
+            streamed = client.post(f"/games/{game}/actions", content=iter([b'{"action": "pass"', b" " * (1 << 20), b"}"]), headers=headers)
+            assert streamed.status_code == 413
+            assert client.get(f"/games/{game}/state", headers=headers).json()["version"] == before
+            with monkeypatch.context() as patched:
+                patched.setattr(app.state.games, "act", lambda *args, **kwargs: 1 / 0)
+                r = client.post(f"/games/{game}/actions", content=b'{"action": "pass"}', headers=headers)
+            assert r.status_code == 500, r.text
+            assert r.json() == {"error": "internal error: this is a defect of mtg-ledger, logged on the server"}
+    assert log.getvalue().count("ZeroDivisionError") >= 2
