@@ -36,9 +36,9 @@ ROUTE = "act"  # the name of the route answered here (routes.act)
 # What the route depends on, all of which is checked here: another dependency or parameter stops the app
 # from starting until this module checks it too.
 DEPENDENCIES = ["reachable", "games", "player", "body_bytes"]
-HEADER_PARAMS = {"Idempotency-Key", "Signature"}
+HEADER_PARAMS = {"Idempotency-Key", "Signature"}  # each checked for its max_length, its only constraint
 _JSON = (b"content-type", b"application/json")
-Map = dict[str, Any]  # each checked for its max_length, its only constraint
+Map = dict[str, Any]
 
 
 def _route_headers(route: APIRoute) -> dict[bytes, int | None]:
