@@ -156,6 +156,7 @@ ENGLISH: dict[str, str] = {
     "schema.unknown_type_at": "event {v}: unknown event type {kind!r}",
     "schema.class_newer": "event {v}: {kind} version {version} is newer than this engine's {current}",
     "schema.no_upcaster": "event {v}: no upcaster for {kind} from version {version}",
+    "schema.not_that_form": "event {v}: a {kind} of version {version} never held {fields}",
     "schema.not_a_version": "schema {schema!r} is not a schema version",
     "schema.newer": "schema {schema} is newer than this engine's schema {current}: upgrade mtg-ledger",
     # schema 5's mechanics

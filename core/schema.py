@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from mtg_ledger.core.errors import ENGLISH, render
-from mtg_ledger.core.events import EVENT_TYPES, UPCASTERS
+from mtg_ledger.core.events import EVENT_TYPES, NEVER_IN, UPCASTERS
 from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.outcome import Reason
 
@@ -53,6 +53,9 @@ def upgrade(event: Map, recorded: dict[str, int]) -> Map:
     version = recorded.get(kind, 1)
     if version > current:
         raise SchemaError("schema.class_newer", v=event.get("v"), kind=kind, version=version, current=current)
+    never = NEVER_IN.get((kind, version), frozenset()).intersection(event)
+    if never:  # a later version's fields under an older one's name: upcast, it would read as another event
+        raise SchemaError("schema.not_that_form", v=event.get("v"), kind=kind, version=version, fields=", ".join(sorted(never)))
     while version < current:
         step = UPCASTERS.get((kind, version))
         if step is None:

@@ -5,7 +5,7 @@ Events are frozen facts named in the past tense. Each carries ``hash``, the chai
 contract map (``core.hashing``). The function right below each event class, marked ``@applies``, is
 its applier: it only assigns what the event says (``base``).
 
-  base          GameEvent, the registries EVENT_TYPES, APPLIERS and UPCASTERS (filled by the declarations), apply_event
+  base          GameEvent, the registries EVENT_TYPES, APPLIERS, UPCASTERS and NEVER_IN (filled by the declarations), apply_event
   turn          the game's start; turns, steps and phases; untap, draws
   turn_actions  phasing, day and night, transforming, schemes, lore
   priority      priority; lands played, mana abilities, spells cast, abilities activated
@@ -26,7 +26,7 @@ is the order log headers list event types in, part of a log file's bytes.
 
 from __future__ import annotations
 
-from mtg_ledger.core.events.base import APPLIERS, EVENT_TYPES, UPCASTERS, GameEvent, apply_event, applies, stored_upcaster
+from mtg_ledger.core.events.base import APPLIERS, EVENT_TYPES, NEVER_IN, UPCASTERS, GameEvent, apply_event, applies, stored_upcaster
 from mtg_ledger.core.events.turn import (
     GameStarted,
     LibraryShuffled,
@@ -115,6 +115,7 @@ __all__ = [
     "APPLIERS",
     "EVENT_TYPES",
     "UPCASTERS",
+    "NEVER_IN",
     "GameEvent",
     "apply_event",
     "applies",

@@ -69,6 +69,9 @@ class GameEvent(Aggregate.Event, metaclass=EventType):  # each event made a data
 EVENT_TYPES: dict[str, type[GameEvent]] = {}  # every event type, by its stored name, in declaration order
 APPLIERS: dict[str, Applier] = {}  # each event type's applier, by its stored name
 UPCASTERS: dict[tuple[str, int], Upcaster] = {}  # (event type, class version it upgrades from) -> its upcaster
+# (event type, class version) -> the fields its form never had (a later version added them): a stored event
+# that says it was recorded in that version and holds one of them was not recorded so
+NEVER_IN: dict[tuple[str, int], frozenset[str]] = {}
 
 
 def _field_names(cls: type) -> tuple[str, ...]:

@@ -14,7 +14,7 @@ from mtg_ledger.core import teams
 from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.cards import CLASSIC
 from mtg_ledger.core.catalog import Catalog, used_names
-from mtg_ledger.core.events.base import UPCASTERS, Event, GameEvent, applies, stored_upcaster
+from mtg_ledger.core.events.base import NEVER_IN, UPCASTERS, Event, GameEvent, applies, stored_upcaster
 from mtg_ledger.core.state import GameState, Permanent, Player, Walks, walked_on
 
 
@@ -58,6 +58,7 @@ def _pin_classic_cards(e: Event) -> Event:
 
 
 UPCASTERS[("GameStarted", 1)] = _pin_classic_cards
+NEVER_IN[("GameStarted", 1)] = frozenset({"cards"})
 
 
 class GameStarted(GameEvent, Aggregate.Created):

@@ -149,6 +149,7 @@ def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
         raise UnreadableRow(game_id, v, Phrase("store.undecodable", {"error": brief(e)})) from None
     if not isinstance(fields, dict) or "v" in fields or "type" in fields or (digest is None and not isinstance(fields.get("hash"), str)):
         raise UnreadableRow(game_id, v, Phrase("store.not_stored_kind", {"kind": cls.__name__}))
+    _check_class_version(game_id, v, cls, fields)
     canonical_bytes = None
     if digest is not None:
         if "hash" in fields:
@@ -163,6 +164,21 @@ def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
     recorded.update((k, x) for k, x in fields.items() if k not in _STORAGE_ONLY and k != "hash" and k not in recorded)
     recorded["hash"] = fields["hash"]  # last, as in a contract map (GameEvent.to_map) and a log file
     return Row(v, cls, fields, recorded, digest, canonical_bytes)
+
+
+def _check_class_version(game_id: UUID, v: int, cls: type[ev.GameEvent], fields: Map) -> None:
+    """The class version a row says its event was recorded in (outside the chain, which covers only the
+    fields) is one it can have been: none (1), or an int from 2 to this engine's, whose form holds only
+    fields it had. A row altered there would be upcast, and exported, as another form."""
+    if "class_version" not in fields:
+        version = 1
+    else:
+        version = fields["class_version"]
+        current = getattr(cls, "class_version", 1)
+        if type(version) is not int or not 1 < version <= current:
+            raise UnreadableRow(game_id, v, Phrase("store.class_version", {"kind": cls.__name__, "found": version, "current": current}))
+    if not ev.NEVER_IN.get((cls.__name__, version), frozenset()).isdisjoint(fields):
+        raise UnreadableRow(game_id, v, Phrase("store.not_that_form", {"kind": cls.__name__, "version": version}))
 
 
 def chained(previous: bytes, row: Row) -> bool:

@@ -236,6 +236,31 @@ WHERE = [  # the verbs that read the game as it is now start from the last snaps
 ]
 
 
+CLASS_VERSIONS = {"1, which no row is written with": 1, "True": True, "0": 0, "3, above the engine's": 3, "none": None}
+
+
+@pytest.mark.parametrize("written", CLASS_VERSIONS.values(), ids=list(CLASS_VERSIONS))
+def test_a_stored_class_version_altered_outside_the_chain_is_caught_not_read_as_another_form(
+    written: Any, store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The class version a row keeps is outside the chain hash; altered, the event would be upcast and
+    exported in another form, so a row whose class version no row is written with, or whose fields its
+    form never had (a GameStarted of version 1 holding card definitions), is a damaged row."""
+    db, game, _ = store
+    stored = fields(db, game, 1)
+    assert stored["class_version"] == 2  # GameStarted, schema 5
+    if written is None:
+        del stored["class_version"]
+    else:
+        stored["class_version"] = written
+    set_row(db, game, 1, state=pack(stored))
+    code, _, err = run(capsys, "export", game, "-o", str(tmp_path / "out.mtgl"), "--db", str(db))
+    assert code == 3 and f"game {UUID(game)}, event 1:" in one_clean_line(err)
+    assert not (tmp_path / "out.mtgl").exists()
+    code, out, _ = run(capsys, "audit", game, "--db", str(db))
+    assert code == 1 and "event 1's stored row cannot be read" in out
+
+
 @pytest.mark.parametrize("damage", DAMAGE, ids=list(DAMAGE))
 @pytest.mark.parametrize(("verb", "where"), WHERE, ids=[f"{verb}, {where}" for verb, where in WHERE])
 def test_a_verb_reading_a_damaged_row_ends_in_one_line_naming_game_and_version(

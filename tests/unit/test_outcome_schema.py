@@ -14,7 +14,7 @@ from mtg_ledger.core.commands import CastSpell, Concede, PassPriority
 from mtg_ledger.core.events import UPCASTERS, GameEnded
 from mtg_ledger.core.versions import SCHEMA_VERSION
 from mtg_ledger.core.outcome import Outcome, Reason
-from mtg_ledger.core.schema import SCHEMAS, class_versions, upgrade
+from mtg_ledger.core.schema import SCHEMAS, SchemaError, class_versions, upgrade
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.audit import audit
@@ -26,6 +26,9 @@ from tests.log_tools import header_of, rehash, write_raw
 
 GOLDEN = Path(__file__).parents[1] / "golden" / "schema1-free-for-all.mtgl"
 V1 = {kind: 1 for kind in class_versions()}
+# GameEnded as schema 1 wrote it, in a game played today: its GameStarted holds the cards' definitions, which
+# only class version 2 of it has (a GameStarted of version 1 holding them is not one any engine wrote)
+V1_ENDED = {**V1, "GameStarted": 2}
 
 
 def test_104_2a_the_last_player_standing_wins_and_the_event_says_so_with_a_code() -> None:
@@ -127,17 +130,28 @@ def test_a_schema_1_log_of_a_game_ended_by_a_concession_replays_and_audits_clean
     table.handle(Concede("alice"))
     assert table.events[-1]["reason"] == "concession"
     v1 = rehash([*table.events[:-1], {**table.events[-1], "reason": "bob is the only player left in the game"}])  # as schema 1 wrote it
-    header = {**header_of(v1), "schema": 1, "event_versions": V1}
+    header = {**header_of(v1), "schema": 1, "event_versions": V1_ENDED}
     assert audit("g", v1, header).clean
-    assert replay(v1, versions=V1).ok
-    assert upgrade(v1[-1], V1)["reason"] == "last_player_standing"  # what schema 1 could say of it
+    assert replay(v1, versions=V1_ENDED).ok
+    assert upgrade(v1[-1], V1_ENDED)["reason"] == "last_player_standing"  # what schema 1 could say of it
     path = write_raw(tmp_path / "v1.mtgl", header, v1)
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(tmp_path / "v1.sqlite")})
     try:
-        game = ledger.import_events(logfile.read(path)[1], uuid4(), versions=V1)
+        game = ledger.import_events(logfile.read(path)[1], uuid4(), versions=V1_ENDED)
         recorded, versions = ledger.recorded_log(game)
         assert recorded == v1 and versions["GameEnded"] == 1 and not logfile.integrity(recorded)
         assert replay(recorded, versions=versions).ok
         assert replay(list(ledger.event_maps(game))).ok  # the maps read upcast, their hash as recorded
     finally:
         ledger.close()
+
+
+def test_a_gamestarted_that_says_version_1_but_holds_card_definitions_is_refused_not_upcast() -> None:
+    """Only class version 2 of GameStarted records the cards' definitions (schema 5): a log that says its
+    GameStarted is of version 1 while it holds them says something no engine wrote; read as version 1 it
+    would be upcast, and written again, as another event."""
+    started = start(two_players()).events[0]
+    assert "cards" in started
+    with pytest.raises(SchemaError, match="never held cards"):
+        upgrade(started, V1)
+    assert upgrade({k: x for k, x in started.items() if k != "cards"}, V1)["cards"]  # version 1's form: the classic cards pinned
