@@ -58,6 +58,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+INFO = 20  # the standard library's logging.INFO, which structlog's levels are
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
 SNAPSHOT_INTERVAL = 250  # events between snapshots (keyframes and deltas): chosen from `make bench` (see README)
 
@@ -132,13 +133,28 @@ class Ledger(Application[UUID]):
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """The library's ``save``, collecting the aggregates' events without its protocol checks (``Collected``)."""
+        return self._stored(objs, kwargs, recordings=True)
+
+    def _stored(self, objs: Sequence[Any], kwargs: dict[str, Any], recordings: bool) -> list[Recording[UUID]]:
+        """``save``; without its recordings (each event's notification, made after the insert) when
+        ``recordings`` is false and nothing reads them (``_notify`` is the library's, which does nothing)."""
         processing_event = Collected()
         processing_event.collect_events(*objs, **kwargs)
-        recordings = self._record(processing_event)
+        if recordings or type(self)._notify is not Application._notify:
+            made = self._record(processing_event)
+        else:  # the library's _record but for the recordings
+            self.events.recorder.insert_events(
+                list(map(self.mapper.to_stored_event, processing_event.events)),
+                tracking=processing_event.tracking, **processing_event.saved_kwargs,
+            )
+            if self.repository.cache and not self.repository.fastforward:
+                for aggregate_id, aggregate in processing_event.aggregates.items():
+                    self.repository.cache.put(aggregate_id, aggregate)
+            made = []
         self._take_snapshots(processing_event)
-        self._notify(recordings)
+        self._notify(made)
         self.notify(processing_event.events)  # the library's deprecated hook, which its save calls too
-        return recordings
+        return made
 
     # --- commands -------------------------------------------------------------------------
 
@@ -232,19 +248,23 @@ class Ledger(Application[UUID]):
         where the store takes snapshots so, else after it. ``maps``: the new events' maps, when the caller
         has made them."""
         if self.snapshots is None:
-            self.save(game, *also)
+            self._stored((game, *also), {}, recordings=False)
             return
         if maps is None:
             maps = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
         taken = self._snapshots.before(self, game, maps, early=getattr(self.recorder, "saves_snapshots", False))
         try:
-            self.save(game, *also, **({"snapshots": taken} if taken else {}))  # in the save's transaction
+            self._stored((game, *also), {"snapshots": taken} if taken else {}, recordings=False)  # in the save's transaction
         except BaseException:
             self._snapshots.forget(game.id)
             raise
         self._snapshots.after(self, game, maps, taken)
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
+        """An ``info`` line, its fields made only when the logger's level lets it through."""
+        enabled = getattr(self.logger, "is_enabled_for", None)  # structlog's filtering loggers have it
+        if enabled is not None and not enabled(INFO):
+            return
         self.logger.info(
             what,
             game=str(game.id),

@@ -137,10 +137,17 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
             self._insert_rows(c, stored_events, self.insert_events_statement)
         return None
 
-    def _insert_rows(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], statement: str) -> None:
+    def _insert_rows(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], statement: str) -> list[Row]:
         """The rows by ``statement`` (``_insert_statement``'s, for a table keyed as this one), their games
-        and topics named first."""
-        rows = [(self.game_key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
+        and topics named first; returns them: (game key, version, topic, state)."""
+        rows: list[Row] = []
+        last: Any = None
+        key: bytes | str = b""
+        for s in stored_events:  # a save's events are one game's, most often: its key made once
+            if s.originator_id is not last:
+                last = s.originator_id
+                key = self.game_key(last)
+            rows.append((key, s.originator_version, s.topic, s.state))
         if not all(0 <= r[1] < SPAN for r in rows):
             raise DataError(f"a version outside 0 .. {SPAN - 1:,}: a game holds at most {SPAN - 1:,} events here")
         # The first statement writes: SQLite's write lock is taken (or waited for) before anything is read.
@@ -151,6 +158,7 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
                 if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
                     self._known_topics.add(topic)
         c.executemany(statement, rows)
+        return rows
 
     def select_events(
         self,
@@ -220,6 +228,9 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         return names, found
 
 
+Row = tuple[bytes | str, int, str, bytes]  # a row as ``_insert_rows`` inserts it: game key, version, topic name, state
+
+
 class TopicNames(dict[int, str]):
     """The topics table, id -> name. An id it lacks gives a name no event type has, so that its row reads
     as damaged, naming the id."""
@@ -243,6 +254,8 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         super().__init__(datastore, events_table_name)
         self.feed_table_name = FEED
         self._insert_snapshots_statement = _insert_statement(SNAPSHOTS, "INSERT OR IGNORE")
+        self._insert_feed_statement = f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)"
+        self._predecessor_statement = f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?"
         # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
         self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
 
@@ -266,22 +279,22 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         return ids
 
     def _insert_run(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int]:
-        super()._insert_events(c, stored_events, **kwargs)  # begins with a write: the rest runs under SQLite's lock
+        rows = self._insert_rows(c, stored_events, self.insert_events_statement)  # begins with a write: the rest runs under SQLite's lock
         c.execute(self.select_max_notification_id_statement)
         first = int(c.fetchone()[0] or 0) + 1
         runs: list[list[Any]] = []  # [first id, game, first version, size]: consecutive versions of one game
-        for i, s in enumerate(stored_events):
-            key = self.game_key(s.originator_id)
-            last = runs[-1] if runs else None
-            if last is not None and last[1] == key and last[2] + last[3] == s.originator_version:
+        last: list[Any] | None = None
+        for i, (key, version, _, _) in enumerate(rows):
+            if last is not None and last[1] == key and last[2] + last[3] == version:
                 last[3] += 1
             else:
-                runs.append([first + i, key, s.originator_version, 1])
-        c.executemany(f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)", runs)
+                last = [first + i, key, version, 1]
+                runs.append(last)
+        c.executemany(self._insert_feed_statement, runs)
         for _, key, version, _ in runs:  # each run follows its game's last stored event, or begins it
             if version <= 1:
                 continue
-            c.execute(f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?", (key, version - 1))
+            c.execute(self._predecessor_statement, (key, version - 1))
             if c.fetchone() is None:
                 raise IntegrityError(f"event {version} of a game saved, but the store holds no event {version - 1} of it: a save follows its game's last event")
         return list(range(first, first + len(stored_events)))
