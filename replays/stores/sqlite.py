@@ -132,6 +132,20 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
             return UUID(bytes=key)
         return self.convert_originator_id(key)
 
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """The library's ``insert_events``: ``_insert_events`` in ``datastore.transaction(commit=True)``,
+        whose three nested context managers are written out here, in the same order: a writer's connection
+        from the pool (its locks), the library's transaction on it (``BEGIN``; the commit, or on an error the
+        rollback and the library's exception for it), the cursor closed before the commit, the connection
+        put back whatever happens."""
+        pool = self.datastore.pool
+        connection = pool.get_connection(is_writer=True)
+        try:
+            with library.SQLiteTransaction(connection, commit=True) as cursor, cursor:
+                return self._insert_events(cursor, stored_events, **kwargs)
+        finally:
+            pool.put_connection(connection)
+
     def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         if stored_events:
             self._insert_rows(c, stored_events, self.insert_events_statement)
@@ -256,6 +270,12 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         self._insert_snapshots_statement = _insert_statement(SNAPSHOTS, "INSERT OR IGNORE")
         self._insert_feed_statement = f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)"
         self._predecessor_statement = f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?"
+        # A save of one run, in one statement: its feed row, numbered after the feed's last, stored only if
+        # the run begins its game or the game's event before it is stored (else no row: the save is refused).
+        self._insert_run_statement = (
+            f"INSERT INTO {FEED} (id, game, version, size) SELECT COALESCE((SELECT id + size FROM {FEED} ORDER BY id DESC LIMIT 1), 1),"
+            f" {_GAME}, ?, ? WHERE ? <= 1 OR EXISTS (SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?)"
+        )
         # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
         self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
 
@@ -280,6 +300,13 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
 
     def _insert_run(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int]:
         rows = self._insert_rows(c, stored_events, self.insert_events_statement)  # begins with a write: the rest runs under SQLite's lock
+        key, version = rows[0][0], rows[0][1]
+        if all(r[0] == key for r in rows) and all(r[1] == version + i for i, r in enumerate(rows)):  # one run: every save of a game's decision
+            c.execute(self._insert_run_statement, (key, version, len(rows), version, key, version - 1))
+            if c.sqlite_cursor.rowcount != 1:
+                raise IntegrityError(f"event {version} of a game saved, but the store holds no event {version - 1} of it: a save follows its game's last event")
+            first = int(c.lastrowid)
+            return list(range(first, first + len(rows)))
         c.execute(self.select_max_notification_id_statement)
         first = int(c.fetchone()[0] or 0) + 1
         runs: list[list[Any]] = []  # [first id, game, first version, size]: consecutive versions of one game
