@@ -70,24 +70,20 @@ def tail(kind: str) -> bytes:
     return found
 
 
-def canonical_after(kind: str, version: int, count: int, body: bytes) -> bytes:
-    """``canonical`` of the event ``{"v": version, "type": kind, **fields}`` from ``body``, the msgpack of
-    its ``count`` fields alone, keys sorted at every level, when every field's key sorts before ``type``
-    (and ``count`` < 0xFFF0): the same bytes, the fields not encoded again."""
-    n = count + 2
-    header = bytes((0x80 | n,)) if n < 16 else b"\xde" + n.to_bytes(2, "big")
-    return header + body[1 if count < 16 else 3 :] + tail(kind) + _pack()(version)
-
-
 def chain_fields(previous_hex: str, version: int, kind: str, fields: dict[str, Any]) -> tuple[str, bytes]:
     """The hash of the event ``{"v": version, "type": kind, **fields}`` after ``previous_hex`` (``chain``),
     and the msgpack of its fields alone, keys sorted at every level: the bytes a stored row keeps of them
-    (``replays.stores.rows``), encoded once for both."""
+    (``replays.stores.rows``), encoded once for both. When every field's key sorts before ``type`` (the
+    fields of every event today), the canonical bytes are those fields' bytes under a map header of two
+    more entries, then ``type`` and ``v`` (``tail``): the same bytes, the fields not encoded again."""
+    pack = _pack()
     items = sorted(fields.items())
-    body: bytes = _pack()({k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in items})
-    if items and items[-1][0] < "type" and len(items) < 0xFFF0:
-        message = canonical_after(kind, version, len(items), body)
-    else:  # a field that sorts after "type" (none of today's events has one): encoded whole
+    body: bytes = pack({k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in items})
+    n = len(items)
+    if n and items[-1][0] < "type" and n < 0xFFF0:
+        header = bytes((0x80 | n + 2,)) if n < 14 else b"\xde" + (n + 2).to_bytes(2, "big")
+        message = header + body[1 if n < 16 else 3 :] + (_TAILS.get(kind) or tail(kind)) + pack(version)
+    else:  # a field that sorts after "type": encoded whole
         message = canonical({"v": version, "type": kind, **fields})
     return hashlib.sha256(bytes.fromhex(previous_hex) + message).hexdigest(), body
 

@@ -95,6 +95,15 @@ class Ledger(Application[UUID]):
         return Snapshots(self.snapshot_interval)
 
     @cached_property
+    def _rules(self) -> tuple[Callable[[GameState, Command], Any], Callable[[Game, Command, Any], None]]:
+        """The rules' check and the engine's apply of a checked decision, loaded when first used (a reader
+        never loads the decision machinery) and then at hand, not imported again at every decision."""
+        from mtg_ledger.core.engine import apply_decision
+        from mtg_ledger.core.rules import check
+
+        return check, apply_decision
+
+    @cached_property
     def logger(self) -> FilteringBoundLogger:
         """Bound when first used: a ledger that only reads never loads the logging library."""
         return get_logger().bind(store=type(self.recorder).__name__)
@@ -219,9 +228,7 @@ class Ledger(Application[UUID]):
         self, game: Game, command: Command, expected_version: int | None,
         also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None,
     ) -> list[dict[str, Any]]:
-        from mtg_ledger.core.engine import apply_decision
-        from mtg_ledger.core.rules import check
-
+        check, apply_decision = self._rules
         began = time.perf_counter()
         if expected_version is not None and expected_version != game.version:
             raise WriteConflict(game.id, expected_version, game.version)

@@ -82,6 +82,7 @@ _NAMES = (
     "CREATE TABLE IF NOT EXISTS topics (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
 )
 _GAME = "(SELECT id FROM games WHERE uuid = ?)"
+_INSERT_GAME = "INSERT OR IGNORE INTO games (uuid) VALUES (?)"
 SPAN: Final = 1 << 32  # versions a game may have: an event's key is games.id * SPAN + its version
 _BASE = f"({_GAME} * {SPAN})"  # the key of a game's event 0
 
@@ -155,22 +156,31 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         """The rows by ``statement`` (``_insert_statement``'s, for a table keyed as this one), their games
         and topics named first; returns them: (game key, version, topic, state)."""
         rows: list[Row] = []
+        games: dict[bytes | str, None] = {}  # in the order first met
+        topics: dict[str, None] = {}  # not known to be committed yet
+        known = self._known_topics
         last: Any = None
         key: bytes | str = b""
         for s in stored_events:  # a save's events are one game's, most often: its key made once
             if s.originator_id is not last:
                 last = s.originator_id
                 key = self.game_key(last)
-            rows.append((key, s.originator_version, s.topic, s.state))
-        if not all(0 <= r[1] < SPAN for r in rows):
-            raise DataError(f"a version outside 0 .. {SPAN - 1:,}: a game holds at most {SPAN - 1:,} events here")
+                games[key] = None
+            version, topic = s.originator_version, s.topic
+            if not 0 <= version < SPAN:
+                raise DataError(f"a version outside 0 .. {SPAN - 1:,}: a game holds at most {SPAN - 1:,} events here")
+            if topic not in known:
+                topics[topic] = None
+            rows.append((key, version, topic, s.state))
         # The first statement writes: SQLite's write lock is taken (or waited for) before anything is read.
-        c.executemany("INSERT OR IGNORE INTO games (uuid) VALUES (?)", [(key,) for key in dict.fromkeys(r[0] for r in rows)])
-        for topic in dict.fromkeys(r[2] for r in rows):
-            if topic not in self._known_topics:
-                c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
-                if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
-                    self._known_topics.add(topic)
+        if len(games) == 1:
+            c.execute(_INSERT_GAME, (key,))
+        else:
+            c.executemany(_INSERT_GAME, [(game,) for game in games])
+        for topic in topics:
+            c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
+            if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
+                known.add(topic)
         c.executemany(statement, rows)
         return rows
 
@@ -301,7 +311,12 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
     def _insert_run(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int]:
         rows = self._insert_rows(c, stored_events, self.insert_events_statement)  # begins with a write: the rest runs under SQLite's lock
         key, version = rows[0][0], rows[0][1]
-        if all(r[0] == key for r in rows) and all(r[1] == version + i for i, r in enumerate(rows)):  # one run: every save of a game's decision
+        one_run = True  # consecutive versions of one game: every save of a game's decision
+        for i, row in enumerate(rows):
+            if row[0] != key or row[1] != version + i:
+                one_run = False
+                break
+        if one_run:
             c.execute(self._insert_run_statement, (key, version, len(rows), version, key, version - 1))
             if c.sqlite_cursor.rowcount != 1:
                 raise IntegrityError(f"event {version} of a game saved, but the store holds no event {version - 1} of it: a save follows its game's last event")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events import APPLIERS
-from mtg_ledger.core.hashing import canonical
+from mtg_ledger.core.hashing import canonical, chain, chain_fields
 from mtg_ledger.core.schema import upgrade
 from mtg_ledger.core.state import GameState
 from mtg_ledger.replays.stores import checked
@@ -113,6 +113,22 @@ def test_the_canonical_bytes_of_a_stored_row_are_the_chains_canonical_encoding(f
     assert rows.canonical_bytes("PriorityPassed", version, msgpack.unpackb(body, raw=False), body) == canonical(
         {"v": version, "type": "PriorityPassed", **fields}
     )
+
+
+_ANY_KEYS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8)  # "type" and after among them
+
+
+@given(fields=st.dictionaries(_ANY_KEYS, _VALUES, min_size=0, max_size=20), version=st.integers(1, 2**40))
+def test_an_event_made_by_a_game_is_hashed_and_stored_as_its_map_would_be(fields: dict[str, Any], version: int) -> None:
+    """Game.emit encodes an event's fields once (core.hashing.chain_fields) for its chain hash and its row:
+    the hash is the chain's of its contract map, and the row the one rows.encode makes of its fields."""
+    fields.pop("type", None)
+    fields.pop("v", None)
+    fields.pop("hash", None)
+    previous = hashlib.sha256(b"x").hexdigest()
+    digest, body = chain_fields(previous, version, "PriorityPassed", fields)
+    assert digest == chain(previous, {"v": version, "type": "PriorityPassed", **fields})
+    assert rows.row(bytes.fromhex(digest), body) == rows.encode({**fields, "hash": digest})
 
 
 def test_an_older_row_a_msgpack_map_reads_as_it_was_written() -> None:
