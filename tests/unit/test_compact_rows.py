@@ -131,6 +131,31 @@ def test_an_event_made_by_a_game_is_hashed_and_stored_as_its_map_would_be(fields
     assert rows.row(bytes.fromhex(digest), body) == rows.encode({**fields, "hash": digest})
 
 
+def test_an_event_a_game_emits_is_the_one_the_librarys_trigger_event_makes() -> None:
+    """Game.emit makes an event without the library's trigger_event when its fields are the class's: the
+    same event (fields, ids, version, hash), applied the same way, and the game's version and pending list
+    as the library leaves them; a field missing is refused by the library as before."""
+    from uuid import uuid4
+
+    from mtg_ledger.core import events as ev
+    from mtg_ledger.core.table import Game
+
+    game = Game.start(demo_setup(7, 2), uuid4())
+    twin = Game.start(demo_setup(7, 2), game.id)
+    game.collect_events()
+    twin.collect_events()
+    game.emit(ev.LifeGained, player="alice", amount=3, source=None)
+    digest = chain(twin.state.last_hash, {"v": twin.version + 1, "type": "LifeGained", "player": "alice", "amount": 3, "source": None})
+    twin.trigger_event(ev.LifeGained, hash=digest, player="alice", amount=3, source=None)
+    (made,), (library,) = game.collect_events(), twin.collect_events()
+    assert made.to_map() == library.to_map()
+    assert (made.originator_id, made.originator_version, type(made.timestamp)) == (library.originator_id, library.originator_version, type(library.timestamp))
+    assert game.version == twin.version and game.modified_on == made.timestamp
+    assert game.state.to_dict() == twin.state.to_dict()
+    with pytest.raises(TypeError, match="LifeGained"):
+        game.emit(ev.LifeGained, player="alice", amount=3)
+
+
 def test_an_older_row_a_msgpack_map_reads_as_it_was_written() -> None:
     older = msgpack.packb({"timestamp": "2026-01-01T00:00:00+00:00", "hash": "ab" * 32, "player": "bob"})
     assert rows.decode(older, msgpack.unpackb) == {"timestamp": "2026-01-01T00:00:00+00:00", "hash": "ab" * 32, "player": "bob"}
