@@ -28,7 +28,7 @@ from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
-from mtg_ledger.replays.ledger.collecting import Collected
+from mtg_ledger.replays.ledger.collecting import stored
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
@@ -142,28 +142,7 @@ class Ledger(Application[UUID]):
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """The library's ``save``, collecting the aggregates' events without its protocol checks (``Collected``)."""
-        return self._stored(objs, kwargs, recordings=True)
-
-    def _stored(self, objs: Sequence[Any], kwargs: dict[str, Any], recordings: bool) -> list[Recording[UUID]]:
-        """``save``; without its recordings (each event's notification, made after the insert) when
-        ``recordings`` is false and nothing reads them (``_notify`` is the library's, which does nothing)."""
-        processing_event = Collected()
-        processing_event.collect_events(*objs, **kwargs)
-        if recordings or type(self)._notify is not Application._notify:
-            made = self._record(processing_event)
-        else:  # the library's _record but for the recordings
-            self.events.recorder.insert_events(
-                list(map(self.mapper.to_stored_event, processing_event.events)),
-                tracking=processing_event.tracking, **processing_event.saved_kwargs,
-            )
-            if self.repository.cache and not self.repository.fastforward:
-                for aggregate_id, aggregate in processing_event.aggregates.items():
-                    self.repository.cache.put(aggregate_id, aggregate)
-            made = []
-        self._take_snapshots(processing_event)
-        self._notify(made)
-        self.notify(processing_event.events)  # the library's deprecated hook, which its save calls too
-        return made
+        return stored(self, objs, kwargs, recordings=True)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -255,13 +234,13 @@ class Ledger(Application[UUID]):
         where the store takes snapshots so, else after it. ``maps``: the new events' maps, when the caller
         has made them."""
         if self.snapshots is None:
-            self._stored((game, *also), {}, recordings=False)
+            stored(self, (game, *also), {}, recordings=False)
             return
         if maps is None:
             maps = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
         taken = self._snapshots.before(self, game, maps, early=getattr(self.recorder, "saves_snapshots", False))
         try:
-            self._stored((game, *also), {"snapshots": taken} if taken else {}, recordings=False)  # in the save's transaction
+            stored(self, (game, *also), {"snapshots": taken} if taken else {}, recordings=False)  # in the save's transaction
         except BaseException:
             self._snapshots.forget(game.id)
             raise

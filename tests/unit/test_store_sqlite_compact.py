@@ -26,7 +26,8 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.stores.checked import BrokenChain
-from mtg_ledger.replays.stores.sqlite import PAGE_SIZE, CompactApplicationRecorder, Factory
+from mtg_ledger.replays.stores.sqlite import CompactApplicationRecorder
+from mtg_ledger.replays.stores.sqlite_factory import PAGE_SIZE, Factory
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 WAIT_S = 5.0  # the longest a reader thread of the library's cases may take to stop (never reached)
