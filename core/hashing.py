@@ -48,6 +48,46 @@ def canonical(mapping: dict[str, Any]) -> bytes:
 _packers = threading.local()  # a Packer for each thread (one is not to be shared across threads)
 
 
+def _pack() -> Any:
+    """This thread's packer's ``pack``."""
+    try:
+        return _packers.pack
+    except AttributeError:
+        pack = _packers.pack = msgpack.Packer(use_bin_type=True).pack
+        return pack
+
+
+_TAILS: dict[str, bytes] = {}
+
+
+def tail(kind: str) -> bytes:
+    """The canonical bytes of an event of type ``kind`` after its fields, but for its version's value:
+    the keys ``type`` (and its value) and ``v``, which sort after the fields of almost every event."""
+    found = _TAILS.get(kind)
+    if found is None:
+        pack = _pack()
+        found = _TAILS[kind] = pack("type") + pack(kind) + pack("v")
+    return found
+
+
+def chain_fields(previous_hex: str, version: int, kind: str, fields: dict[str, Any]) -> tuple[str, bytes]:
+    """The hash of the event ``{"v": version, "type": kind, **fields}`` after ``previous_hex`` (``chain``),
+    and the msgpack of its fields alone, keys sorted at every level: the bytes a stored row keeps of them
+    (``replays.stores.rows``), encoded once for both. When every field's key sorts before ``type`` (the
+    fields of every event today), the canonical bytes are those fields' bytes under a map header of two
+    more entries, then ``type`` and ``v`` (``tail``): the same bytes, the fields not encoded again."""
+    pack = _pack()
+    items = sorted(fields.items())
+    body: bytes = pack({k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in items})
+    n = len(items)
+    if n and items[-1][0] < "type" and n < 0xFFF0:
+        header = bytes((0x80 | n + 2,)) if n < 14 else b"\xde" + (n + 2).to_bytes(2, "big")
+        message = header + body[1 if n < 16 else 3 :] + (_TAILS.get(kind) or tail(kind)) + pack(version)
+    else:  # a field that sorts after "type": encoded whole
+        message = canonical({"v": version, "type": kind, **fields})
+    return hashlib.sha256(bytes.fromhex(previous_hex) + message).hexdigest(), body
+
+
 def chain(previous_hex: str, mapping: dict[str, Any]) -> str:
     """The hash of an event given the hash of the one before it."""
     return hashlib.sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()

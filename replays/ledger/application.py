@@ -28,7 +28,7 @@ from mtg_ledger.core.table import Game
 from mtg_ledger.core.topics import STORED
 from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
-from mtg_ledger.replays.ledger.collecting import Collected
+from mtg_ledger.replays.ledger.collecting import stored
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
 from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
@@ -58,6 +58,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+INFO = 20  # the standard library's logging.INFO, which structlog's levels are
 SNAPSHOT_INTERVAL_ENV = "MTG_LEDGER_SNAPSHOT_INTERVAL"
 SNAPSHOT_INTERVAL = 250  # events between snapshots (keyframes and deltas): chosen from `make bench` (see README)
 
@@ -92,6 +93,15 @@ class Ledger(Application[UUID]):
         from mtg_ledger.replays.ledger.snapshotting import Snapshots
 
         return Snapshots(self.snapshot_interval)
+
+    @cached_property
+    def _rules(self) -> tuple[Callable[[GameState, Command], Any], Callable[[Game, Command, Any], None]]:
+        """The rules' check and the engine's apply of a checked decision, loaded when first used (a reader
+        never loads the decision machinery) and then at hand, not imported again at every decision."""
+        from mtg_ledger.core.engine import apply_decision
+        from mtg_ledger.core.rules import check
+
+        return check, apply_decision
 
     @cached_property
     def logger(self) -> FilteringBoundLogger:
@@ -132,13 +142,7 @@ class Ledger(Application[UUID]):
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording[UUID]]:
         """The library's ``save``, collecting the aggregates' events without its protocol checks (``Collected``)."""
-        processing_event = Collected()
-        processing_event.collect_events(*objs, **kwargs)
-        recordings = self._record(processing_event)
-        self._take_snapshots(processing_event)
-        self._notify(recordings)
-        self.notify(processing_event.events)  # the library's deprecated hook, which its save calls too
-        return recordings
+        return stored(self, objs, kwargs, recordings=True)
 
     # --- commands -------------------------------------------------------------------------
 
@@ -203,9 +207,7 @@ class Ledger(Application[UUID]):
         self, game: Game, command: Command, expected_version: int | None,
         also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None,
     ) -> list[dict[str, Any]]:
-        from mtg_ledger.core.engine import apply_decision
-        from mtg_ledger.core.rules import check
-
+        check, apply_decision = self._rules
         began = time.perf_counter()
         if expected_version is not None and expected_version != game.version:
             raise WriteConflict(game.id, expected_version, game.version)
@@ -232,19 +234,23 @@ class Ledger(Application[UUID]):
         where the store takes snapshots so, else after it. ``maps``: the new events' maps, when the caller
         has made them."""
         if self.snapshots is None:
-            self.save(game, *also)
+            stored(self, (game, *also), {}, recordings=False)
             return
         if maps is None:
             maps = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
         taken = self._snapshots.before(self, game, maps, early=getattr(self.recorder, "saves_snapshots", False))
         try:
-            self.save(game, *also, **({"snapshots": taken} if taken else {}))  # in the save's transaction
+            stored(self, (game, *also), {"snapshots": taken} if taken else {}, recordings=False)  # in the save's transaction
         except BaseException:
             self._snapshots.forget(game.id)
             raise
         self._snapshots.after(self, game, maps, taken)
 
     def _log(self, what: str, game: Game, count: int, began: float, **extra: Any) -> None:
+        """An ``info`` line, its fields made only when the logger's level lets it through."""
+        enabled = getattr(self.logger, "is_enabled_for", None)  # structlog's filtering loggers have it
+        if enabled is not None and not enabled(INFO):
+            return
         self.logger.info(
             what,
             game=str(game.id),

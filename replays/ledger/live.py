@@ -24,10 +24,12 @@ class LiveGames(OrderedDict[UUID, T], Generic[T]):
         self.size = max(1, size)
 
     def get(self, key: UUID, default: T | None = None) -> T | None:  # type: ignore[override]
-        if key in self:
-            self.move_to_end(key)
-            return self[key]
-        return default
+        try:  # a UUID's hash is computed by a method of its own at every lookup: two lookups, not three
+            value = self[key]
+        except KeyError:
+            return default
+        self.move_to_end(key)
+        return value
 
     def __setitem__(self, key: UUID, value: T) -> None:
         super().__setitem__(key, value)

@@ -9,8 +9,8 @@ the events table on every save (kept for comparison: ``make bench``).
 
 On SQLite a new file gets the compact tables of ``replays.stores.sqlite`` (schema 3), unless
 ``MTG_LEDGER_SQLITE_RECORDER=library``; a file that already holds the library's tables keeps the
-library's recorders (never converted). ``PERSISTENCE_MODULE=mtg_ledger.replays.stores.sqlite`` selects
-the same factory explicitly.
+library's recorders (never converted). ``PERSISTENCE_MODULE=mtg_ledger.replays.stores.sqlite`` (or
+``...sqlite_factory``, where that factory is) selects the same factory explicitly.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ RECORDERS: Final = ("streams", "library")
 LIBRARY_POSTGRES: Final = "eventsourcing.postgres"
 STREAMS_POSTGRES: Final = ("mtg_ledger.replays.stores.postgres", "mtg_ledger.replays.stores.pg_factory")  # ours, by name
 LIBRARY_SQLITE: Final = ("eventsourcing.sqlite", "eventsourcing.sqlite:Factory", "eventsourcing.sqlite:SQLiteFactory")
+OUR_SQLITE: Final = ("mtg_ledger.replays.stores.sqlite", "mtg_ledger.replays.stores.sqlite_factory")  # ours, by name
 
 
 def construct_factory(env: Environment) -> InfrastructureFactory[Any]:
@@ -40,8 +41,8 @@ def construct_factory(env: Environment) -> InfrastructureFactory[Any]:
         from mtg_ledger.replays.stores.pg_factory import Factory  # an optional extra (psycopg)
 
         return Factory(env)
-    if module in LIBRARY_SQLITE:
-        from mtg_ledger.replays.stores import sqlite
+    if module in LIBRARY_SQLITE or module in OUR_SQLITE:
+        from mtg_ledger.replays.stores import sqlite_factory
 
-        return sqlite.Factory(env)
+        return sqlite_factory.Factory(env)
     return InfrastructureFactory.construct(env)

@@ -17,6 +17,7 @@ from eventsourcing.persistence import Mapper, StoredEvent
 from eventsourcing.utils import get_topic
 
 from mtg_ledger.core import events as ev
+from mtg_ledger.core.table import FIELDS_BYTES
 from mtg_ledger.core.topics import canonical, resolve
 from mtg_ledger.replays.stores import rows
 
@@ -34,18 +35,24 @@ class SchemaMapper(Mapper[UUID]):
     def to_stored_event(self, domain_event: Any) -> StoredEvent:
         if not isinstance(domain_event, ev.GameEvent):
             return super().to_stored_event(domain_event)
-        state = dict(vars(domain_event))
-        originator_id = state.pop("originator_id")
-        originator_version = state.pop("originator_version")
-        version = state.pop(RECORDED_VERSION, None) or getattr(type(domain_event), "class_version", 1)
-        if version > 1:
-            state["class_version"] = version
-        data = rows.encode(state, self.transcoder.encode)
+        state = vars(domain_event)
+        body = state.get(FIELDS_BYTES)
+        cls = type(domain_event)
+        if body is not None and cls.class_version == 1:  # its fields as its chain hash encoded them (``Game.emit``)
+            data = rows.row(bytes.fromhex(state["hash"]), body)
+        else:
+            state = dict(state)
+            state.pop(FIELDS_BYTES, None)
+            version = state.pop(RECORDED_VERSION, None) or getattr(cls, "class_version", 1)
+            if version > 1:
+                state["class_version"] = version
+            del state["originator_id"], state["originator_version"]
+            data = rows.encode(state, self.transcoder.encode)
         if self.compressor:
             data = self.compressor.compress(data)
         if self.cipher:
             data = self.cipher.encrypt(data)
-        return StoredEvent(originator_id=originator_id, originator_version=originator_version, topic=get_topic(type(domain_event)), state=data)
+        return StoredEvent(originator_id=domain_event.originator_id, originator_version=domain_event.originator_version, topic=get_topic(cls), state=data)
 
     def to_domain_event(self, stored_event: StoredEvent) -> Any:
         name = canonical(stored_event.topic)

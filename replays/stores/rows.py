@@ -48,11 +48,18 @@ def encode(state: Map, pack: Any = _packb) -> bytes:
 
     ``pack`` encodes the fields (the ledger's transcoder, for values beyond plain data)."""
     fields = {k: v for k, v in state.items() if k != "hash" and k != "timestamp"}
-    digest = bytes.fromhex(state["hash"])
+    return row(bytes.fromhex(state["hash"]), pack(sort_keys(fields)))
+
+
+def row(digest: bytes, body: bytes) -> bytes:
+    """The schema-3 row of an event whose chain hash is ``digest`` and whose fields (``class_version``
+    among them when above 1) encode as ``body``, keys sorted at every level."""
     if len(digest) != HASH_BYTES:
         raise RowError(f"an event's hash is {len(digest)} bytes, not {HASH_BYTES}")
-    body: bytes = pack(sort_keys(fields))
-    return bytes((EVENT_ROW,)) + digest + body
+    return _ROW_HEAD + digest + body
+
+
+_ROW_HEAD: Final = bytes((EVENT_ROW,))
 
 
 def is_event_row(data: bytes) -> bool:

@@ -32,10 +32,10 @@ however many events it has, so no per-event key is stored twice and no second in
 (game, version): ~14 B/event more for that index, against ~4.5 B/event for the feed's rows.)
 
 ``games.uuid`` holds ``UUID.bytes`` (the text itself under ``ORIGINATOR_ID_TYPE=text``). A new file
-gets pages of ``PAGE_SIZE`` bytes (set before the library turns on WAL, after which it cannot
-change): a store's small tables each take a page, and smaller pages waste less of a short game.
+gets pages of ``sqlite_factory.PAGE_SIZE`` bytes (set before the library turns on WAL, after which it
+cannot change): a store's small tables each take a page, and smaller pages waste less of a short game.
 
-``replays.stores.construct_factory`` chooses: a file that already holds the library's
+``replays.stores.construct_factory`` chooses (``replays.stores.sqlite_factory``): a file that already holds the library's
 ``stored_events`` keeps the library's recorders (older stores are read and written as they are,
 never converted); a new file gets these tables, unless ``MTG_LEDGER_SQLITE_RECORDER=library``.
 
@@ -50,40 +50,29 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Final
 from uuid import UUID
 
 from eventsourcing import sqlite as library
 from eventsourcing.persistence import (
-    AggregateRecorder,
     DataError,
-    ApplicationRecorder,
     IntegrityError,
-    InterfaceError,
     Notification,
-    NotSupportedError,
-    ProcessRecorder,
     StoredEvent,
 )
-from eventsourcing.utils import Environment, EnvType
 
 from mtg_ledger.replays.stores.errors import library_error
 
-RECORDER_ENV: Final = "MTG_LEDGER_SQLITE_RECORDER"
-RECORDERS: Final = ("compact", "library")
-PAGE_SIZE: Final = 1024
-STATEMENTS: Final = 64  # prepared statements each connection keeps
 EVENTS: Final = "events"
 SNAPSHOTS: Final = "snapshots"
 FEED: Final = "feed"
-LIBRARY_EVENTS: Final = "stored_events"  # the library's table: its presence means the library's layout
 
 _NAMES = (
     "CREATE TABLE IF NOT EXISTS games (id INTEGER PRIMARY KEY, uuid BLOB NOT NULL UNIQUE)",
     "CREATE TABLE IF NOT EXISTS topics (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE)",
 )
 _GAME = "(SELECT id FROM games WHERE uuid = ?)"
+_INSERT_GAME = "INSERT OR IGNORE INTO games (uuid) VALUES (?)"
 SPAN: Final = 1 << 32  # versions a game may have: an event's key is games.id * SPAN + its version
 _BASE = f"({_GAME} * {SPAN})"  # the key of a game's event 0
 
@@ -134,25 +123,56 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
             return UUID(bytes=key)
         return self.convert_originator_id(key)
 
+    def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
+        """The library's ``insert_events``: ``_insert_events`` in ``datastore.transaction(commit=True)``,
+        whose three nested context managers are written out here, in the same order: a writer's connection
+        from the pool (its locks), the library's transaction on it (``BEGIN``; the commit, or on an error the
+        rollback and the library's exception for it), the cursor closed before the commit, the connection
+        put back whatever happens."""
+        pool = self.datastore.pool
+        connection = pool.get_connection(is_writer=True)
+        try:
+            with library.SQLiteTransaction(connection, commit=True) as cursor, cursor:
+                return self._insert_events(cursor, stored_events, **kwargs)
+        finally:
+            pool.put_connection(connection)
+
     def _insert_events(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **_: Any) -> Sequence[int] | None:
         if stored_events:
             self._insert_rows(c, stored_events, self.insert_events_statement)
         return None
 
-    def _insert_rows(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], statement: str) -> None:
+    def _insert_rows(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], statement: str) -> list[Row]:
         """The rows by ``statement`` (``_insert_statement``'s, for a table keyed as this one), their games
-        and topics named first."""
-        rows = [(self.game_key(s.originator_id), s.originator_version, s.topic, s.state) for s in stored_events]
-        if not all(0 <= r[1] < SPAN for r in rows):
-            raise DataError(f"a version outside 0 .. {SPAN - 1:,}: a game holds at most {SPAN - 1:,} events here")
+        and topics named first; returns them: (game key, version, topic, state)."""
+        rows: list[Row] = []
+        games: dict[bytes | str, None] = {}  # in the order first met
+        topics: dict[str, None] = {}  # not known to be committed yet
+        known = self._known_topics
+        last: Any = None
+        key: bytes | str = b""
+        for s in stored_events:  # a save's events are one game's, most often: its key made once
+            if s.originator_id is not last:
+                last = s.originator_id
+                key = self.game_key(last)
+                games[key] = None
+            version, topic = s.originator_version, s.topic
+            if not 0 <= version < SPAN:
+                raise DataError(f"a version outside 0 .. {SPAN - 1:,}: a game holds at most {SPAN - 1:,} events here")
+            if topic not in known:
+                topics[topic] = None
+            rows.append((key, version, topic, s.state))
         # The first statement writes: SQLite's write lock is taken (or waited for) before anything is read.
-        c.executemany("INSERT OR IGNORE INTO games (uuid) VALUES (?)", [(key,) for key in dict.fromkeys(r[0] for r in rows)])
-        for topic in dict.fromkeys(r[2] for r in rows):
-            if topic not in self._known_topics:
-                c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
-                if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
-                    self._known_topics.add(topic)
+        if len(games) == 1:
+            c.execute(_INSERT_GAME, (key,))
+        else:
+            c.executemany(_INSERT_GAME, [(game,) for game in games])
+        for topic in topics:
+            c.execute("INSERT OR IGNORE INTO topics (name) VALUES (?)", (topic,))
+            if c.sqlite_cursor.rowcount == 0:  # it was there before this transaction: committed
+                known.add(topic)
         c.executemany(statement, rows)
+        return rows
 
     def select_events(
         self,
@@ -226,6 +246,9 @@ class CompactAggregateRecorder(library.SQLiteAggregateRecorder):
         return names, found
 
 
+Row = tuple[bytes | str, int, str, bytes]  # a row as ``_insert_rows`` inserts it: game key, version, topic name, state
+
+
 class TopicNames(dict[int, str]):
     """The topics table, id -> name. An id it lacks gives a name no event type has, so that its row reads
     as damaged, naming the id."""
@@ -249,6 +272,14 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         super().__init__(datastore, events_table_name)
         self.feed_table_name = FEED
         self._insert_snapshots_statement = _insert_statement(SNAPSHOTS, "INSERT OR IGNORE")
+        self._insert_feed_statement = f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)"
+        self._predecessor_statement = f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?"
+        # A save of one run, in one statement: its feed row, numbered after the feed's last, stored only if
+        # the run begins its game or the game's event before it is stored (else no row: the save is refused).
+        self._insert_run_statement = (
+            f"INSERT INTO {FEED} (id, game, version, size) SELECT COALESCE((SELECT id + size FROM {FEED} ORDER BY id DESC LIMIT 1), 1),"
+            f" {_GAME}, ?, ? WHERE ? <= 1 OR EXISTS (SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?)"
+        )
         # One row, NULL when nothing is recorded: the library's _max_notification_id reads row[0].
         self.select_max_notification_id_statement = f"SELECT (SELECT id + size - 1 FROM {FEED} ORDER BY id DESC LIMIT 1)"
 
@@ -272,22 +303,34 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         return ids
 
     def _insert_run(self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], **kwargs: Any) -> list[int]:
-        super()._insert_events(c, stored_events, **kwargs)  # begins with a write: the rest runs under SQLite's lock
+        rows = self._insert_rows(c, stored_events, self.insert_events_statement)  # begins with a write: the rest runs under SQLite's lock
+        key, version = rows[0][0], rows[0][1]
+        one_run = True  # consecutive versions of one game: every save of a game's decision
+        for i, row in enumerate(rows):
+            if row[0] != key or row[1] != version + i:
+                one_run = False
+                break
+        if one_run:
+            c.execute(self._insert_run_statement, (key, version, len(rows), version, key, version - 1))
+            if c.sqlite_cursor.rowcount != 1:
+                raise IntegrityError(f"event {version} of a game saved, but the store holds no event {version - 1} of it: a save follows its game's last event")
+            first = int(c.lastrowid)
+            return list(range(first, first + len(rows)))
         c.execute(self.select_max_notification_id_statement)
         first = int(c.fetchone()[0] or 0) + 1
         runs: list[list[Any]] = []  # [first id, game, first version, size]: consecutive versions of one game
-        for i, s in enumerate(stored_events):
-            key = self.game_key(s.originator_id)
-            last = runs[-1] if runs else None
-            if last is not None and last[1] == key and last[2] + last[3] == s.originator_version:
+        last: list[Any] | None = None
+        for i, (key, version, _, _) in enumerate(rows):
+            if last is not None and last[1] == key and last[2] + last[3] == version:
                 last[3] += 1
             else:
-                runs.append([first + i, key, s.originator_version, 1])
-        c.executemany(f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)", runs)
+                last = [first + i, key, version, 1]
+                runs.append(last)
+        c.executemany(self._insert_feed_statement, runs)
         for _, key, version, _ in runs:  # each run follows its game's last stored event, or begins it
             if version <= 1:
                 continue
-            c.execute(f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?", (key, version - 1))
+            c.execute(self._predecessor_statement, (key, version - 1))
             if c.fetchone() is None:
                 raise IntegrityError(f"event {version} of a game saved, but the store holds no event {version - 1} of it: a save follows its game's last event")
         return list(range(first, first + len(stored_events)))
@@ -330,100 +373,3 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
                 Notification(id=row[0], originator_id=self.originator_id(row[1]), originator_version=row[2], topic=row[3], state=row[4])
                 for row in c.fetchall()
             ]
-
-
-class Pool(library.SQLiteConnectionPool):
-    """The library's pool, with connections that keep ``STATEMENTS`` prepared statements (the
-    library's keep one, and a save here runs four: each would be prepared again every time)."""
-
-    def _create_connection(self) -> library.SQLiteConnection:
-        try:
-            c = sqlite3.connect(
-                database=self.db_name,
-                uri=True,
-                check_same_thread=False,
-                isolation_level=None,  # autocommit: the library's transactions BEGIN themselves
-                cached_statements=STATEMENTS,
-                timeout=self.lock_timeout or library.SQLITE3_DEFAULT_LOCK_TIMEOUT,
-            )
-        except (sqlite3.Error, TypeError) as e:
-            raise InterfaceError(e) from e
-        if not self.is_sqlite_memory_mode and not self.is_journal_mode_wal:  # as the library: WAL for files
-            mode = c.execute("PRAGMA journal_mode").fetchone()[0]
-            if mode.lower() != "wal":
-                c.execute("PRAGMA journal_mode=WAL")
-                self.journal_mode_was_changed_to_wal = True
-            self.is_journal_mode_wal = True
-        c.row_factory = sqlite3.Row
-        return library.SQLiteConnection(sqlite_conn=c, max_age=self.max_age)
-
-
-def _plain_path(db_name: str) -> Path | None:
-    """The file of a plain database name (None for memory and URI names)."""
-    if library.SQLiteConnectionPool.detect_memory_mode(db_name) or db_name.startswith("file:"):
-        return None
-    return Path(db_name)
-
-
-def new_file(path: Path) -> None:
-    """A new file's page size, set before WAL is turned on (after which SQLite cannot change it)."""
-    try:
-        con = sqlite3.connect(path)
-        try:
-            con.execute(f"PRAGMA page_size={PAGE_SIZE}")
-            con.execute("PRAGMA journal_mode=WAL")
-        finally:
-            con.close()
-    except sqlite3.Error as e:  # the library's word for it, as its own connections would say
-        raise InterfaceError(e) from e
-
-
-class Factory(library.SQLiteFactory):
-    """The library's SQLite factory, with the compact recorders for a new file and the library's
-    for a file that already holds the library's tables."""
-
-    def __init__(self, env: Environment | EnvType | None) -> None:
-        super().__init__(env)
-        choice = (self.env.get(RECORDER_ENV) or "compact").strip().lower()
-        if choice not in RECORDERS:
-            raise ValueError(f"{RECORDER_ENV}={choice!r}: expected one of {', '.join(RECORDERS)}")
-        db_name = self.datastore.pool.db_name
-        path = _plain_path(db_name)
-        if choice == "compact" and path is not None and self.env_create_table() and (not path.exists() or path.stat().st_size == 0):
-            new_file(path)
-        layout = self._layout()
-        self.compact = layout == "compact" or (layout is None and choice == "compact")
-        if self.compact:  # before any recorder uses it; the library's pool opened one connection, to look
-            old = self.datastore.pool
-            self.datastore.pool = Pool(db_name=db_name, lock_timeout=old.lock_timeout)
-            old.close()
-
-    def _layout(self) -> str | None:
-        """Which recorders' tables the store holds already ("compact", "library"), None if neither."""
-        with self.datastore.transaction(commit=False) as c:
-            c.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)", (LIBRARY_EVENTS, EVENTS))
-            names = {row[0] for row in c.fetchall()}
-        if LIBRARY_EVENTS in names:
-            return "library"
-        return "compact" if EVENTS in names else None
-
-    def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
-        if not self.compact:
-            return super().aggregate_recorder(purpose)
-        recorder = CompactAggregateRecorder(self.datastore, events_table_name=purpose)
-        if self.env_create_table():
-            recorder.create_table()
-        return recorder
-
-    def application_recorder(self) -> ApplicationRecorder:
-        if not self.compact or self.env.get(self.APPLICATION_RECORDER_TOPIC):
-            return super().application_recorder()
-        recorder = CompactApplicationRecorder(self.datastore)
-        if self.env_create_table():
-            recorder.create_table()
-        return recorder
-
-    def process_recorder(self) -> ProcessRecorder:
-        if self.compact:
-            raise NotSupportedError("process applications keep the library's SQLite tables (MTG_LEDGER_SQLITE_RECORDER=library)")
-        return super().process_recorder()

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events import APPLIERS
-from mtg_ledger.core.hashing import canonical
+from mtg_ledger.core.hashing import canonical, chain, chain_fields
 from mtg_ledger.core.schema import upgrade
 from mtg_ledger.core.state import GameState
 from mtg_ledger.replays.stores import checked
@@ -113,6 +113,47 @@ def test_the_canonical_bytes_of_a_stored_row_are_the_chains_canonical_encoding(f
     assert rows.canonical_bytes("PriorityPassed", version, msgpack.unpackb(body, raw=False), body) == canonical(
         {"v": version, "type": "PriorityPassed", **fields}
     )
+
+
+_ANY_KEYS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=8)  # "type" and after among them
+
+
+@given(fields=st.dictionaries(_ANY_KEYS, _VALUES, min_size=0, max_size=20), version=st.integers(1, 2**40))
+def test_an_event_made_by_a_game_is_hashed_and_stored_as_its_map_would_be(fields: dict[str, Any], version: int) -> None:
+    """Game.emit encodes an event's fields once (core.hashing.chain_fields) for its chain hash and its row:
+    the hash is the chain's of its contract map, and the row the one rows.encode makes of its fields."""
+    fields.pop("type", None)
+    fields.pop("v", None)
+    fields.pop("hash", None)
+    previous = hashlib.sha256(b"x").hexdigest()
+    digest, body = chain_fields(previous, version, "PriorityPassed", fields)
+    assert digest == chain(previous, {"v": version, "type": "PriorityPassed", **fields})
+    assert rows.row(bytes.fromhex(digest), body) == rows.encode({**fields, "hash": digest})
+
+
+def test_an_event_a_game_emits_is_the_one_the_librarys_trigger_event_makes() -> None:
+    """Game.emit makes an event without the library's trigger_event when its fields are the class's: the
+    same event (fields, ids, version, hash), applied the same way, and the game's version and pending list
+    as the library leaves them; a field missing is refused by the library as before."""
+    from uuid import uuid4
+
+    from mtg_ledger.core import events as ev
+    from mtg_ledger.core.table import Game
+
+    game = Game.start(demo_setup(7, 2), uuid4())
+    twin = Game.start(demo_setup(7, 2), game.id)
+    game.collect_events()
+    twin.collect_events()
+    game.emit(ev.LifeGained, player="alice", amount=3, source=None)
+    digest = chain(twin.state.last_hash, {"v": twin.version + 1, "type": "LifeGained", "player": "alice", "amount": 3, "source": None})
+    twin.trigger_event(ev.LifeGained, hash=digest, player="alice", amount=3, source=None)
+    (made,), (library,) = game.collect_events(), twin.collect_events()
+    assert made.to_map() == library.to_map()
+    assert (made.originator_id, made.originator_version, type(made.timestamp)) == (library.originator_id, library.originator_version, type(library.timestamp))
+    assert game.version == twin.version and game.modified_on == made.timestamp
+    assert game.state.to_dict() == twin.state.to_dict()
+    with pytest.raises(TypeError, match="LifeGained"):
+        game.emit(ev.LifeGained, player="alice", amount=3)
 
 
 def test_an_older_row_a_msgpack_map_reads_as_it_was_written() -> None:

@@ -26,7 +26,8 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.stores.checked import BrokenChain
-from mtg_ledger.replays.stores.sqlite import PAGE_SIZE, CompactApplicationRecorder, Factory
+from mtg_ledger.replays.stores.sqlite import CompactApplicationRecorder
+from mtg_ledger.replays.stores.sqlite_factory import PAGE_SIZE, Factory
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 WAIT_S = 5.0  # the longest a reader thread of the library's cases may take to stop (never reached)
@@ -325,14 +326,14 @@ def test_a_decision_and_the_snapshot_it_takes_are_one_commit(ledger: Ledger, mon
     """On the compact tables a writer takes a due snapshot from its copy of the game before the save and
     stores it in the save's transaction: one commit a decision, a snapshot included. Only a game's first
     snapshot in a process, with no copy yet, is read and stored after the save, in a commit of its own."""
-    from eventsourcing.sqlite import SQLiteDatastore
+    from eventsourcing.sqlite import SQLiteConnection
 
     commits: list[bool] = []
-    transaction = SQLiteDatastore.transaction
+    commit = SQLiteConnection.commit
 
-    def counted(self: SQLiteDatastore, *, commit: bool = False) -> Any:
-        commits.append(commit)
-        return transaction(self, commit=commit)
+    def counted(self: SQLiteConnection) -> None:
+        commits.append(True)
+        commit(self)
 
     decisions: list[int] = []
     decide = Ledger.decide
@@ -341,7 +342,7 @@ def test_a_decision_and_the_snapshot_it_takes_are_one_commit(ledger: Ledger, mon
         decisions.append(1)
         return decide(self, *args, **kwargs)
 
-    monkeypatch.setattr(SQLiteDatastore, "transaction", counted)
+    monkeypatch.setattr(SQLiteConnection, "commit", counted)
     monkeypatch.setattr(Ledger, "decide", counted_decide)
     game = play_demo(ledger, demo_setup(7))
     assert ledger.snapshots is not None
