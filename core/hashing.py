@@ -53,6 +53,11 @@ def chain(previous_hex: str, mapping: dict[str, Any]) -> str:
     return hashlib.sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()
 
 
+def chain_digest(previous: bytes, mapping: dict[str, Any]) -> bytes:
+    """``chain`` with the hashes as bytes: a reader of a whole chain keeps them so, with no conversion."""
+    return hashlib.sha256(previous + canonical(mapping)).digest()
+
+
 def digest(sorted_value: Any) -> str:
     """The sha256 of a value whose maps' keys are already sorted (``sort_keys``), as msgpack."""
     return hashlib.sha256(msgpack.packb(sorted_value, use_bin_type=True)).hexdigest()
