@@ -329,7 +329,8 @@ class _Decoder:
     def decode_all(self, items: list[Any], before: int) -> list[Map]:
         """``decode`` of each of ``items``, the events after the ``before`` first. A sound log's every event
         is read here (a known shape, its values, a 32-byte hash, the next version); any other goes to ``decode``."""
-        shapes, count, out = self._shapes, len(self._shapes), []
+        shapes, count = self._shapes, len(self._shapes)
+        out: list[Map] = []
         append, pairs = out.append, zip
         for i, item in enumerate(items, start=before + 1):
             v = self._next_v
