@@ -19,7 +19,7 @@ from mtg_ledger.replays.stores import snapshots
 from mtg_ledger.replays.messages import Phrase, catalogue, say
 from mtg_ledger.replays.logfile import Finding, integrity, write
 from mtg_ledger.replays.audit.replay import Progress, replay
-from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable, current_form, current_kinds
+from mtg_ledger.replays.audit.replay_window import Prefix, Rereadable, current_forms
 from mtg_ledger.replays.audit.validate import problem_at
 
 Map = dict[str, Any]
@@ -188,14 +188,12 @@ def _schema(events: Rereadable, versions: dict[str, int] | None) -> tuple[Findin
     bring to its current form names the log, at version 0, before any event that does not conform),
     and how many first events conform."""
     bad: Finding | None = None
-    kinds = current_kinds(versions) if versions is not None else frozenset()
-    for i, event in enumerate(events, start=1):
-        try:
-            current = event if versions is None else current_form(event, versions, kinds)
-        except SchemaError as e:
-            return Finding.of(0, "integrity", e.code, e.params), 0
-        if bad is None:
-            bad = problem_at(i, current)
+    try:
+        for i, current in enumerate(current_forms(events, versions), start=1):
+            if bad is None:
+                bad = problem_at(i, current)
+    except SchemaError as e:
+        return Finding.of(0, "integrity", e.code, e.params), 0
     return bad, len(events) if bad is None else bad.version - 1
 
 

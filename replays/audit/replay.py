@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import count, islice
+from itertools import islice
 from typing import Any, Protocol
 
 from mtg_ledger.core.command_table import RECORDED
@@ -28,7 +28,7 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.audit.replay_window import CannotRead, RecordedLog, Rereadable
-from mtg_ledger.replays.audit.same_bytes import same_bytes
+from mtg_ledger.replays.audit.same_bytes import same_bytes, same_kinds
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
@@ -245,21 +245,19 @@ def _paid_first(log: Recorded, n: int) -> int:
 
 
 def _same(table: ReplayTable, log: Recorded, result: ReplayResult) -> bool:
-    """The events the table derived since the last look, each against the one recorded at its place."""
-    start = table.count - len(table.fresh)
-    derived_now, table.fresh = table.fresh, []
-    recorded_now, table.fresh_recorded = table.fresh_recorded, []
-    for k, derived, recorded in zip(count(start), derived_now, recorded_now):  # each recorded as emit read it: log[k]
-        if recorded != derived:
-            said: tuple[str, Map] = ("replay.log_ends", {})
-            if recorded is not None:
-                said = ("replay.other_type", {"type": derived["type"], "other": recorded["type"]})
-            if recorded is not None and recorded["type"] == derived["type"]:
-                changed = sorted(key for key in {*recorded, *derived} if recorded.get(key) != derived.get(key) and key != "hash")
-                said = ("replay.differs", {"type": derived["type"], "fields": ", ".join(changed) if changed else Phrase("word.its_hash")})
-            result.findings.append(Finding.of(k + 1, "divergence", *said, recorded=recorded, derived=derived))
-            return False
-    return True
+    """Whether the events the table derived since the last look were each the one recorded at its place
+    (``ReplayTable.emit`` compares them as it derives them); else the first that was not, as a finding."""
+    if table.differs is None:
+        return True
+    k, derived, recorded = table.differs
+    said: tuple[str, Map] = ("replay.log_ends", {})
+    if recorded is not None:
+        said = ("replay.other_type", {"type": derived["type"], "other": recorded["type"]})
+    if recorded is not None and recorded["type"] == derived["type"]:
+        changed = sorted(key for key in {*recorded, *derived} if recorded.get(key) != derived.get(key) and key != "hash")
+        said = ("replay.differs", {"type": derived["type"], "fields": ", ".join(changed) if changed else Phrase("word.its_hash")})
+    result.findings.append(Finding.of(k + 1, "divergence", *said, recorded=recorded, derived=derived))
+    return False
 
 
 class ReplayTable(LocalTable):
@@ -269,8 +267,9 @@ class ReplayTable(LocalTable):
     the recorded event stands: its hash covers the form it was recorded in and is checked on it
     (``logfile.integrity``), and the chain goes on from it as it does in the log.
 
-    It keeps no list of every event it derived: ``count`` of them, and ``fresh``, those derived since
-    the replay last compared them with the log (``_same``).
+    It keeps no list of the events it derived: ``count`` of them, each compared with the log's event at
+    its place as it is derived, and ``differs``, the first that was not that event (its index, the
+    derived event, the recorded one or None past the log's end), for the replay to report (``_same``).
 
     ``chained``: the log's chain is checked as recorded (``replay``'s ``chained``); ``_prior`` is then the
     recorded hash of the event before the next one (None: not known to be the hash its chain checked)."""
@@ -279,8 +278,7 @@ class ReplayTable(LocalTable):
         super().__init__()
         self.log = log
         self.count = 0
-        self.fresh: list[Map] = []
-        self.fresh_recorded: list[Map | None] = []  # the log's event at the place of each of ``fresh`` (None: past its end)
+        self.differs: tuple[int, Map, Map | None] | None = None
         self._length = len(log)
         self._chained = chained
         self._prior: str | None = GENESIS_HASH if chained else None
@@ -295,22 +293,29 @@ class ReplayTable(LocalTable):
 
     def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
         k = self.count
+        self.count = k + 1
         mapping = {"v": k + 1, "type": event_class.__name__, **fields}
         recorded = self.log[k] if k < self._length else None
         prior, self._prior = self._prior, None
         if self._chained and recorded is not None and recorded["type"] not in UPCAST_TYPES:
             self._prior = recorded["hash"]  # the map its chain checked (an upcast type's may be another)
-        if recorded is not None and self._prior is not None and prior == self.state.last_hash and same_bytes(recorded, mapping):
-            # the recorded event, whose hash its chain checked, encodes as this one after the same chain
+        if recorded is not None and self._prior is not None and prior == self.state.last_hash:
+            # the recorded event, whose hash its chain checked, after the same chain: if this one encodes as
+            # it, it is the recorded event, and its hash the recorded one
             mapping["hash"] = recorded["hash"]
-        else:
+            if recorded == mapping and same_kinds(recorded, mapping):  # most events: equal, and all looked at
+                apply_event(self.state, mapping)
+                return
+            del mapping["hash"]
+            if same_bytes(recorded, mapping):
+                mapping["hash"] = recorded["hash"]
+        if "hash" not in mapping:
             mapping["hash"] = chain(self.state.last_hash, mapping)
             if recorded is not None and recorded["hash"] != mapping["hash"] and self._older_form(k):
                 if agrees_with_older_form(recorded, mapping):
                     mapping = dict(recorded)
-        self.fresh.append(mapping)
-        self.fresh_recorded.append(recorded)
-        self.count += 1
+        if recorded != mapping and self.differs is None:
+            self.differs = (k, mapping, recorded)
         apply_event(self.state, mapping)
 
     def _older_form(self, k: int) -> bool:

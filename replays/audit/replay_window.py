@@ -14,6 +14,7 @@ from mtg_ledger.core.events import EVENT_TYPES
 from mtg_ledger.core.schema import upgrade
 
 Map = dict[str, Any]
+READ_AHEAD = 64  # events read past the one asked for, at once (a replay asks for the next ones soon)
 
 
 def current_kinds(versions: dict[str, int]) -> frozenset[str]:
@@ -22,13 +23,17 @@ def current_kinds(versions: dict[str, int]) -> frozenset[str]:
     return frozenset(kind for kind, cls in EVENT_TYPES.items() if versions.get(kind, 1) == cls.class_version)
 
 
-def current_form(event: Map, versions: dict[str, int], current: frozenset[str]) -> Map:
-    """``upgrade(event, versions)``, without asking it for an event of a type in ``current``
-    (``current_kinds(versions)``)."""
-    kind = event.get("type")
-    if type(kind) is str and kind in current:
-        return event
-    return upgrade(event, versions)
+def current_forms(events: Iterable[Map], versions: dict[str, int] | None) -> Iterator[Map]:
+    """Each of ``events`` in its current form (``core.schema.upgrade`` of it, recorded in the class
+    ``versions``; None: this engine's, as they are), raising what ``upgrade`` raises. An event of a type
+    recorded in its current form (``current_kinds``) is its own, without asking ``upgrade``."""
+    if versions is None:
+        yield from events
+        return
+    current = current_kinds(versions)
+    for event in events:
+        kind = event.get("type")
+        yield event if type(kind) is str and kind in current else upgrade(event, versions)
 
 
 class Rereadable(Sized, Iterable[Map], Protocol):
@@ -64,7 +69,6 @@ class RecordedLog:
 
     def __init__(self, events: Rereadable, versions: dict[str, int] | None) -> None:
         self._events, self._versions = events, versions
-        self._kinds = frozenset() if versions is None else current_kinds(versions)
         self._count = len(events)
         self._source = self.again()
         self._held: deque[Map] = deque()
@@ -79,9 +83,9 @@ class RecordedLog:
             return self._held[i]
         if not self._first <= k < self._count:
             raise IndexError(f"recorded event {k} is not held (held from {self._first} on, of {self._count})")
-        while k >= self._first + len(self._held):
-            self._held.append(next(self._source))
-        return self._held[k - self._first]
+        # read on to k, and a few more (READ_AHEAD): the replay asks for the events in order
+        self._held.extend(islice(self._source, i - len(self._held) + READ_AHEAD))
+        return self._held[i]
 
     def get(self, k: int) -> Map | None:
         """Event ``k``, or None beyond the last."""
@@ -95,8 +99,10 @@ class RecordedLog:
 
     def again(self) -> Iterator[Map]:
         """Every event in its current form, from the first, read anew (whatever is held)."""
-        for event in islice(iter(self._events), self._count):
-            yield self._current(event)
+        try:
+            yield from current_forms(islice(iter(self._events), self._count), self._versions)
+        except Exception as e:
+            raise CannotRead(e) from None
 
     def drain(self) -> None:
         """Read the events not read yet (an event further on that cannot be read makes the whole log
@@ -104,10 +110,3 @@ class RecordedLog:
         for _ in self._source:
             pass
 
-    def _current(self, event: Map) -> Map:
-        if self._versions is None:
-            return event
-        try:
-            return current_form(event, self._versions, self._kinds)
-        except Exception as e:
-            raise CannotRead(e) from None

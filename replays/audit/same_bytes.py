@@ -13,18 +13,40 @@ from __future__ import annotations
 from typing import Any
 
 Map = dict[str, Any]
-_PLAIN = frozenset({str, int, bool, type(None), bytes})  # kinds whose equal values of one kind msgpack writes alike
+# The kind msgpack writes a value of each type as, for the types whose equal values of one kind it writes
+# alike; a ``str`` subclass that compares as a string (an enumeration's member) is added as it is first met.
+_KINDS: dict[type, type] = {str: str, int: int, bool: bool, type(None): type(None), bytes: bytes}
 _HOMOGENEOUS = (frozenset({str}), frozenset({int}))  # lists of names or object ids: compared whole, in C
+
+
+def same_kinds(recorded: Map, derived: Map) -> bool:
+    """Given ``derived == recorded`` (the same keys, each value equal as Python compares): whether each value
+    of ``derived`` is of a plain kind (``_KINDS``), the one of ``recorded``'s value, so that both encode alike.
+    All of it in C, but for an enumeration's member (StepBegan's phase), compared as the kind it is written as."""
+    types = tuple(map(type, derived.values()))
+    if types == tuple(map(type, map(recorded.__getitem__, derived))):  # each value of one type on both sides
+        return types in _PLAIN_TYPES or _plain(types)
+    kinds = tuple(map(_KINDS.get, types))
+    return None not in kinds and kinds == tuple(map(_KINDS.get, map(type, map(recorded.__getitem__, derived))))
+
+
+_PLAIN_TYPES: set[tuple[type, ...]] = set()  # the events' types of values met so far that are all plain kinds
+
+
+def _plain(types: tuple[type, ...]) -> bool:
+    if not all(t in _KINDS for t in types):
+        return False
+    if len(_PLAIN_TYPES) < 1 << 12:  # a few dozen event shapes: a bound that is never reached
+        _PLAIN_TYPES.add(types)
+    return True
 
 
 def same_bytes(recorded: Map, derived: Map) -> bool:
     """Whether ``derived`` (no hash yet) encodes as ``recorded`` less its hash."""
     if len(recorded) != len(derived) + 1 or "hash" not in recorded or "hash" in derived:
         return False
-    if derived.items() <= recorded.items():  # every derived key recorded with an equal value, looked at in C
-        kinds = tuple(map(type, derived.values()))
-        if _PLAIN.issuperset(kinds) and kinds == tuple(map(type, map(recorded.__getitem__, derived))):
-            return True  # and each of the same plain kind on both sides (most events: all of it in C)
+    if derived.items() <= recorded.items() and same_kinds(recorded, derived):  # most events: all of it in C
+        return True
     for key, value in derived.items():  # a list, a map, an enumeration's member: looked at one by one
         if type(key) is not str or key not in recorded or not same_value(recorded[key], value):
             return False
@@ -35,7 +57,11 @@ def same_value(recorded: Any, derived: Any) -> bool:
     """Whether ``derived`` encodes as ``recorded`` (a value read back from msgpack: plain types only)."""
     kind = type(recorded)
     if kind is str:
-        return isinstance(derived, str) and str.__eq__(recorded, derived) is True
+        if not isinstance(derived, str) or str.__eq__(recorded, derived) is not True:
+            return False
+        if type(derived) not in _KINDS and type(derived).__eq__ is str.__eq__:  # compared as a string, by ==
+            _KINDS[type(derived)] = str
+        return True
     if kind is int:
         return type(derived) is int and recorded == derived
     if kind is bool or recorded is None:

@@ -18,7 +18,7 @@ from typing import Any, BinaryIO
 from uuid import UUID
 
 from mtg_ledger.core.errors import Phrase
-from mtg_ledger.core.hashing import GENESIS_HASH, chain
+from mtg_ledger.core.hashing import GENESIS_HASH, chain_digest
 from mtg_ledger.core.schema import class_versions
 from mtg_ledger.core.versions import RULES_EDITION, SCHEMA_VERSION
 from mtg_ledger.replays.version import ENGINE_VERSION
@@ -292,13 +292,6 @@ def _is_game_id(value: Any) -> bool:
     return True
 
 
-def _chains(previous: str, event: Map) -> bool:
-    try:
-        return bool(event["hash"] == chain(previous, event))
-    except Exception:  # a map that cannot be encoded canonically (keys of mixed types, ...) was never hashed so
-        return False
-
-
 def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = True) -> list[Finding]:
     """Hash chain, gaps, duplicates, reordering, truncation and appended events (findings, in order);
     with a header, the header's own shape first. ``whole``: ``events`` are every event of the file
@@ -308,7 +301,7 @@ def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = Tr
     findings: list[Finding] = header_findings(header) if header is not None else []
     promised = header.get("events") if header is not None else None
     appended: Map | None = None  # the first event beyond the header's count
-    previous = GENESIS_HASH
+    previous = bytes.fromhex(GENESIS_HASH)  # the chain's hashes as bytes (an event's is compared in hex)
     expected_version = 1
     rest = iter(events)
     for event in rest:
@@ -324,12 +317,17 @@ def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = Tr
             else:
                 findings.append(Finding.of(expected_version, "integrity", "log.missing", {"v": expected_version, "w": v}, recorded=event))
             return findings
-        if not _chains(previous, event):
+        try:
+            digest = chain_digest(previous, event)
+            chains = digest.hex() == event["hash"]
+        except Exception:  # a map that cannot be encoded canonically (keys of mixed types, ...) was never hashed so
+            chains = False
+        if not chains:
             findings.append(Finding.of(v, "integrity", "log.altered", {"v": v}, recorded=event))
             return findings
         if type(promised) is int and expected_version == promised + 1:
             appended = event
-        previous = event["hash"]
+        previous = digest
         expected_version += 1
     held = expected_version - 1
     if header is not None and whole:
@@ -340,6 +338,6 @@ def integrity(events: Iterable[Map], header: Map | None = None, whole: bool = Tr
             findings.append(Finding.of(held + 1, "integrity", "log.truncated", {"count": count, "n": held}))
         elif count < held:
             findings.append(Finding.of(count + 1, "integrity", "log.appended", {"v": count + 1, "count": count}, recorded=appended))
-        elif final != previous:
+        elif final != previous.hex():
             findings.append(Finding.of(held, "integrity", "log.last_hash", {}))
     return findings

@@ -246,7 +246,7 @@ class LogReader:
                     raise UnreadableLog(Phrase("read.block_not_msgpack", {"error": type(e).__name__})) from None
                 if len(items) != count or unpacker.tell() != len(data):
                     raise UnreadableLog(Phrase("read.block_items", {"n": len(items), "count": count}))
-                events = [decoder.decode(item, before + i) for i, item in enumerate(items, start=1)]
+                events = decoder.decode_all(items, before)
             except UnreadableLog as e:
                 raise UnreadableEvents(_why(e), before + 1, before + count) from None
             yield from events
@@ -315,7 +315,7 @@ class LogReader:
     def _compact_events(self) -> Iterator[Map]:
         decoder = _Decoder(self._table)
         for i, item in enumerate(self._items, start=1):
-            yield decoder.decode(item, i)
+            yield from decoder.decode_all([item], i - 1)
 
 
 class _Decoder:
@@ -326,7 +326,29 @@ class _Decoder:
         self._shapes = [(kind, keys, 2 + len(keys), not keys or (keys[0] != "v" and keys[-1] != "hash")) for kind, keys in table]
         self._next_v: Any = 1
 
+    def decode_all(self, items: list[Any], before: int) -> list[Map]:
+        """``decode`` of each of ``items``, the events after the ``before`` first. A sound log's every event
+        is read here (a known shape, its values, a 32-byte hash, the next version); any other goes to ``decode``."""
+        shapes, count = self._shapes, len(self._shapes)
+        out: list[Map] = []
+        append, pairs = out.append, zip
+        for i, item in enumerate(items, start=before + 1):
+            v = self._next_v
+            if type(item) is list and len(item) >= 2 and type(item[0]) is int and 0 <= item[0] < count and type(v) is int:
+                kind, keys, size, implied = shapes[item[0]]
+                recorded_hash = item[1]
+                if implied and len(item) == size and type(recorded_hash) is bytes and len(recorded_hash) == 32:
+                    event: Map = {"v": v, "type": kind}
+                    event.update(pairs(keys, item[2:]))  # as many as the shape has keys: checked above
+                    event["hash"] = recorded_hash.hex()
+                    self._next_v = v + 1
+                    append(event)
+                    continue
+            append(self.decode(item, i))
+        return out
+
     def decode(self, item: Any, i: int) -> Map:
+        """Event ``i`` (from 1), whatever it holds: its map, or ``UnreadableLog`` saying what is wrong with it."""
         shapes = self._shapes
         if type(item) is not list or len(item) < 2 or type(item[0]) is not int or not 0 <= item[0] < len(shapes):
             raise UnreadableLog(Phrase("read.event_not_shape", {"n": i}))
@@ -334,12 +356,6 @@ class _Decoder:
         if len(item) != size:
             raise UnreadableLog(Phrase("read.event_values", {"n": i, "count": len(item) - 2, "other": len(keys)}))
         recorded_hash = item[1]
-        if implied and type(recorded_hash) is bytes and len(recorded_hash) == 32 and type(self._next_v) is int:  # a sound log's every event
-            event: Map = {"v": self._next_v, "type": kind}
-            event.update(zip(keys, item[2:], strict=False))  # as many as the shape has keys: checked above
-            event["hash"] = recorded_hash.hex()
-            self._next_v += 1
-            return event
         if isinstance(recorded_hash, bytes) and len(recorded_hash) != 32:
             raise UnreadableLog(Phrase("read.hash_length", {"n": i, "count": len(recorded_hash)}))
         if not isinstance(recorded_hash, bytes) and not (recorded_hash is None and keys and keys[-1] == "hash"):
