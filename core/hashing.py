@@ -37,10 +37,7 @@ def sort_keys(value: Any) -> Any:
 
 def canonical(mapping: dict[str, Any]) -> bytes:
     """msgpack bytes of ``mapping`` without its ``hash`` key, keys sorted at every level."""
-    try:
-        packer = _packers.packer
-    except AttributeError:  # msgpack.packb's bytes, without making a Packer for each event (half of packb's time)
-        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+    packer = _packer()
     items = sorted(mapping.items())
     if _SCALAR_TYPES.issuperset(map(type, mapping.values())):  # most events: no map or list to sort inside
         if "hash" in mapping:
@@ -53,13 +50,13 @@ def canonical(mapping: dict[str, Any]) -> bytes:
 _packers = threading.local()  # a Packer for each thread (one is not to be shared across threads)
 
 
-def _pack() -> Any:
-    """This thread's packer's ``pack``."""
+def _packer() -> Any:
+    """This thread's Packer: msgpack.packb's bytes, without making a Packer for each event (half of packb's time)."""
     try:
-        return _packers.pack
+        return _packers.packer
     except AttributeError:
-        pack = _packers.pack = msgpack.Packer(use_bin_type=True).pack
-        return pack
+        packer = _packers.packer = msgpack.Packer(use_bin_type=True)
+        return packer
 
 
 _TAILS: dict[str, bytes] = {}
@@ -70,7 +67,7 @@ def tail(kind: str) -> bytes:
     the keys ``type`` (and its value) and ``v``, which sort after the fields of almost every event."""
     found = _TAILS.get(kind)
     if found is None:
-        pack = _pack()
+        pack = _packer().pack
         found = _TAILS[kind] = pack("type") + pack(kind) + pack("v")
     return found
 
@@ -81,7 +78,7 @@ def chain_fields(previous_hex: str, version: int, kind: str, fields: dict[str, A
     (``replays.stores.rows``), encoded once for both. When every field's key sorts before ``type`` (the
     fields of every event today), the canonical bytes are those fields' bytes under a map header of two
     more entries, then ``type`` and ``v`` (``tail``): the same bytes, the fields not encoded again."""
-    pack = _pack()
+    pack = _packer().pack
     items = sorted(fields.items())
     body: bytes = pack({k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in items})
     n = len(items)
