@@ -8,10 +8,9 @@ tokens, idempotency records, receipts' records) is collected directly; anything 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 from uuid import UUID
-
-from collections.abc import Sequence
 
 from eventsourcing.application import Application, ProcessingEvent
 from eventsourcing.domain import BaseAggregate
