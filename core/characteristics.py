@@ -201,7 +201,7 @@ def watched(state: GameState) -> list[Permanent]:
     returns."""
     battlefield, never = state.battlefield, state.cards.never_checked
     walk = _WATCHED.get(battlefield)
-    if walk is not None and walk[0] is never and walked_on(battlefield, battlefield, walk[1], walk[2]):
+    if walk is not None and walk[0] is never and walked_on(battlefield, walk[1], walk[2]):
         done, found = walk[1], walk[3]
         if done == len(battlefield):
             return found

@@ -148,12 +148,12 @@ class Walks(Generic[W]):
         self._walks[id(battlefield)] = (battlefield, walk)
 
 
-def walked_on(battlefield: list[Permanent], walked: list[Permanent], count: int, last: Permanent | None) -> bool:
-    """Whether a walk of ``walked``'s first ``count`` permanents (the last of them ``last``) still holds for
-    ``battlefield``, so that the next one may start there: in place a battlefield list only grows at its
-    end (a permanent leaving makes a new list: ``core.events.changes``). Another list, or the same one
-    changed otherwise (that last permanent moved), is walked whole."""
-    return walked is battlefield and count <= len(battlefield) and (count == 0 or battlefield[count - 1] is last)
+def walked_on(battlefield: list[Permanent], count: int, last: Permanent | None) -> bool:
+    """Whether a walk of this battlefield list's first ``count`` permanents (the last of them ``last``),
+    remembered by ``Walks``, still holds, so that the next one may start there: in place a battlefield list
+    only grows at its end (a permanent leaving makes a new list: ``core.events.changes``). The same list
+    changed otherwise (that last permanent moved) is walked whole."""
+    return count <= len(battlefield) and (count == 0 or battlefield[count - 1] is last)
 
 
 @dataclass

@@ -169,7 +169,7 @@ def _turn_began(s: GameState, e: TurnBeganFields) -> None:
     team = teams.team_of(s, e["active_player"])
     battlefield = s.battlefield
     settled, last = _SETTLED.get(battlefield) or (0, None)
-    if not walked_on(battlefield, battlefield, settled, last):
+    if not walked_on(battlefield, settled, last):
         settled = 0
     still_fresh = None  # the first permanent left fresh
     for i in range(settled, len(battlefield)):
