@@ -20,14 +20,13 @@ from __future__ import annotations
 import hashlib
 import struct
 from dataclasses import fields
-from itertools import chain
 from operator import itemgetter
 from typing import Any, Callable, NamedTuple
 
 import msgpack
 
 from mtg_ledger.core.hashing import digest, sort_keys
-from mtg_ledger.core.written import ATOMS, HOLDERS, Written, held_fields, moment, unwritten
+from mtg_ledger.core.written import Settled, Written, moment, unwritten
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
 _CHUNK = 64  # records looked up at once (``remembered_records``)
@@ -131,7 +130,7 @@ def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes]) -> list[byt
         if len(shape.chunks) >= _CHUNKS_LIMIT:
             shape.chunks.clear()
         shape.chunks[key] = found
-    if shape.held is not None:
+    if shape.settled is not None:
         _remember_seen(shape, objs, ids, attributes, since, found)
     return found
 
@@ -148,12 +147,11 @@ class _Seen(NamedTuple):
 
 
 def _remember_seen(shape: _Shape, objs: list[Any], ids: tuple[int, ...], attributes: list[Any], since: int, found: list[bytes]) -> None:
-    """Remember the run by its records' identities, when each of its fields holds a value only a noted
-    write can change (an int, a string...) or, where the field holds a list or a map, an empty one."""
-    assert shape.atoms is not None and shape.held is not None
-    atoms = list(chain.from_iterable(map(shape.atoms, attributes)))
-    held = tuple(chain.from_iterable(map(shape.held, attributes)))
-    if any(held) or not set(map(type, atoms)) <= ATOMS or not set(map(type, held)) <= HOLDERS:
+    """Remember the run by its records' identities, when only a noted write can change them while the lists
+    and maps they hold stay empty (``Settled.held_by``)."""
+    assert shape.settled is not None
+    held = shape.settled.held_by(attributes)
+    if held is None:
         return
     if len(shape.seen) >= _SEEN_LIMIT:
         shape.seen.clear()
@@ -196,21 +194,9 @@ class _Shape:
         self.values: Callable[[Any], Any] = itemgetter(*names)
         self.memo: dict[bytes, bytes] = {}
         self.chunks: dict[bytes, list[bytes]] = {}  # the same, a run of ``_CHUNK`` records at a time
-        # A class that notes its writes (``core.written``): runs of records also remembered by identity, with
-        # its fields that hold a list or a map (``held``) and the others (``atoms``) told apart.
+        # A class that notes its writes (``core.written``): runs of records also remembered by identity.
         self.seen: dict[tuple[int, ...], _Seen] = {}
-        self.atoms: Callable[[Any], tuple[Any, ...]] | None = None
-        self.held: Callable[[Any], tuple[Any, ...]] | None = None
-        if issubclass(cls, Written):
-            holders = held_fields(cls)
-            self.atoms = _getter(tuple(name for name in names if name not in holders))
-            self.held = _getter(holders)
-
-
-def _getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
-    """Those fields' values from a record's attributes, always as a tuple."""
-    get = itemgetter(*names)
-    return get if len(names) > 1 else lambda attributes: (get(attributes),)
+        self.settled = Settled(cls) if issubclass(cls, Written) else None
 
 
 _SHAPES: dict[type, _Shape] = {}

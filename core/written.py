@@ -18,8 +18,9 @@ takes the forgetting of the writes for their absence. No I/O, no clock.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import fields
+from operator import itemgetter
 from typing import Any
 
 ATOMS = frozenset({int, str, bool, float, bytes, type(None)})  # values that are never changed in place
@@ -49,9 +50,32 @@ def unwritten_each(ids: Iterable[int], since: int) -> list[bool]:
     return each if since >= _floor else [False] * len(each)
 
 
-def held_fields(cls: Any) -> tuple[str, ...]:
-    """A dataclass's fields that hold a list or a map (``HOLDERS``: those a caller looks at itself)."""
-    return tuple(f.name for f in fields(cls) if f.default_factory is list or f.default_factory is dict)
+class Settled:
+    """A dataclass's fields told apart: those that hold a list or a map (``holders``), which can change in
+    place without a noted write, and the others; and which records of it a noted write alone can change."""
+
+    def __init__(self, cls: Any) -> None:
+        names = tuple(f.name for f in fields(cls))
+        self.holders = tuple(f.name for f in fields(cls) if f.default_factory is list or f.default_factory is dict)
+        self._held = _getter(self.holders)
+        self._atoms = _getter(tuple(name for name in names if name not in self.holders))
+
+    def held_by(self, attributes: list[dict[str, Any]]) -> tuple[Any, ...] | None:
+        """The lists and maps records hold (``attributes``: each one's ``vars``, every field there), when
+        every one of them is empty and every other field holds an atom (``ATOMS``): records that only a noted
+        write can change while those stay empty. None otherwise."""
+        held = tuple(itertools.chain.from_iterable(map(self._held, attributes)))
+        if any(held) or not set(map(type, held)) <= HOLDERS:
+            return None
+        if not set(map(type, itertools.chain.from_iterable(map(self._atoms, attributes)))) <= ATOMS:
+            return None
+        return held
+
+
+def _getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...]]:
+    """Those fields' values from a record's attributes, always as a tuple."""
+    get = itemgetter(*names)
+    return get if len(names) > 1 else lambda attributes: (get(attributes),)
 
 
 def _written(record: Any) -> None:

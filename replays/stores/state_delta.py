@@ -22,7 +22,7 @@ from typing import Any
 
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.state_hash import visible
-from mtg_ledger.core.written import ATOMS, HOLDERS, held_fields, unwritten, unwritten_each
+from mtg_ledger.core.written import Settled, unwritten, unwritten_each
 from mtg_ledger.replays.stores import snapshot_delta as delta
 
 Map = dict[str, Any]
@@ -33,10 +33,8 @@ _MISSING = object()  # a field a map must have (not sparse)
 _DEFAULTS = tuple(_SPARSE.get(name, _MISSING) for name in FIELDS)
 # The sparse fields whose default is False or 0: ``visible`` leaves them out only while of the default's type.
 _TYPED = tuple((itemgetter(name), type(default)) for name, default in _SPARSE.items() if default is not None)
-_HELD = held_fields(Permanent)
-_holders = itemgetter(*_HELD)
+_SETTLED = Settled(Permanent)
 _object = itemgetter("object")
-_atoms = itemgetter(*(name for name in FIELDS if name not in _HELD))
 
 
 class Unchanged:
@@ -74,13 +72,13 @@ def _vouched(keys: list[int], battlefield: list[Map], permanents: list[Permanent
     held: list[Any] = []
     for key, item, perm in zip(keys, battlefield, permanents, strict=True):
         attributes = vars(perm)
-        if type(perm) is not Permanent or len(attributes) != len(FIELDS) or any(map(item.get, _HELD)):
+        if type(perm) is not Permanent or len(attributes) != len(FIELDS) or any(map(item.get, _SETTLED.holders)):
             continue
         try:
-            holding, atoms = _holders(attributes), _atoms(attributes)
+            holding = _SETTLED.held_by([attributes])
         except KeyError:  # a field deleted
             continue
-        if any(holding) or not set(map(type, holding)) <= HOLDERS or not set(map(type, atoms)) <= ATOMS:
+        if holding is None:
             continue
         objects[key] = perm
         held.extend(holding)
