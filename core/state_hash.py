@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
+import threading
 from dataclasses import fields
 from operator import itemgetter
 from typing import Any, Callable, NamedTuple
@@ -88,9 +89,81 @@ def visible(obj: Any) -> dict[str, Any]:
 
 
 def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
-    """msgpack of the record's attributes as a map, keys sorted at every level, encoded afresh."""
+    """msgpack of the record's attributes as a map, keys sorted at every level; a long list of strings
+    (a library) from the one encoded before it (``_strings``), the rest encoded afresh."""
     values = visible(obj)
-    return pack({k: sort_keys(values[k]) for k in sorted(values)})
+    if not any(type(v) is list and len(v) >= _LONG for v in values.values()):
+        return pack({k: sort_keys(values[k]) for k in sorted(values)})
+    parts = [map_header(len(values))]  # a map is its header, then each key and value: here in sorted order
+    for k in sorted(values):
+        v = values[k]
+        parts.append(pack(k))
+        found = _strings(v) if type(v) is list and len(v) >= _LONG else None
+        parts.append(pack(sort_keys(v)) if found is None else found)
+    return b"".join(parts)
+
+
+# --- long lists of strings (a library: hundreds of card names, a card or two fewer each turn) ------
+
+
+class _Strings(NamedTuple):
+    """A list of strings as it was last encoded (a copy; every item exactly a ``str``), and the encodings
+    of its items one after another (the array less its header)."""
+
+    items: list[str]
+    body: bytes
+
+
+_LONG = 64  # a list this long is looked up in ``_STRINGS``; a shorter one is encoded afresh
+_STRINGS_LIMIT = 1 << 8  # lists remembered (a few MB at most); past that, start again
+_STRINGS: dict[int, _Strings] = {}  # by the id of the list last encoded (only ever a hint: see ``_strings``)
+_strict = threading.local()  # a Packer for each thread that packs exact types only (``_strict_pack``)
+
+
+def _strict_pack(value: Any) -> bytes:
+    """msgpack of ``value``, refusing (TypeError) any value not exactly of a type msgpack writes (a ``str``
+    subclass, a tuple): what it packs, it packs as ``msgpack.packb`` does."""
+    try:
+        packer = _strict.packer
+    except AttributeError:
+        packer = _strict.packer = msgpack.Packer(use_bin_type=True, strict_types=True)
+    return bytes(packer.pack(value))
+
+
+def _strings(value: list[Any]) -> bytes | None:
+    """msgpack of a list whose items are all exactly ``str`` (else None), from the encoding of the list
+    it was when last encoded: the same list less some first items (cards drawn, milled) or with some added
+    at its end (cards put into a graveyard). The remembered list is a copy, compared item by item with
+    this one (``==``: for two strings, the same characters, so the same bytes); its id is only where it is
+    looked for. Anything else, or a list not met before, is encoded afresh, and remembered."""
+    known = _STRINGS.get(id(value))
+    if known is not None:
+        before, n = known.items, len(value)
+        cut = len(before) - n
+        if cut >= 0 and before[cut:] == value:  # the same list, less its ``cut`` first items
+            if cut == 0:
+                return array_header(n) + known.body
+            body = known.body[len(_strict_pack(before[:cut])) - len(array_header(cut)) :]
+            _STRINGS[id(value)] = _Strings(list(value), body)
+            return array_header(n) + body
+        if cut < 0 and value[: len(before)] == before:  # the same list, with items added at its end
+            try:
+                more = _strict_pack(value[len(before) :])
+                "".join(value[len(before) :])  # (each added item a string: str.join looks at each in C)
+            except TypeError:
+                return None
+            body = known.body + more[len(array_header(-cut)) :]
+            _STRINGS[id(value)] = _Strings(list(value), body)
+            return array_header(n) + body
+    try:
+        "".join(value)  # every item a string (or a subclass, which the strict packer refuses)
+        whole = _strict_pack(value)
+    except TypeError:
+        return None
+    if len(_STRINGS) >= _STRINGS_LIMIT:
+        _STRINGS.clear()
+    _STRINGS[id(value)] = _Strings(list(value), whole[len(array_header(len(value))) :])
+    return whole
 
 
 def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:

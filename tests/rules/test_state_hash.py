@@ -147,3 +147,54 @@ def test_the_msgpack_headers_are_the_ones_msgpack_writes(n: int) -> None:
     assert map_header(n) == msgpack.packb({i: None for i in range(n)})[: len(map_header(n))]
     assert array_header(n) == msgpack.packb([None] * n)[: len(array_header(n))]
     assert msgpack.packb([None] * n) == array_header(n) + b"\xc0" * n
+
+
+class Named(str):
+    """A string of another class: packed as its characters, but never taken as remembered bytes."""
+
+
+LIBRARY_CHANGES: dict[str, Callable[[list[str]], None]] = {
+    "a card drawn (121.1)": lambda library: library.pop(0),
+    "three cards milled (701.17)": lambda library: library.__delitem__(slice(0, 3)),
+    "a card put on the bottom": lambda library: library.append("Island"),
+    "cards put on the bottom in place of one drawn": lambda library: library.__setitem__(slice(0, 1), []) or library.extend(["Swamp", "Plains"]),
+    "shuffled (701.24)": lambda library: random.Random(7).shuffle(library),
+    "a card of the middle changed in place": lambda library: library.__setitem__(40, "Plains"),
+    "the top card changed in place": lambda library: library.__setitem__(0, "Plains"),
+    "an int put on the bottom": lambda library: library.append(3),  # type: ignore[arg-type]
+    "a bool where a card was": lambda library: library.__setitem__(5, True),  # type: ignore[call-overload]
+    "a string of another class drawn to": lambda library: library.__setitem__(1, Named("Forest")),
+    "every card drawn but the last sixty": lambda library: library.__delitem__(slice(0, len(library) - 60)),
+    "emptied": lambda library: library.clear(),
+}
+
+
+@pytest.mark.parametrize("change", LIBRARY_CHANGES.values(), ids=LIBRARY_CHANGES.keys())
+def test_a_library_changed_in_any_way_hashes_to_the_canonical_hash(change: Callable[[list[str]], None]) -> None:
+    s = board()
+    s.players["alice"].library = [("Forest", "Llanowar Elves", "Giant Growth")[i % 3] + str(i % 7) for i in range(120)]
+    assert s.state_hash() == canonical(s)  # remembered as it is now
+    for _ in range(3):  # changed once, twice, three times over what was remembered of it
+        change(s.players["alice"].library)
+        assert s.state_hash() == canonical(s)
+
+
+def test_a_library_replaced_by_an_equal_list_or_another_hashes_to_the_canonical_hash() -> None:
+    s = board()
+    library = ["Forest"] * 70 + ["Mountain"] * 30
+    s.players["alice"].library = library
+    before = s.state_hash()
+    s.players["alice"].library = list(library)  # another list, the same cards: the same hash
+    assert s.state_hash() == before == canonical(s)
+    s.players["alice"].library = library[::-1]
+    assert s.state_hash() == canonical(s) != before
+
+
+def test_a_library_holding_true_then_one_hashes_each_as_msgpack_writes_it() -> None:
+    s = board()
+    library: list[object] = ["Forest"] * 80
+    s.players["alice"].library = library  # type: ignore[assignment]
+    library[7] = True
+    assert s.state_hash() == canonical(s)
+    library[7] = 1  # == True, but msgpack writes it otherwise
+    assert s.state_hash() == canonical(s)
