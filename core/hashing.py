@@ -15,13 +15,13 @@ import msgpack
 GENESIS_HASH = "00" * 32
 
 
-_SCALAR_TYPES = frozenset({str, int, bool, float, bytes, type(None)})
+SCALAR_TYPES = frozenset({str, int, bool, float, bytes, type(None)})  # taken as they are: nothing to sort inside
 
 
 def sort_keys(value: Any) -> Any:
     """``value`` with every map's keys sorted, at every level (lists of scalars pass through as they are)."""
     if isinstance(value, dict):  # a scalar value is taken as it is, without a call (most of an event's fields)
-        return {k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in sorted(value.items())}
+        return {k: v if type(v) in SCALAR_TYPES else sort_keys(v) for k, v in sorted(value.items())}
     if isinstance(value, (list, tuple)):
         if value and type(value[0]) is str:  # card names: a library is thousands of them
             try:
@@ -29,7 +29,7 @@ def sort_keys(value: Any) -> Any:
                 return value
             except TypeError:  # an item that is not a string
                 pass
-        if _SCALAR_TYPES.issuperset(map(type, value)):  # looked at in C
+        if SCALAR_TYPES.issuperset(map(type, value)):  # looked at in C
             return value  # nothing to sort inside (the common case: card names, object ids)
         return [sort_keys(v) for v in value]  # (a subclass of a scalar comes here, and out the same)
     return value
@@ -37,20 +37,20 @@ def sort_keys(value: Any) -> Any:
 
 def canonical(mapping: dict[str, Any]) -> bytes:
     """msgpack bytes of ``mapping`` without its ``hash`` key, keys sorted at every level."""
-    packer = _packer()
+    packer = thread_packer()
     items = sorted(mapping.items())
-    if _SCALAR_TYPES.issuperset(map(type, mapping.values())):  # most events: no map or list to sort inside
+    if SCALAR_TYPES.issuperset(map(type, mapping.values())):  # most events: no map or list to sort inside
         if "hash" in mapping:
             items.remove(("hash", mapping["hash"]))
         return bytes(packer.pack_map_pairs(items))  # a map's bytes from its pairs in order, with no map made
-    body = {k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in items if k != "hash"}
+    body = {k: v if type(v) in SCALAR_TYPES else sort_keys(v) for k, v in items if k != "hash"}
     return bytes(packer.pack(body))
 
 
 _packers = threading.local()  # a Packer for each thread (one is not to be shared across threads)
 
 
-def _packer() -> Any:
+def thread_packer() -> Any:
     """This thread's Packer: msgpack.packb's bytes, without making a Packer for each event (half of packb's time)."""
     try:
         return _packers.packer
@@ -67,7 +67,7 @@ def tail(kind: str) -> bytes:
     the keys ``type`` (and its value) and ``v``, which sort after the fields of almost every event."""
     found = _TAILS.get(kind)
     if found is None:
-        pack = _packer().pack
+        pack = thread_packer().pack
         found = _TAILS[kind] = pack("type") + pack(kind) + pack("v")
     return found
 
@@ -78,9 +78,9 @@ def chain_fields(previous_hex: str, version: int, kind: str, fields: dict[str, A
     (``replays.stores.rows``), encoded once for both. When every field's key sorts before ``type`` (the
     fields of every event today), the canonical bytes are those fields' bytes under a map header of two
     more entries, then ``type`` and ``v`` (``tail``): the same bytes, the fields not encoded again."""
-    pack = _packer().pack
+    pack = thread_packer().pack
     items = sorted(fields.items())
-    body: bytes = pack({k: v if type(v) in _SCALAR_TYPES else sort_keys(v) for k, v in items})
+    body: bytes = pack({k: v if type(v) in SCALAR_TYPES else sort_keys(v) for k, v in items})
     n = len(items)
     if n and items[-1][0] < "type" and n < 0xFFF0:
         header = bytes((0x80 | n + 2,)) if n < 14 else b"\xde" + (n + 2).to_bytes(2, "big")

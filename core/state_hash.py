@@ -26,7 +26,7 @@ from typing import Any, Callable, NamedTuple
 
 import msgpack
 
-from mtg_ledger.core.hashing import digest, sort_keys
+from mtg_ledger.core.hashing import SCALAR_TYPES, digest, sort_keys, thread_packer
 from mtg_ledger.core.written import Settled, Written, moment, unwritten
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
@@ -94,13 +94,27 @@ def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
     values = visible(obj)
     if not any(type(v) is list and len(v) >= _LONG for v in values.values()):
         return pack({k: sort_keys(values[k]) for k in sorted(values)})
-    parts = [map_header(len(values))]  # a map is its header, then each key and value: here in sorted order
+    parts = [map_header(len(values))]
+    plain: list[tuple[str, Any]] = []
     for k in sorted(values):
         v = values[k]
-        parts.append(pack(k))
-        found = _strings(v) if type(v) is list and len(v) >= _LONG else None
-        parts.append(pack(sort_keys(v)) if found is None else found)
+        body = _strings(v) if type(v) is list and len(v) >= _LONG else None
+        if body is None:
+            plain.append((k, v if type(v) in SCALAR_TYPES else sort_keys(v)))
+            continue
+        if plain:
+            parts.append(map_items(plain))
+            plain = []
+        parts += (pack(k), array_header(len(v)), body)
+    if plain:
+        parts.append(map_items(plain))
     return b"".join(parts)
+
+
+def map_items(pairs: list[tuple[str, Any]]) -> bytes:
+    """The items of a map holding ``pairs`` in their order (each value's maps sorted already), as msgpack
+    writes them after the map's header: one pack for a run of a map's keys and values."""
+    return bytes(thread_packer().pack_map_pairs(pairs)[len(map_header(len(pairs))) :])
 
 
 # --- long lists of strings (a library: hundreds of card names, a card or two fewer each turn) ------
@@ -131,21 +145,22 @@ def _strict_pack(value: Any) -> bytes:
 
 
 def _strings(value: list[Any]) -> bytes | None:
-    """msgpack of a list whose items are all exactly ``str`` (else None), from the encoding of the list
-    it was when last encoded: the same list less some first items (cards drawn, milled) or with some added
-    at its end (cards put into a graveyard). The remembered list is a copy, compared item by item with
-    this one (``==``: for two strings, the same characters, so the same bytes); its id is only where it is
-    looked for. Anything else, or a list not met before, is encoded afresh, and remembered."""
+    """msgpack of a list whose items are all exactly ``str``, less the array's header (else None), from
+    the encoding of the list it was when last encoded: the same list less some first items (cards drawn,
+    milled) or with some added at its end (cards put into a graveyard). The remembered list is a copy,
+    compared item by item with this one (``==``: for two strings, the same characters, so the same
+    bytes); its id is only where it is looked for. Anything else, or a list not met before, is encoded
+    afresh, and remembered."""
     known = _STRINGS.get(id(value))
     if known is not None:
         before, n = known.items, len(value)
         cut = len(before) - n
-        if cut >= 0 and before[cut:] == value:  # the same list, less its ``cut`` first items
-            if cut == 0:
-                return array_header(n) + known.body
+        if cut == 0 and before == value:  # the same list
+            return known.body
+        if cut > 0 and before[cut:] == value:  # the same list, less its ``cut`` first items
             body = known.body[len(_strict_pack(before[:cut])) - len(array_header(cut)) :]
             _STRINGS[id(value)] = _Strings(list(value), body)
-            return array_header(n) + body
+            return body
         if cut < 0 and value[: len(before)] == before:  # the same list, with items added at its end
             try:
                 more = _strict_pack(value[len(before) :])
@@ -154,7 +169,7 @@ def _strings(value: list[Any]) -> bytes | None:
                 return None
             body = known.body + more[len(array_header(-cut)) :]
             _STRINGS[id(value)] = _Strings(list(value), body)
-            return array_header(n) + body
+            return body
     try:
         "".join(value)  # every item a string (or a subclass, which the strict packer refuses)
         whole = _strict_pack(value)
@@ -162,8 +177,9 @@ def _strings(value: list[Any]) -> bytes | None:
         return None
     if len(_STRINGS) >= _STRINGS_LIMIT:
         _STRINGS.clear()
-    _STRINGS[id(value)] = _Strings(list(value), whole[len(array_header(len(value))) :])
-    return whole
+    body = whole[len(array_header(len(value))) :]
+    _STRINGS[id(value)] = _Strings(list(value), body)
+    return body
 
 
 def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
@@ -286,23 +302,31 @@ def _shape(cls: type) -> _Shape:
 
 
 def _state_parts(state: Any) -> list[bytes]:
-    pack = msgpack.Packer(use_bin_type=True).pack  # one per hash: a Packer is not to be shared across threads
+    packer = msgpack.Packer(use_bin_type=True)  # one per hash: a Packer is not to be shared across threads
+    pack = packer.pack
     names = sorted(name for name in vars(state) if name != UNHASHED)
     parts = [map_header(len(names))]
+    plain: list[tuple[str, Any]] = []  # the fields since the last record-holding one, in order
     for name in names:
         value = getattr(state, name)
+        if not (type(value) is dict if name == "players" else name in _NESTED and type(value) is list):
+            plain.append((name, value if type(value) in SCALAR_TYPES else sort_keys(value)))
+            continue
+        if plain:  # a run of keys and values, as a map writes them: packed at once, less the map's header
+            parts.append(map_items(plain))
+            plain = []
         parts.append(pack(name))
-        if name == "players" and type(value) is dict:
+        if name == "players":
             parts.append(map_header(len(value)))
             for player in sorted(value):
                 parts.append(pack(player))
                 parts.append(encode_record(value[player], pack))
-        elif name == "battlefield" and type(value) is list:
+        elif name == "battlefield":
             parts.append(array_header(len(value)))
             parts.extend(remembered_records(value, pack))
-        elif name in _NESTED and type(value) is list:
+        else:
             parts.append(array_header(len(value)))
             parts.extend(encode_record(v, pack) for v in value)
-        else:
-            parts.append(pack(sort_keys(value)))
+    if plain:
+        parts.append(map_items(plain))
     return parts
