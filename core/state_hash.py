@@ -129,7 +129,7 @@ class _Strings(NamedTuple):
 
 
 _LONG = 64  # a list this long is looked up in ``_STRINGS``; a shorter one is encoded afresh
-_STRINGS_LIMIT = 1 << 8  # lists remembered (a few MB at most); past that, start again
+_STRINGS_LIMIT = 1 << 10  # lists remembered (two a game: some 15 MB at most with 900-card libraries); past that, start again
 _STRINGS: dict[int, _Strings] = {}  # by the id of the list last encoded (only ever a hint: see ``_strings``)
 _strict = threading.local()  # a Packer for each thread that packs exact types only (``_strict_pack``)
 
