@@ -27,7 +27,7 @@ from mtg_ledger.core.state import GameState
 from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.logfile import Finding
-from mtg_ledger.replays.audit.replay_window import CannotRead, RecordedLog, Rereadable
+from mtg_ledger.replays.audit.replay_window import CannotRead, RecordedList, RecordedLog, Rereadable, recorded_log
 from mtg_ledger.replays.audit.same_bytes import same_bytes, same_kinds
 
 Map = dict[str, Any]
@@ -132,8 +132,8 @@ def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str
     replay of a file and import run first).
 
     ``log`` is read in order, a few events at a time (``RecordedLog``), and its first events once more
-    for the shuffles: a list, or a log file's ``LogEvents``, replays in memory that does not grow with
-    its length.
+    for the shuffles: a log file's ``LogEvents`` replays in memory that does not grow with its length.
+    A list, in memory already, is read at once (``RecordedList``).
 
     ``chained``: the caller has checked the hash chain of every event of ``log`` as recorded
     (``logfile.integrity``), so that a derived event whose canonical bytes are the recorded one's, after
@@ -141,9 +141,9 @@ def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str
     (``ReplayTable.emit``): the same hashes, the same findings.
     """
     result = ReplayResult(events=len(log))
-    recorded = RecordedLog(log, versions)
     at = [1]  # the version being replayed, for a finding if the engine cannot go on
     try:
+        recorded = recorded_log(log, versions)  # (a list's events are brought to their current form here)
         try:
             _replay(recorded, progress, result, at, chained)
         except CannotRead:
@@ -169,7 +169,7 @@ def replay(log: Rereadable, progress: Progress | None = None, versions: dict[str
     return result
 
 
-def _replay(log: RecordedLog, progress: Progress | None, result: ReplayResult, at: list[int], chained: bool = False) -> ReplayResult:
+def _replay(log: RecordedLog | RecordedList, progress: Progress | None, result: ReplayResult, at: list[int], chained: bool = False) -> ReplayResult:
     """A log the engine cannot even follow (a forged shape that slipped past the schema, a value no rule
     can take) raises; ``replay`` makes it a finding at the event where it stopped, never a crash."""
     first = log.get(0)

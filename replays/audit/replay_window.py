@@ -1,7 +1,8 @@
 """The recorded events of a log as a replay reads them: in their current form, read once and in order,
 only the few between the decision being replayed and the furthest the engine has derived held in
 memory. A replay of a log of any length (``import`` of a log file) costs no more memory than one of
-a short game; a list of events (the service's upload, a stored game's rows) is read the same way."""
+a short game. A list of events (the service's upload, a stored game's rows, a file read whole), in memory
+already, is read at once: a reference to each event in its current form (``RecordedList``)."""
 
 from __future__ import annotations
 
@@ -62,6 +63,10 @@ class Prefix:
     def __iter__(self) -> Iterator[Map]:
         return islice(iter(self._events), self._count)
 
+    def listed(self) -> list[Map] | None:
+        """These events as a list, when they are a list's (in memory already); else None."""
+        return self._events[: self._count] if type(self._events) is list else None
+
 
 class RecordedLog:
     """The recorded events of ``events`` in their current form (recorded in the class ``versions``;
@@ -110,3 +115,38 @@ class RecordedLog:
         for _ in self._source:
             pass
 
+
+
+class RecordedList(list[Map]):
+    """``RecordedLog`` for events that are in memory already (a list): each in its current form, read at
+    once (a reference to each; an event recorded in its current form is itself), then looked up as a list
+    is. What ``upgrade`` raises is raised here, as ``CannotRead``: the same outcome as ``RecordedLog``'s,
+    which makes a log with an event it cannot read unreadable as a whole (``drain``)."""
+
+    def __init__(self, events: list[Map], versions: dict[str, int] | None) -> None:
+        self._events, self._versions = events, versions
+        super().__init__(self.again())
+
+    def get(self, k: int) -> Map | None:
+        """Event ``k``, or None beyond the last."""
+        return self[k] if k < len(self) else None
+
+    def let_go(self, before: int) -> None:
+        """Nothing to let go: the events were in memory before the replay."""
+
+    def again(self) -> Iterator[Map]:
+        """Every event in its current form, from the first, read anew."""
+        try:
+            yield from current_forms(self._events, self._versions)
+        except Exception as e:
+            raise CannotRead(e) from None
+
+    def drain(self) -> None:
+        """Every event was read at once."""
+
+
+def recorded_log(events: Rereadable, versions: dict[str, int] | None) -> RecordedLog | RecordedList:
+    """The recorded events of ``events`` as a replay reads them: a list's (or a list's first ones) at once,
+    any other's (a log file's ``LogEvents``) a few at a time."""
+    listed = events.listed() if isinstance(events, Prefix) else events if type(events) is list else None
+    return RecordedLog(events, versions) if listed is None else RecordedList(listed, versions)
