@@ -29,7 +29,7 @@ def _short_sha256() -> Callable[[bytes], Any]:
     game 7% faster). Checked against ``hashlib.sha256`` on a known input; that one where there is none."""
     for name in ("_sha2", "_sha256"):
         try:
-            made: Callable[[bytes], Any] = getattr(importlib.import_module(name), "sha256")
+            made: Callable[[bytes], Any] = importlib.import_module(name).sha256
         except (ImportError, AttributeError):
             continue
         if made(b"abc").digest() == hashlib.sha256(b"abc").digest():
