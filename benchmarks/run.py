@@ -11,6 +11,9 @@
 
 The decision latencies are also merged into ``benchmarks/results.json`` (``decide_p50_ms``,
 ``decide_p99_ms``, ``decide_mean_ms``; not committed), beside the other benchmarks' keys.
+
+``--store FILE`` keeps the played game in FILE; given a FILE that exists, the game is not played again:
+only the rebuild and floor pairs of part 2 are timed on the game it holds, printed and not merged.
 """
 
 from __future__ import annotations
@@ -171,21 +174,45 @@ def sizes(db: Path, game_id: UUID) -> tuple[float, float, int]:
     return payload / count, pages / count, db.stat().st_size
 
 
+def paired(db: Path, game_id: UUID, repeat: int) -> tuple[list[float], list[float]]:
+    """``repeat`` rebuilds and floor runs of the game, in pairs on one CPU, so that both see the same machine."""
+    rebuilds: list[float] = []
+    floors: list[float] = []
+    with one_cpu():
+        for _ in range(repeat):
+            rebuilds.append(rebuild(db, game_id))
+            floors.append(raw_floor(db, game_id))
+    return rebuilds, floors
+
+
+def rebuild_only(db: Path, repeat: int) -> None:
+    """Part 2 alone, on the game a kept store holds (``--store``): printed, not merged."""
+    ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+    (game_id,) = ledger.game_ids()
+    events = ledger.last_version(game_id)
+    ledger.close()
+    rebuilds, floors = paired(db, game_id, repeat)
+    rb, fl = statistics.median(rebuilds), statistics.median(floors)
+    ratio = statistics.median(f / r for r, f in zip(rebuilds, floors, strict=True))
+    print(f"rebuild:  {events / rb:12,.0f} events/s   median of {repeat}: {rb:.3f} s (min {min(rebuilds):.3f}, max {max(rebuilds):.3f})")
+    print(f"floor:    {events / fl:12,.0f} events/s   median of {repeat}: {fl:.3f} s (select + msgpack decode only)")
+    print(f"ratio:    rebuild runs at {ratio:.0%} of the raw floor's speed (median of {repeat} pairs; rebuild_floor_ratio {ratio:.3f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--library", type=int, default=900, help="cards in each library (900 gives > 100,000 events)")
     parser.add_argument("--repeat", type=int, default=9, help="rebuild and floor pairs; medians are reported")
+    parser.add_argument("--store", type=Path, help="keep the game in this SQLite file; if it exists, time only its rebuild and floor")
     args = parser.parse_args()
+    if args.store is not None and args.store.exists():
+        rebuild_only(args.store, args.repeat)
+        return
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.sqlite"
+        db = args.store or Path(tmp) / "bench.sqlite"
         game_id, events, latencies, append_s = append_game(db, args.library)
         decisions = len(latencies)
-        rebuilds: list[float] = []
-        floors: list[float] = []
-        with one_cpu():
-            for _ in range(args.repeat):  # in pairs, so that both see the same machine
-                rebuilds.append(rebuild(db, game_id))
-                floors.append(raw_floor(db, game_id))
+        rebuilds, floors = paired(db, game_id, args.repeat)
         payload, row, file_size = sizes(db, game_id)
     rb, fl = statistics.median(rebuilds), statistics.median(floors)
     ratio = statistics.median(f / r for r, f in zip(rebuilds, floors, strict=True))

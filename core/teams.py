@@ -14,7 +14,7 @@ def teams(state: GameState) -> list[list[str]]:
 
 
 def team_of(state: GameState, player: str) -> list[str]:
-    for team in teams(state):
+    for team in state.teams:  # without teams, every player's team is themself: the [player] below
         if player in team:
             return team
     return [player]

@@ -49,10 +49,11 @@ class AttackersDeclared(GameEvent):
 
 @applies(AttackersDeclared)
 def _attackers(s: GameState, e: AttackersDeclaredFields) -> None:
+    attackers = e["attackers"]
     s.attackers_declared = True
-    s.declared_attackers = [a["object"] for a in e["attackers"]]
-    s.attacked_this_turn.extend(a["object"] for a in e["attackers"])
-    for a in e["attackers"]:
+    s.declared_attackers = [a["object"] for a in attackers]
+    s.attacked_this_turn.extend(s.declared_attackers)
+    for a in attackers:
         perm = s.permanent(a["object"])
         if perm is not None:
             perm.attacking = a["defender"]
@@ -60,7 +61,8 @@ def _attackers(s: GameState, e: AttackersDeclaredFields) -> None:
                 perm.attacking_object = a["attacked"]
     for perm in s.each(e["tapped"]):
         perm.tapped = True
-    s.defending_players = [p for p in s.turn_order if any(a["defender"] == p for a in e["attackers"])]
+    defenders = [a["defender"] for a in attackers]  # players' names: a comparison in C, no generator a player
+    s.defending_players = [p for p in s.turn_order if p in defenders]
     spend(s.players[e["player"]].mana_pool, e["mana_spent"])
 
 

@@ -32,7 +32,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events.base import Applier
-from mtg_ledger.core.hashing import chain
+from mtg_ledger.core.hashing import chain, short_sha256
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.state_hash import map_header
 from mtg_ledger.core.table import Game
@@ -47,7 +47,7 @@ __all__ = [  # with what ``replays.stores.pages`` gives (re-exported: the rows `
 
 Map = dict[str, Any]
 _STORAGE_ONLY = row_form.STORAGE_ONLY
-_sha256 = hashlib.sha256
+_sha256 = short_sha256  # a row's chain message is a block or two: see core.hashing
 _pack = msgpack.Packer(use_bin_type=True).pack
 
 
