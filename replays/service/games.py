@@ -85,7 +85,7 @@ class Games:
     def _registration(self, game_id: UUID, player: str, public: str, since: int) -> Map:
         """The service's signature of a player's key registration, which the player keeps."""
         key = self.receipts.key
-        return {"key": key.id, "signature": b64(key.private.sign(registration_message(str(game_id), player, public, since)))}
+        return {"key": key.id, "signature": b64(key.sign(registration_message(str(game_id), player, public, since)))}
 
     def import_log(self, data: bytes) -> Map:
         """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
