@@ -30,7 +30,7 @@ from mtg_ledger.replays.stores import bulk as storage
 from mtg_ledger.replays.stores import verify
 from mtg_ledger.replays.ledger.collecting import stored
 from mtg_ledger.replays.ledger.live import LIVE_GAMES, LIVE_GAMES_ENV, LiveGames
-from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint, VersionConflict, WriteConflict
+from mtg_ledger.replays.ledger.errors import GameExists, GameNotFound, NotADecisionPoint, StreamNotEmpty, VersionConflict, WriteConflict
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.stores.recorded import SchemaMapper
 from mtg_ledger.replays.stores import construct_factory
@@ -173,6 +173,7 @@ class Ledger(Application[UUID]):
         expected_version: int | None = None,
         also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None = None,
         stored: int | None = None,
+        absent: Sequence[UUID] = (),
     ) -> list[dict[str, Any]]:
         """Check and apply one decision; everything it causes is saved in one transaction. Returns the
         new events' maps.
@@ -183,7 +184,9 @@ class Ledger(Application[UUID]):
         decides: ``VersionConflict``); nothing is stored either way. ``also`` gives aggregates to save in
         the same transaction as the decision's events (an idempotency record), from the game and the new
         event maps. ``stored``: the game's last stored version as the caller has just read it (``versions``,
-        in the same breath as what else it reads), so that it is not read again.
+        in the same breath as what else it reads), so that it is not read again. ``absent``: streams (a
+        player's key...) that must hold nothing when the decision is stored, else ``StreamNotEmpty`` and
+        nothing stored: checked in the save's transaction where the store can (``decides_unread``), else read first.
 
         Where the store checks that a save follows its game's last stored event, under its write lock
         (``checks_predecessor``: the compact SQLite tables), a game this process holds as it last saved
@@ -192,20 +195,30 @@ class Ledger(Application[UUID]):
         stored, as though it had come a moment later. So is a decision refused on that copy while the
         store holds more: nothing is answered from a game the store has moved past.
         """
+        if absent and not self.decides_unread and any(self.versions(*absent).values()):
+            raise StreamNotEmpty(f"one of {', '.join(map(str, absent))} holds events")
         live = self._live.get(game_id) if stored is None and getattr(self.recorder, "checks_predecessor", False) else None
         if live is not None and self._saved.get(game_id) == live.version:
             held = live.version
             try:
-                return self._decide(live, command, expected_version, also)
+                return self._decide(live, command, expected_version, also, absent)
+            except StreamNotEmpty:
+                raise
             except Exception:  # a refusal, a conflict...: final only if the store holds the game as held
                 stored = self.last_version(game_id)
                 if stored == held:
                     raise
-        return self._decide(self.current(game_id, stored), command, expected_version, also)
+        return self._decide(self.current(game_id, stored), command, expected_version, also, absent)
+
+    @property
+    def decides_unread(self) -> bool:
+        """Whether the store checks in a decision's save both that it follows the game's last stored event
+        and that its ``absent`` streams hold nothing: a decision then needs nothing read before it."""
+        return bool(getattr(self.recorder, "checks_predecessor", False) and getattr(self.recorder, "checks_absent", False))
 
     def _decide(
         self, game: Game, command: Command, expected_version: int | None,
-        also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None,
+        also: Callable[[Game, list[dict[str, Any]]], list[Aggregate]] | None, absent: Sequence[UUID] = (),
     ) -> list[dict[str, Any]]:
         check, apply_decision = self._rules
         began = time.perf_counter()
@@ -216,31 +229,32 @@ class Ledger(Application[UUID]):
         try:
             apply_decision(game, command, plan)
             new = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
-            self._save(game, *(also(game, new) if also else ()), maps=new)
+            self._save(game, *(also(game, new) if also else ()), maps=new, absent=absent if self.decides_unread else ())
         except BaseException as e:
             # An in-memory game is never trusted after a failure: the next decision reloads it
             # from the store, which holds only what was saved.
             self._live.pop(game.id, None)
-            if isinstance(e, IntegrityError):
+            if isinstance(e, IntegrityError) and not isinstance(e, StreamNotEmpty):
                 raise VersionConflict(game.id, before + 1) from None
             raise
         self._saved[game.id] = game.version
         self._log("decision", game, len(new), began, command=type(command).__name__, player=command.player)
         return new
 
-    def _save(self, game: Game, *also: Aggregate, maps: list[dict[str, Any]] | None = None) -> None:
+    def _save(self, game: Game, *also: Aggregate, maps: list[dict[str, Any]] | None = None, absent: Sequence[UUID] = ()) -> None:
         """Save the new events (and ``also``'s, in the same transaction), and snapshot the state right
         before each turn they begin, when due (``replays.ledger.snapshotting``): in the same transaction
         where the store takes snapshots so, else after it. ``maps``: the new events' maps, when the caller
-        has made them."""
+        has made them; ``absent``: streams the store checks hold nothing (``decides_unread`` stores only)."""
+        checked = {"absent": absent} if absent else {}
         if self.snapshots is None:
-            stored(self, (game, *also), {}, recordings=False)
+            stored(self, (game, *also), checked, recordings=False)
             return
         if maps is None:
             maps = [e.to_map() for e in game.pending_events if isinstance(e, ev.GameEvent)]
         taken = self._snapshots.before(self, game, maps, early=getattr(self.recorder, "saves_snapshots", False))
         try:
-            stored(self, (game, *also), {"snapshots": taken} if taken else {}, recordings=False)  # in the save's transaction
+            stored(self, (game, *also), {**checked, "snapshots": taken} if taken else checked, recordings=False)  # in the save's transaction
         except BaseException:
             self._snapshots.forget(game.id)
             raise
@@ -413,6 +427,6 @@ _STARTED_TOPICS = [name for name, cls in STORED.items() if cls is ev.GameStarted
 
 
 __all__ = [
-    "GameExists", "GameNotFound", "LINEAGE", "Ledger", "Lineage", "LogRefused", "NotADecisionPoint", "VersionConflict",
-    "WriteConflict", "last_decision_point",
+    "GameExists", "GameNotFound", "LINEAGE", "Ledger", "Lineage", "LogRefused", "NotADecisionPoint", "StreamNotEmpty",
+    "VersionConflict", "WriteConflict", "last_decision_point",
 ]

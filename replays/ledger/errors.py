@@ -5,6 +5,7 @@ reader of the store loads no log file machinery."""
 
 from __future__ import annotations
 
+from mtg_ledger.replays.stores.errors import StreamNotEmpty  # a decision's ``absent`` stream written meanwhile
 
 
 class GameNotFound(LookupError):
@@ -45,3 +46,6 @@ class WriteConflict(VersionConflict):
         self.version = found + 1
         self.expected = expected
         self.found = found
+
+
+__all__ = ["GameExists", "GameNotFound", "NotADecisionPoint", "StreamNotEmpty", "VersionConflict", "WriteConflict"]

@@ -1,4 +1,5 @@
-"""Receipts and the keys that sign them (docs/receipts.md), with Ed25519 from ``cryptography``.
+"""Receipts and the keys that sign them (docs/receipts.md), with Ed25519 from ``cryptography`` (keys,
+verification) and libsodium's (PyNaCl: the service's signing, which makes the same bytes in half the work).
 
 A receipt is ``{"game", "version", "head", "key", "signature"}``: the service's signature (base64) over
 the UTF-8 bytes of ``mtg-ledger receipt\\n<game>\\n<version>\\n<head>`` (the game id as in URLs, the
@@ -17,7 +18,7 @@ import binascii
 import hashlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -27,6 +28,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
+from nacl.bindings import crypto_sign, crypto_sign_seed_keypair
 
 from mtg_ledger.replays.receipts.records import SERVICE_KEYS_ID, ServiceKeys, find
 
@@ -111,14 +113,24 @@ def _add(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
 class SigningKey:
     private: Ed25519PrivateKey
     id: str
+    _sodium: bytes = field(init=False, repr=False, compare=False)  # the same key as libsodium holds it (seed, public half)
+
+    def __post_init__(self) -> None:
+        seed = self.private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw, serialization.NoEncryption())
+        object.__setattr__(self, "_sodium", crypto_sign_seed_keypair(seed)[1])
 
     @classmethod
     def of(cls, private: Ed25519PrivateKey) -> SigningKey:
         return cls(private, key_id(raw_public(private.public_key())))
 
+    def sign(self, message: bytes) -> bytes:
+        """``private.sign(message)``, the same 64 bytes (Ed25519 is deterministic), by libsodium: signed while
+        a player waits (every decision's receipt), in about half the instructions of cryptography's build."""
+        return crypto_sign(message, self._sodium)[:64]  # the signature, then the message
+
     def receipt(self, game: str, version: int, head: bytes) -> dict[str, Any]:
         hexhead = head.hex()
-        signature = self.private.sign(receipt_message(game, version, hexhead))
+        signature = self.sign(receipt_message(game, version, hexhead))
         return {"game": game, "version": version, "head": hexhead, "key": self.id, "signature": b64(signature)}
 
 

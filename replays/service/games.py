@@ -1,9 +1,12 @@
 """What the routes ask of the store: the same ``Ledger`` as the CLI, and every answer through ``view``.
 
-Nothing here is kept that another process could contradict: each decision first reads, in one
-statement, the game's stored version and whether its player has a key or the request an answer
-(``Ledger.versions``), and the store's unique version decides a race; tokens and players' keys, once
-issued or registered, never change. Writes to one game are serialised within this process (a striped lock), so that a game's
+Nothing here is kept that another process could contradict: where the store checks it in the save's
+transaction (``Ledger.decides_unread``, the compact SQLite tables), a decision is taken on the game this
+process holds and stored only if it follows the store's last event and the player has still no key (when
+none is known here); elsewhere each decision first reads, in one statement, the game's stored version and
+whether its player has a key or the request an answer (``Ledger.versions``). The store's unique version
+decides a race, and an idempotency record is stored once; tokens and players' keys, once issued or
+registered, never change. Writes to one game are serialised within this process (a striped lock), so that a game's
 in-memory copy is never changed by two threads at once.
 """
 
@@ -13,6 +16,7 @@ import io
 import json
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid4
 
@@ -26,7 +30,7 @@ from mtg_ledger.core.table import Game
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.ledger.access import JUDGE_HOLDER, IdempotencyRecord, TokenBook, answered, fingerprint, issue, record_id
 from mtg_ledger.replays.scenario.actions import Decision, action_json
-from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
+from mtg_ledger.replays.ledger.application import Ledger, StreamNotEmpty
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.ledger.logs import get_logger
 from mtg_ledger.replays.scenario import setup_of
@@ -71,6 +75,8 @@ class Games:
         given = _keys(body, names)
         keys = [PlayerKey(game=str(game_id), player=name, public=public, since=0, proof=proof) for name, (public, proof) in given.items()]
         self.ledger.start(setup, game_id, also=[*records, *keys])
+        for k in keys:
+            self._keep_key(k)
         out: Map = {"game": str(game_id), "version": self.ledger.state_now(game_id).version, "tokens": tokens}
         if given:
             out["registrations"] = {name: self._registration(game_id, name, public, 0) for name, (public, _) in given.items()}
@@ -79,7 +85,7 @@ class Games:
     def _registration(self, game_id: UUID, player: str, public: str, since: int) -> Map:
         """The service's signature of a player's key registration, which the player keeps."""
         key = self.receipts.key
-        return {"key": key.id, "signature": b64(key.private.sign(registration_message(str(game_id), player, public, since)))}
+        return {"key": key.id, "signature": b64(key.sign(registration_message(str(game_id), player, public, since)))}
 
     def import_log(self, data: bytes) -> Map:
         """A log file from a client: refused whole (422) unless it reads, chains, upgrades and replays clean."""
@@ -117,44 +123,64 @@ class Games:
         if given is not None and given != player:
             raise Unprocessable(f"body.player: {given!r} is not this token's player, {player!r}: leave \"player\" out, or name {player!r}", field="body.player")
         # the same request with or without its own player's name (what an Idempotency-Key's record is checked against)
-        printed = fingerprint(action.model_dump(mode="json", exclude={"player"})) if key is not None else ""
-        expected = getattr(action, "expected_version", None)
+        asked = _Asked(player, action, key, fingerprint(action.model_dump(mode="json", exclude={"player"})) if key is not None else "", signed)
         registration = player_key_id(str(game_id), player)
-        answer = record_id(str(game_id), player, key) if key is not None else None
         with self.lock(game_id):
+            if self.ledger.decides_unread:
+                # Nothing read first: the decision is taken on the game as this process holds it, and its save
+                # stands only if it follows the store's last event (else it is taken again on the game as
+                # stored) and the player still has no key, when none is known here; a retry's idempotency
+                # record is not saved twice (the store's unique key), so a retry fails, then finds the first answer.
+                known = registration in self._keys
+                try:
+                    return self._take(game_id, asked, None, known, () if known else (registration,))
+                except StreamNotEmpty:
+                    pass  # the player has registered a key meanwhile (another process): as below, on what is stored now
             # What the store holds now, in one statement: the game's last version, and whether the player has
             # registered a key or this request was answered before (a retry that waited for this lock finds
             # the first answer here).
+            answer = record_id(str(game_id), player, key) if key is not None else None
             stored = self.ledger.versions(game_id, registration, *([answer] if answer is not None else []))
             if key is not None and answer is not None and stored[answer]:  # (else nothing to read)
-                first = self._answered(game_id, player, key, printed)
+                first = self._answered(game_id, player, key, asked.printed)
                 if first is not None:
                     return first
-            state = self.ledger.current(game_id, stored[game_id]).state
-            command = action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
+            return self._take(game_id, asked, stored[game_id], bool(stored[registration]), ())
+
+    def _take(self, game_id: UUID, asked: _Asked, stored: int | None, registered: bool, absent: tuple[UUID, ...]) -> Map:
+        """The decision taken and stored with its records (its signature, its idempotency record); ``stored``:
+        the game's last version as just read (None: as this process holds it); ``registered``: whether the
+        player has a key, whose signature the decision then needs. Whatever refuses it, a request answered
+        before (``asked.key``) gets that first answer instead."""
+        player, key = asked.player, asked.key
+        expected = getattr(asked.action, "expected_version", None)
+        try:
+            state = self.ledger.state_now(game_id) if stored is None else self.ledger.current(game_id, stored).state
+            command = asked.action.to_command(player, list(state.turn_order), "body")  # a body is a player's decision: never pass_until
             response: Map = {}
-            proof = self._signed(game_id, player, expected, *signed) if stored[registration] else None
+            proof = self._signed(game_id, player, expected, *asked.signed) if registered else None
 
             def records(game: Game, new: list[Map]) -> list[Any]:
                 events, receipt = self.receipts.decided(game_id, game.version, new, player)  # its head remembered once stored
                 response.update(version=game.version, events=events, receipt=receipt)
-                kept: list[Any] = [] if proof is None else [proof]
+                kept: list[Any] = [] if proof is None else [DecisionSigned(**proof)]  # made anew for each save tried
                 if key is None:
                     return kept
-                return [*kept, IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=printed, status=200, response=response)]
+                return [*kept, IdempotencyRecord(game=str(game_id), holder=player, key=key, fingerprint=asked.printed, status=200, response=response)]
 
-            try:
-                self.ledger.decide(game_id, command, expected, records, stored[game_id])
-            except VersionConflict:
-                first = self._answered(game_id, player, key, printed) if key is not None else None
-                if first is not None:  # the same request, stored by another process meanwhile
-                    return first
-                raise
-            self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
+            self.ledger.decide(game_id, command, expected, records, stored, absent)
+        except StreamNotEmpty:
+            raise
+        except Exception:
+            first = self._answered(game_id, player, key, asked.printed) if key is not None else None
+            if first is not None:  # the same request, answered before (by another process, or while this one waited)
+                return first
+            raise
+        self.receipts.remember(game_id, response["version"], bytes.fromhex(response["receipt"]["head"]))
         return response
 
-    def _signed(self, game_id: UUID, player: str, version: int | None, raw: bytes, signature: str | None) -> DecisionSigned | None:
-        """The record of a signed decision, for a player with a key (``Unauthorized`` without a valid signature).
+    def _signed(self, game_id: UUID, player: str, version: int | None, raw: bytes, signature: str | None) -> Map | None:
+        """The fields of a signed decision's record (``DecisionSigned``), for a player with a key (``Unauthorized`` without a valid signature).
         A signed decision names the version it was signed at (``expected_version``): it is stored at that
         version or not at all (``decide`` refuses any other with 409), so the audit finds its signature there."""
         registered = self._player_key(game_id, player)
@@ -170,7 +196,7 @@ class Games:
             body = ""
         if not signed_by(registered.public, signature, str(game_id), version, body):
             raise Unauthorized(say("receipt.not_their_signature", {"player": player, "version": version}))
-        return DecisionSigned(game=str(game_id), expected=version, player=player, body=body, signature=signature)
+        return {"game": str(game_id), "expected": version, "player": player, "body": body, "signature": signature}
 
     def _player_key(self, game_id: UUID, player: str) -> PlayerKey | None:
         """A player's registered key: read from the store until found, then kept (a key, once
@@ -181,10 +207,15 @@ class Games:
             stored = find(self.ledger, key_id)
             if not isinstance(stored, PlayerKey):
                 return None
-            if len(self._keys) >= KEYS_KEPT:
-                self._keys.clear()
-            found = self._keys[key_id] = stored
+            found = self._keep_key(stored)
         return found
+
+    def _keep_key(self, key: PlayerKey) -> PlayerKey:
+        """A player's key, stored: kept (``act`` then asks no more whether the player has one)."""
+        if len(self._keys) >= KEYS_KEPT:
+            self._keys.clear()
+        self._keys[player_key_id(key.game, key.player)] = key
+        return key
 
     def register_key(self, game_id: UUID, player: str, public: str, since: int, proof: str) -> Map:
         """A player's key, registered at the game's version ``since`` (409 if it has moved on) with its own
@@ -199,10 +230,12 @@ class Games:
             now = self.ledger.current(game_id).version
             if now != since:
                 raise Conflict(say("receipt.key_since_moved", {"since": since, "version": now}))
+            registered = PlayerKey(game=str(game_id), player=player, public=public, since=since, proof=proof)
             try:
-                self.ledger.save(PlayerKey(game=str(game_id), player=player, public=public, since=since, proof=proof))
+                self.ledger.save(registered)
             except IntegrityError:
                 raise Conflict(say("receipt.key_taken", {"player": player})) from None
+            self._keep_key(registered)
         return {"game": str(game_id), "player": player, "public": public, "since": since, "registration": self._registration(game_id, player, public, since)}
 
     def receipt(self, game_id: UUID) -> Map:
@@ -285,6 +318,18 @@ class Games:
         players = players_of(self.ledger, game_id)
         report.findings.extend(stored_decision_findings(self.ledger, str(game_id), players, report.decisions))
         return report.to_json(lang)
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """One request for a decision: its player (the token's), its body, its Idempotency-Key and the body's
+    fingerprint (``printed``, "" without a key), the raw body and its ``Signature``."""
+
+    player: str
+    action: Decision
+    key: str | None
+    printed: str
+    signed: tuple[bytes, str | None]
 
 
 def _keys(body: Setup, names: list[str]) -> dict[str, tuple[str, str]]:

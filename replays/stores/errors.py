@@ -21,6 +21,11 @@ class StoreFailure(RuntimeError):
     """The store could not be opened or answered with an error (exit 3)."""
 
 
+class StreamNotEmpty(persistence.IntegrityError):
+    """A save that stood only if some streams held nothing (``insert_events(..., absent=ids)``) found one of
+    them written: nothing of the save was kept."""
+
+
 def library_error(error: sqlite3.Error) -> persistence.PersistenceError:
     """What the library's SQLite transaction raises for ``error``, for a statement run outside one."""
     return next((ours(error) for raw, ours in _SQLITE if isinstance(error, raw)), persistence.PersistenceError(error))

@@ -61,7 +61,7 @@ from eventsourcing.persistence import (
     StoredEvent,
 )
 
-from mtg_ledger.replays.stores.errors import library_error
+from mtg_ledger.replays.stores.errors import StreamNotEmpty, library_error
 
 EVENTS: Final = "events"
 SNAPSHOTS: Final = "snapshots"
@@ -263,9 +263,12 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
     A save of a game's events from version ``v`` > 1 on stands only if the store holds its event
     ``v - 1``, checked under the write lock (``checks_predecessor``): with the events' unique key, a save
     stands only if it follows exactly the game's last stored event, so a writer may build on the copy of
-    the game it holds without reading the store's last version first (``Ledger.decide``)."""
+    the game it holds without reading the store's last version first (``Ledger.decide``). A save given
+    ``absent`` streams stands only if each of them holds no row then (``checks_absent``): what the writer
+    would otherwise have read first, a player's key say, is checked under the same lock."""
 
     checks_predecessor = True
+    checks_absent = True
     saves_snapshots = True  # ``insert_events(..., snapshots=rows)``: the snapshots' rows in the same transaction
 
     def __init__(self, datastore: library.SQLiteDatastore, events_table_name: str = EVENTS) -> None:
@@ -274,6 +277,11 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         self._insert_snapshots_statement = _insert_statement(SNAPSHOTS, "INSERT OR IGNORE")
         self._insert_feed_statement = f"INSERT INTO {FEED} (id, game, version, size) VALUES (?, {_GAME}, ?, ?)"
         self._predecessor_statement = f"SELECT 1 FROM {self.events_table_name} WHERE key = {_BASE} + ?"
+        # Whether a stream holds a row (``absent``): its games row, then the first of its keys.
+        self._written_statement = (
+            f"SELECT 1 FROM games AS g WHERE g.uuid = ? AND EXISTS (SELECT 1 FROM {self.events_table_name} AS e"
+            f" WHERE e.key > g.id * {SPAN} AND e.key < (g.id + 1) * {SPAN})"
+        )
         # A save of one run, in one statement: its feed row, numbered after the feed's last, stored only if
         # the run begins its game or the game's event before it is stored (else no row: the save is refused).
         self._insert_run_statement = (
@@ -290,14 +298,20 @@ class CompactApplicationRecorder(CompactAggregateRecorder, library.SQLiteApplica
         ]
 
     def _insert_events(
-        self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], snapshots: Sequence[StoredEvent] = (), **kwargs: Any
+        self, c: library.SQLiteCursor, stored_events: Sequence[StoredEvent], snapshots: Sequence[StoredEvent] = (),
+        absent: Sequence[UUID | str] = (), **kwargs: Any,
     ) -> Sequence[int] | None:
-        """The events, their feed rows and the check of each run's predecessor; then ``snapshots``, rows of
+        """The events, their feed rows and the check of each run's predecessor; the check that each stream of
+        ``absent`` (none this save writes) holds no row (else ``StreamNotEmpty``); then ``snapshots``, rows of
         the snapshots' table taken with them (a row already there is left as it is: a snapshot is a cache,
         and the read that uses one checks it), so that a decision and its snapshot are one commit."""
         if not stored_events:
             return []
-        ids = self._insert_run(c, stored_events, **kwargs)
+        ids = self._insert_run(c, stored_events, **kwargs)  # its first statement a write: what follows is read under the lock
+        for stream in absent:
+            c.execute(self._written_statement, (self.game_key(stream),))
+            if c.fetchone() is not None:
+                raise StreamNotEmpty(f"stream {stream} holds events: a save that needed it empty stored nothing")
         if snapshots:
             self._insert_rows(c, snapshots, self._insert_snapshots_statement)
         return ids

@@ -35,7 +35,8 @@ def test_a_store_error_of_the_connection_is_503_with_retry_after_and_no_tracebac
     def down(*args: object, **kwargs: object) -> None:
         raise OperationalError("connection refused: the database system is shutting down")
 
-    monkeypatch.setattr(ledger, "current", down)
+    monkeypatch.setattr(ledger, "current", down)  # every read of the game and every save of a decision
+    monkeypatch.setattr(ledger.recorder, "insert_events", down)
     r = client.post(f"/games/{created['game']}/actions", json={"action": "pass"}, headers={"Authorization": f"Bearer {created['tokens']['alice']}"})
     assert r.status_code == 503 and r.headers["Retry-After"] == "1"
     assert r.json() == {"error": "the store is unavailable; try again"}

@@ -4,6 +4,7 @@ loser's read is made stale on purpose (as when it reads just before the winner c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 from uuid import UUID
@@ -19,6 +20,9 @@ from mtg_ledger.replays.ledger.application import Ledger, VersionConflict
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.service import games as games_module
 from mtg_ledger.replays.service.games import Games
+from mtg_ledger.replays.receipts.decisions import canonical_body, decision_message, key_message
+from mtg_ledger.replays.receipts.signing import b64, raw_public
+from mtg_ledger.replays.service.errors import Unauthorized
 from mtg_ledger.replays.service.models import Action, NewGame
 
 SETUP = {"starting_player": "alice", "players": [{"name": "alice", "library": ["Forest"] * 5, "hand": []}, {"name": "bob", "library": ["Mountain"] * 5, "hand": []}]}
@@ -67,14 +71,43 @@ def test_a_retry_racing_its_first_attempt_in_another_process_gets_the_first_answ
 
     def read_before_the_first_attempt_committed(*args: Any) -> Any:
         looked.append(args)
-        return None if len(looked) == 1 else answered(*args)
+        # A process that reads before it decides (PostgreSQL) read before the first attempt committed; one that
+        # decides on its copy with nothing read first (SQLite's compact tables) reads only once its save has failed.
+        return None if len(looked) == 1 and not b.decides_unread else answered(*args)
 
     monkeypatch.setattr(games_module, "answered", read_before_the_first_attempt_committed)
     again = Games(b).act(game_id, "alice", action, "key-1")  # lost the race at the store, then found the record
-    assert len(looked) == 2
+    assert len(looked) == (1 if b.decides_unread else 2)
     assert again == first
     del b.current
     assert [e["type"] for e in b.event_maps(game_id)].count("PriorityPassed") == 1
+
+
+def test_a_player_who_registered_a_key_in_another_process_must_sign_even_where_this_one_holds_the_game(
+    two_processes: tuple[Ledger, Ledger],
+) -> None:
+    """On SQLite's compact tables a process decides on the game as it holds it, reading nothing first: the
+    save itself stands only if the player has still no key, so a key registered through another process
+    meanwhile is never missed (401, nothing stored), and from then on the decision must be signed."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    a, b = two_processes
+    here, there = Games(a), Games(b)
+    game_id = UUID(here.create(NewGame.model_validate(SETUP))["game"])
+    here.act(game_id, "alice", TypeAdapter(Action).validate_python({"action": "pass"}), None)  # ``a`` holds the game as it saved it
+    version = a.state_now(game_id).version
+    who = pending_decision(a.state_now(game_id)).player
+    key = Ed25519PrivateKey.generate()
+    public = b64(raw_public(key.public_key()))
+    there.register_key(game_id, who, public, version, b64(key.sign(key_message(str(game_id), who, public, version))))
+    body = {"action": "pass", "expected_version": version}
+    action = TypeAdapter(Action).validate_python(body)
+    with pytest.raises(Unauthorized):
+        here.act(game_id, who, action, None)
+    assert b.last_version(game_id) == version
+    signature = b64(key.sign(decision_message(str(game_id), version, canonical_body(body))))
+    answer = here.act(game_id, who, action, None, (json.dumps(body).encode(), signature))
+    assert answer["version"] > version and b.last_version(game_id) == answer["version"]
 
 
 def test_a_process_keeps_at_most_the_configured_number_of_games_in_memory(tmp_path: Path) -> None:

@@ -7,9 +7,11 @@ import base64
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import given
+from hypothesis import strategies as st
 
 from mtg_ledger.replays.receipts.decisions import signed_by
-from mtg_ledger.replays.receipts.signing import b64, public_key, raw_public, weak
+from mtg_ledger.replays.receipts.signing import SigningKey, b64, public_key, raw_public, receipt_message, weak
 
 # The points of order 1, 2, 4 and 8 of edwards25519 (each also with the sign bit of x set), and y = p, p + 1
 # (second encodings of the points y = 0 and y = 1).
@@ -45,3 +47,13 @@ def test_generated_keys_are_accepted() -> None:
 def test_the_identity_key_would_take_one_signature_for_every_decision_and_is_refused() -> None:
     assert public_key(b64(IDENTITY)) is None
     assert not signed_by(b64(IDENTITY), base64.b64encode(FORGED).decode(), "g", 3, '{"action":"pass"}')
+
+
+@given(seed=st.binary(min_size=32, max_size=32), message=st.binary(max_size=300))
+def test_the_service_signs_the_same_bytes_as_cryptography_would(seed: bytes, message: bytes) -> None:
+    """The service signs with libsodium (``SigningKey.sign``) what it holds as cryptography's key: Ed25519 is
+    deterministic (RFC 8032 5.1.6), so every receipt ever signed is the same bytes either way."""
+    private = Ed25519PrivateKey.from_private_bytes(seed)
+    key = SigningKey.of(private)
+    assert key.sign(message) == private.sign(message)
+    assert key.receipt("g", 3, bytes(32))["signature"] == b64(private.sign(receipt_message("g", 3, bytes(32).hex())))

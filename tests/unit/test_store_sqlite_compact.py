@@ -26,6 +26,7 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import construct_factory
 from mtg_ledger.replays.stores.checked import BrokenChain
+from mtg_ledger.replays.stores.errors import StreamNotEmpty
 from mtg_ledger.replays.stores.sqlite import CompactApplicationRecorder
 from mtg_ledger.replays.stores.sqlite_factory import PAGE_SIZE, Factory
 
@@ -288,6 +289,25 @@ def test_a_save_stands_only_if_it_follows_its_games_last_stored_event(tmp_path: 
         assert [s.state for s in recorder.select_events(one)] == [b"1", b"2"]
         assert recorder.select_events(two) == [] and recorder.max_notification_id() == 2
         assert recorder.insert_events([StoredEvent(one, 3, "A", b"3"), StoredEvent(two, 1, "A", b"4")]) == [3, 4]
+    finally:
+        factory.close()
+
+
+def test_a_save_given_streams_that_must_be_empty_stands_only_while_each_is(tmp_path: Path) -> None:
+    """``absent``: what a writer would have read before its save (has the player registered a key?) is
+    checked in the save's transaction, under the write lock; a stream written meanwhile refuses the whole
+    save (``StreamNotEmpty``, an IntegrityError) and nothing of it is kept."""
+    factory = Factory({"SQLITE_DBNAME": str(tmp_path / "store.sqlite")})
+    game, key, other = UUID(int=1), UUID(int=2), UUID(int=3)
+    try:
+        recorder = factory.application_recorder()
+        assert recorder.checks_absent
+        recorder.insert_events([StoredEvent(game, 1, "A", b"1")], absent=[key, other])  # neither written yet
+        recorder.insert_events([StoredEvent(key, 1, "Key", b"k")])
+        with pytest.raises(StreamNotEmpty):
+            recorder.insert_events([StoredEvent(game, 2, "B", b"2")], absent=[other, key])
+        assert [s.state for s in recorder.select_events(game)] == [b"1"] and recorder.max_notification_id() == 2
+        assert issubclass(StreamNotEmpty, IntegrityError)
     finally:
         factory.close()
 
