@@ -109,17 +109,17 @@ def chain_fields(previous_hex: str, version: int, kind: str, fields: dict[str, A
         message = header + body[1 if n < 16 else 3 :] + (_TAILS.get(kind) or tail(kind)) + pack(version)
     else:  # a field that sorts after "type": encoded whole
         message = canonical({"v": version, "type": kind, **fields})
-    return hashlib.sha256(bytes.fromhex(previous_hex) + message).hexdigest(), body
+    return short_sha256(bytes.fromhex(previous_hex) + message).hexdigest(), body
 
 
 def chain(previous_hex: str, mapping: dict[str, Any]) -> str:
     """The hash of an event given the hash of the one before it."""
-    return hashlib.sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()
+    return short_sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()
 
 
 def chain_digest(previous: bytes, mapping: dict[str, Any]) -> bytes:
     """``chain`` with the hashes as bytes: a reader of a whole chain keeps them so, with no conversion."""
-    return hashlib.sha256(previous + canonical(mapping)).digest()
+    return short_sha256(previous + canonical(mapping)).digest()
 
 
 def digest(sorted_value: Any) -> str:
