@@ -114,12 +114,14 @@ def chain_fields(previous_hex: str, version: int, kind: str, fields: dict[str, A
 
 def chain(previous_hex: str, mapping: dict[str, Any]) -> str:
     """The hash of an event given the hash of the one before it."""
-    return short_sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()
+    found: str = short_sha256(bytes.fromhex(previous_hex) + canonical(mapping)).hexdigest()
+    return found
 
 
 def chain_digest(previous: bytes, mapping: dict[str, Any]) -> bytes:
     """``chain`` with the hashes as bytes: a reader of a whole chain keeps them so, with no conversion."""
-    return short_sha256(previous + canonical(mapping)).digest()
+    found: bytes = short_sha256(previous + canonical(mapping)).digest()
+    return found
 
 
 def digest(sorted_value: Any) -> str:

@@ -65,7 +65,7 @@ class Prefix:
 
     def listed(self) -> list[Map] | None:
         """These events as a list, when they are a list's (in memory already); else None."""
-        return self._events[: self._count] if type(self._events) is list else None
+        return self._events[: self._count] if isinstance(self._events, list) else None
 
 
 class RecordedLog:
@@ -148,5 +148,5 @@ class RecordedList(list[Map]):
 def recorded_log(events: Rereadable, versions: dict[str, int] | None) -> RecordedLog | RecordedList:
     """The recorded events of ``events`` as a replay reads them: a list's (or a list's first ones) at once,
     any other's (a log file's ``LogEvents``) a few at a time."""
-    listed = events.listed() if isinstance(events, Prefix) else events if type(events) is list else None
+    listed = events.listed() if isinstance(events, Prefix) else events if isinstance(events, list) else None
     return RecordedLog(events, versions) if listed is None else RecordedList(listed, versions)
