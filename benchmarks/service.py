@@ -6,7 +6,9 @@ on 127.0.0.1, each on a fresh SQLite file, one transaction per decision:
 
 1. one game at a time, one client, each decision taken in process then through HTTP (alternately, so
    both meet the same machine): each decision's latency (p50, p99) both ways; their difference at p50
-   is the service's overhead (``http_overhead_p50_ms``);
+   is the service's overhead (``http_overhead_p50_ms``). The client is a plain socket (``Client``); the
+   same decisions through the standard library's ``http.client`` on a game of their own, in the same
+   turns, give the overhead a client of that weight sees (``http_overhead_stdlib_client_p50_ms``);
 2. many games at once, one client each: decisions/s through HTTP and the latencies under that load.
 
 The figures are printed and merged into ``benchmarks/results.json`` (not committed).
@@ -19,6 +21,7 @@ import http.client
 import json
 import os
 import signal
+import socket
 import statistics
 import subprocess
 import sys
@@ -50,7 +53,84 @@ def decisions_of(library: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
 
 
 class Client:
-    """One keep-alive HTTP/1.1 connection (the standard library's: the least a client can add)."""
+    """One keep-alive HTTP/1.1 connection over a plain socket, as a load generator's (wrk's) is: the request
+    written in one ``sendall``, the answer framed by its ``Content-Length`` (or chunked), nothing parsed but
+    the status line and the framing headers. The standard library's ``http.client`` (``StdlibClient``)
+    parses every answer's headers with the ``email`` package: some 0.2 ms a request on this machine, which
+    is the client's cost, not the service's; ``http_overhead_stdlib_p50_ms`` reports the figure with it."""
+
+    def __init__(self, url: str, timeout: float | None = None) -> None:
+        parts = urlsplit(url)
+        self.address = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self.host = parts.netloc.encode()
+        self.timeout = timeout
+        self.sock: socket.socket | None = None
+        self.buffer = b""
+
+    def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1".encode(), b"Host: " + self.host, b"Content-Type: application/json", f"Content-Length: {len(data)}".encode()]
+        if token:
+            head.append(f"Authorization: Bearer {token}".encode())
+        if self.sock is None:
+            self.sock = socket.create_connection(self.address, timeout=self.timeout)
+            self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.buffer = b""
+        self.sock.sendall(b"\r\n".join(head) + b"\r\n\r\n" + data)
+        status, headers = self._head()
+        if headers.get(b"transfer-encoding", b"").lower() == b"chunked":
+            payload = self._chunked()
+        else:
+            payload = self._exactly(int(headers.get(b"content-length", b"0")))
+        if headers.get(b"connection", b"").lower() == b"close":
+            self.close()
+        return status, json.loads(payload or b"null")
+
+    def _more(self) -> None:
+        assert self.sock is not None
+        chunk = self.sock.recv(65536)
+        if not chunk:
+            self.close()
+            raise ConnectionError("the server closed the connection mid-answer")
+        self.buffer += chunk
+
+    def _head(self) -> tuple[int, dict[bytes, bytes]]:
+        while (end := self.buffer.find(b"\r\n\r\n")) < 0:
+            self._more()
+        lines = self.buffer[:end].split(b"\r\n")
+        self.buffer = self.buffer[end + 4 :]
+        headers = {}
+        for line in lines[1:]:
+            name, _, value = line.partition(b":")
+            headers[name.strip().lower()] = value.strip()
+        return int(lines[0].split()[1]), headers
+
+    def _exactly(self, size: int) -> bytes:
+        while len(self.buffer) < size:
+            self._more()
+        payload, self.buffer = self.buffer[:size], self.buffer[size:]
+        return payload
+
+    def _chunked(self) -> bytes:
+        parts = []
+        while True:
+            while (end := self.buffer.find(b"\r\n")) < 0:
+                self._more()
+            size = int(self.buffer[:end].split(b";")[0], 16)
+            self.buffer = self.buffer[end + 2 :]
+            parts.append(self._exactly(size))
+            self._exactly(2)  # the chunk's CRLF (after the last, empty chunk: the end, with no trailers)
+            if size == 0:
+                return b"".join(parts)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+
+class StdlibClient:
+    """One keep-alive HTTP/1.1 connection through the standard library's ``http.client``."""
 
     def __init__(self, url: str, timeout: float | None = None) -> None:
         parts = urlsplit(url)
@@ -68,30 +148,37 @@ class Client:
         self.connection.close()
 
 
-def side_by_side(db: Path, url: str, setup: dict[str, Any], actions: list[dict[str, Any]], games: int) -> tuple[list[float], list[float]]:
-    """The same decisions in process and through HTTP, alternately, so both meet the same machine."""
+def side_by_side(db: Path, url: str, setup: dict[str, Any], actions: list[dict[str, Any]], games: int) -> tuple[list[float], list[float], list[float]]:
+    """The same decisions in process, through HTTP with ``Client`` and through HTTP with ``StdlibClient``
+    (each on a game of its own), one after the other, so that all three meet the same machine."""
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
     names = [p["name"] for p in setup["players"]]
     local: list[float] = []
     served: list[float] = []
-    client = Client(url)
+    stdlib: list[float] = []
+    clients = ((Client(url), served), (StdlibClient(url), stdlib))
     for _ in range(games):
         game_id = ledger.start(setup)
-        status, created = client.call("POST", "/games", setup)
-        assert status == 201, created
+        created = []
+        for client, _times in clients:
+            status, answer = client.call("POST", "/games", setup)
+            assert status == 201, answer
+            created.append(answer)
         for action in actions:
             command = parse_action(action, names)
             began = time.perf_counter()
             ledger.decide(game_id, command)  # type: ignore[arg-type]
             local.append(time.perf_counter() - began)
             body = {k: v for k, v in action.items() if k != "player"}
-            began = time.perf_counter()
-            status, answer = client.call("POST", f"/games/{created['game']}/actions", body, created["tokens"][action["player"]])
-            served.append(time.perf_counter() - began)
-            assert status == 200, answer
-    client.close()
+            for (client, times), game in zip(clients, created, strict=True):
+                began = time.perf_counter()
+                status, answer = client.call("POST", f"/games/{game['game']}/actions", body, game["tokens"][action["player"]])
+                times.append(time.perf_counter() - began)
+                assert status == 200, answer
+    for client, _times in clients:
+        client.close()
     ledger.close()
-    return local, served
+    return local, served, stdlib
 
 
 def play_over_http(url: str, setup: dict[str, Any], actions: list[dict[str, Any]], latencies: list[float]) -> None:
@@ -148,7 +235,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         process, url = start_server(Path(tmp) / "served.sqlite")
         try:
-            local, sequential = side_by_side(Path(tmp) / "local.sqlite", url, setup, actions, args.sequential)
+            local, sequential, stdlib = side_by_side(Path(tmp) / "local.sqlite", url, setup, actions, args.sequential)
             loaded: list[float] = []
             clients = [threading.Thread(target=play_over_http, args=(url, setup, actions, loaded)) for _ in range(args.games)]
             began = time.perf_counter()
@@ -168,6 +255,8 @@ def main() -> None:
         "http_p50_ms": ms(statistics.median(sequential)),
         "http_p99_ms": ms(pct(sequential, 0.99)),
         "http_overhead_p50_ms": ms(statistics.median(sequential) - statistics.median(local)),
+        "http_stdlib_client_p50_ms": ms(statistics.median(stdlib)),
+        "http_overhead_stdlib_client_p50_ms": ms(statistics.median(stdlib) - statistics.median(local)),
         "http_concurrent_games": args.games,
         "http_concurrent_decisions_per_s": round(len(loaded) / elapsed, 1),
         "http_concurrent_p50_ms": ms(statistics.median(loaded)),
@@ -177,6 +266,7 @@ def main() -> None:
     print(f"in process (Ledger.decide):  p50 {figures['inprocess_p50_ms']:7.3f} ms   p99 {figures['inprocess_p99_ms']:7.3f} ms   {figures['inprocess_decisions_per_s']:8,.0f} decisions/s")
     print(f"HTTP, one client at a time:  p50 {figures['http_p50_ms']:7.3f} ms   p99 {figures['http_p99_ms']:7.3f} ms")
     print(f"HTTP overhead at p50:        {figures['http_overhead_p50_ms']:.3f} ms")
+    print(f"the same through http.client: p50 {figures['http_stdlib_client_p50_ms']:7.3f} ms, overhead {figures['http_overhead_stdlib_client_p50_ms']:.3f} ms")
     print(
         f"HTTP, {args.games} games at once:     p50 {figures['http_concurrent_p50_ms']:7.3f} ms   p99 {figures['http_concurrent_p99_ms']:7.3f} ms"
         f"   {figures['http_concurrent_decisions_per_s']:8,.0f} decisions/s"
