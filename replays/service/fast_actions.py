@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any
 from uuid import UUID
 
+import orjson
 from annotated_types import MaxLen
 from fastapi.routing import APIRoute
 from fastapi.security.utils import get_authorization_scheme_param
@@ -153,8 +154,10 @@ class FastActions:
 
 
 def _encoded(answer: Map) -> bytes:
-    """An answer's JSON as ``JSONResponse`` renders it."""
-    return json.dumps(answer, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
+    """An answer's JSON as ``JSONResponse`` renders it (``json.dumps`` compact, ``ensure_ascii=False``): the
+    same bytes from orjson for what an answer holds (strings, ints, bools, None, lists and maps with string
+    keys; never a float, where orjson would write NaN as null rather than refuse it)."""
+    return orjson.dumps(answer)
 
 
 def _again(read: list[Message], receive: Receive) -> Receive:

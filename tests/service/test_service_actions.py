@@ -246,3 +246,21 @@ def test_an_oversized_decision_and_a_defect_are_answered_alike_whether_its_conte
             assert r.status_code == 500, r.text
             assert r.json() == {"error": "internal error: this is a defect of mtg-ledger, logged on the server"}
     assert log.getvalue().count("ZeroDivisionError") >= 2
+
+
+def test_a_decision_s_answer_is_the_same_bytes_from_the_fast_path_as_jsonresponse_renders_them(client: TestClient) -> None:
+    """``fast_actions.py`` encodes a decision's answer with orjson; ``JSONResponse`` (the route's) with
+    ``json.dumps``: byte for byte the same JSON, for real answers and for every kind of value an answer holds."""
+    from fastapi.responses import JSONResponse
+
+    from mtg_ledger.core.turn import Step
+    from mtg_ledger.replays.service.fast_actions import _encoded
+
+    game, tokens = new_game(client)
+    answer = client.post(f"/games/{game}/actions", json={"action": "cast", "card": "Lightning Bolt", "targets": ["bob"]}, headers={"Authorization": f"Bearer {tokens['alice']}"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["events"], answer.json()
+    made = {"version": 3, "events": [{"v": 1, "type": "StepBegan", "step": Step.UPKEEP, "hidden": None, "first_strike": False}],
+            "receipt": {"game": "é\u2028\"\\\x01 ✓ 𝄞", "n": -(2**63), "list": [True, 0, ""]}}
+    for value in (answer.json(), made):
+        assert _encoded(value) == JSONResponse(value).body
