@@ -46,6 +46,7 @@ docs: $(STAMP)
 bench: $(STAMP)
 	rm -f benchmarks/results.json
 	$(PY) -m benchmarks.quiet
+	$(PY) -m benchmarks.machine
 	$(PY) -m benchmarks.run
 	$(PY) -m benchmarks.storage
 	$(PY) -m benchmarks.quiet
@@ -61,6 +62,7 @@ bench: $(STAMP)
 	$(PY) -m benchmarks.audit
 	$(PY) -m benchmarks.receipts
 	$(PY) -m benchmarks.cards
+	$(PY) -m benchmarks.machine --last
 	$(PY) -m benchmarks.targets
 
 # mypy can't follow setuptools' package-dir mapping (core/ is mtg_ledger.core): it reads the packages
