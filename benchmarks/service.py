@@ -7,8 +7,9 @@ on 127.0.0.1, each on a fresh SQLite file, one transaction per decision:
 1. one game at a time, one client, each decision taken in process then through HTTP (alternately, so
    both meet the same machine): each decision's latency (p50, p99) both ways; their difference at p50
    is the service's overhead (``http_overhead_p50_ms``). The client is a plain socket (``Client``); the
-   same decisions through the standard library's ``http.client`` on a game of their own, in the same
-   turns, give the overhead a client of that weight sees (``http_overhead_stdlib_client_p50_ms``);
+   same decisions through the standard library's ``http.client``, on games of their own, each right after
+   a decision in process as well, give the overhead a client of that weight sees
+   (``http_overhead_stdlib_client_p50_ms``);
 2. many games at once, one client each: decisions/s through HTTP and the latencies under that load.
 
 The figures are printed and merged into ``benchmarks/results.json`` (not committed).
@@ -56,8 +57,9 @@ class Client:
     """One keep-alive HTTP/1.1 connection over a plain socket, as a load generator's (wrk's) is: the request
     written in one ``sendall``, the answer framed by its ``Content-Length`` (or chunked), nothing parsed but
     the status line and the framing headers. The standard library's ``http.client`` (``StdlibClient``)
-    parses every answer's headers with the ``email`` package: some 0.2 ms a request on this machine, which
-    is the client's cost, not the service's; ``http_overhead_stdlib_p50_ms`` reports the figure with it."""
+    parses every answer's headers with the ``email`` package: 0.04 to 0.2 ms a request on this machine,
+    which is the client's cost, not the service's; ``http_overhead_stdlib_client_p50_ms`` reports the
+    figure with it."""
 
     def __init__(self, url: str, timeout: float | None = None) -> None:
         parts = urlsplit(url)
@@ -149,8 +151,9 @@ class StdlibClient:
 
 
 def side_by_side(db: Path, url: str, setup: dict[str, Any], actions: list[dict[str, Any]], games: int) -> tuple[list[float], list[float], list[float]]:
-    """The same decisions in process, through HTTP with ``Client`` and through HTTP with ``StdlibClient``
-    (each on a game of its own), one after the other, so that all three meet the same machine."""
+    """The same decisions in process and through HTTP, alternately, so that both meet the same machine: each
+    decision through ``Client`` and through ``StdlibClient`` (each on a game of its own), each right after
+    the same decision in process (on a game of its own too), the two clients taking turns going first."""
     ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
     names = [p["name"] for p in setup["players"]]
     local: list[float] = []
@@ -158,19 +161,18 @@ def side_by_side(db: Path, url: str, setup: dict[str, Any], actions: list[dict[s
     stdlib: list[float] = []
     clients = ((Client(url), served), (StdlibClient(url), stdlib))
     for _ in range(games):
-        game_id = ledger.start(setup)
-        created = []
-        for client, _times in clients:
+        legs = []
+        for client, times in clients:
             status, answer = client.call("POST", "/games", setup)
             assert status == 201, answer
-            created.append(answer)
-        for action in actions:
+            legs.append((ledger.start(setup), client, times, answer))
+        for i, action in enumerate(actions):
             command = parse_action(action, names)
-            began = time.perf_counter()
-            ledger.decide(game_id, command)  # type: ignore[arg-type]
-            local.append(time.perf_counter() - began)
             body = {k: v for k, v in action.items() if k != "player"}
-            for (client, times), game in zip(clients, created, strict=True):
+            for game_id, client, times, game in legs if i % 2 else reversed(legs):
+                began = time.perf_counter()
+                ledger.decide(game_id, command)  # type: ignore[arg-type]
+                local.append(time.perf_counter() - began)
                 began = time.perf_counter()
                 status, answer = client.call("POST", f"/games/{game['game']}/actions", body, game["tokens"][action["player"]])
                 times.append(time.perf_counter() - began)
