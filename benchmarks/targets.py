@@ -34,7 +34,7 @@ TARGETS: list[tuple[str, str, str, Check | None]] = [  # key, what it is, the ta
     ("cli_state_ms", "mtg-ledger state GAME, demo store, whole process: median", "<= 200 ms", lambda x: x <= 200),
     ("receipt_overhead_p50_ms", "what receipts add to a decision (views, public head, signature): p50", "<= 0.2 ms", lambda x: x <= 0.2),
     ("receipt_bytes_per_event", "what receipts add to the SQLite store, per event", "<= 40 B", lambda x: x <= 40),
-    # how fast the machine ran the engine at the run's start and end (benchmarks/machine.py): every time above moves with it
+    # how fast the machine was at the run's start and end (benchmarks/machine.py): every time above moves with it
     ("machine_reference_ms.first", "the machine: reference work (300,000 small maps) at the start, ms", "reported", None),
     ("machine_reference_ms.last", "the machine: the same at the end, ms", "reported", None),
 ]
