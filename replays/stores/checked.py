@@ -32,7 +32,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.events.base import Applier
-from mtg_ledger.core.hashing import chain, short_sha256
+from mtg_ledger.core.hashing import chain
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.state_hash import map_header
 from mtg_ledger.core.table import Game
@@ -47,7 +47,11 @@ __all__ = [  # with what ``replays.stores.pages`` gives (re-exported: the rows `
 
 Map = dict[str, Any]
 _STORAGE_ONLY = row_form.STORAGE_ONLY
-_sha256 = short_sha256  # a row's chain message is a block or two: see core.hashing
+# A row's chain message is a block or two. OpenSSL's sha256 (hashlib's), with this machine's SHA instructions,
+# made the rebuild of the bench's game 4% faster in three runs of 11 to 15 interleaved pairs (2026-12-04), where
+# the interpreter's (core.hashing.short_sha256) had been 7% faster on the machine of 2026-12-03: see
+# docs/explanation/performance.md. The same digests either way.
+_sha256 = hashlib.sha256
 _pack = msgpack.Packer(use_bin_type=True).pack
 
 
