@@ -25,10 +25,9 @@ def _short_sha256() -> Callable[[bytes], Any]:
     bytes, some 100 bytes in all): the interpreter's own implementation (``_sha2`` from CPython 3.12,
     ``_sha256`` before), the same function as ``hashlib.sha256``'s. OpenSSL's, which ``hashlib`` gives,
     sets up and tears down an algorithm and a context for each digest, and a copy of it for ``digest()``:
-    on messages this short that cost more than its faster compression saved (a rebuild of the bench's game
-    7% faster with this one, 2026-12-03; on 2026-12-04 the same comparison gave OpenSSL's 4% faster, and the
-    rebuild's check, ``replays.stores.checked``, takes hashlib's since; an audit took as long with either).
-    Checked against ``hashlib.sha256`` on a known input; that one where there is none."""
+    on messages this short that can cost more than its faster compression saves, as the machine goes (see
+    docs/explanation/performance.md; an audit took as long with either). Checked against ``hashlib.sha256``
+    on a known input; that one where there is none."""
     for name in ("_sha2", "_sha256"):
         try:
             made: Callable[[bytes], Any] = importlib.import_module(name).sha256
