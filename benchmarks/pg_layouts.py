@@ -22,6 +22,7 @@ from typing import Any
 from uuid import uuid4
 
 import msgpack
+import zstandard
 from psycopg import sql
 
 from benchmarks.scaleout_store import _connect, postgres_env
@@ -29,20 +30,35 @@ from benchmarks.storage import sqlite_demo
 from mtg_ledger.replays.ledger.logs import configure_logging
 
 Row = tuple[int, int, bytes]  # version, topic id, state
-Statements = Callable[[int, list[Row]], list[tuple[str, tuple[Any, ...]]]]
+Statements = Callable[[int, list[Row], list[Row]], list[tuple[str, tuple[Any, ...]]]]  # save i, its rows, the snapshots taken at its end
+STREAM = "5d74c23f-29f1-4eb2-a78f-d669777c8fe4"
 
 _PER_SAVE = "CREATE TABLE saves ({stream}, version int4 NOT NULL, id int8 NOT NULL, events bytea NOT NULL, PRIMARY KEY (stream, version))"
 
 
 def _save_row(stream: Any) -> Statements:
-    def statements(i: int, save: list[Row]) -> list[tuple[str, tuple[Any, ...]]]:
+    def statements(i: int, save: list[Row], _snapshots: list[Row]) -> list[tuple[str, tuple[Any, ...]]]:
         packed = msgpack.packb([[topic, state] for _, topic, state in save])
         return [("INSERT INTO saves VALUES (%s, %s, %s, %s)", (stream, save[0][0], i << 16, packed))]
 
     return statements
 
 
-def _event_rows(i: int, save: list[Row]) -> list[tuple[str, tuple[Any, ...]]]:
+_ONE_TABLE = ("CREATE TABLE saves (stream uuid NOT NULL, kind int2 NOT NULL, version int4 NOT NULL, id int8,"
+              " events bytea NOT NULL, PRIMARY KEY (stream, kind, version))")
+
+
+def _with_snapshots(squeeze: Callable[[bytes], bytes]) -> Statements:
+    def statements(i: int, save: list[Row], snapshots: list[Row]) -> list[tuple[str, tuple[Any, ...]]]:
+        packed = squeeze(msgpack.packb([[topic, state] for _, topic, state in save]))
+        return [("INSERT INTO saves VALUES (%s, 0, %s, %s, %s)", (STREAM, save[0][0], i << 16, packed))] + [
+            ("INSERT INTO saves VALUES (%s, 1, %s, NULL, %s)", (STREAM, v, squeeze(msgpack.packb([topic, state])))) for v, topic, state in snapshots
+        ]
+
+    return statements
+
+
+def _event_rows(i: int, save: list[Row], _snapshots: list[Row]) -> list[tuple[str, tuple[Any, ...]]]:
     versions, topics, states = ([r[k] for r in save] for k in range(3))
     return [
         ("INSERT INTO events SELECT 1, v, t, s FROM unnest(%s::int4[], %s::int2[], %s::bytea[]) AS x(v, t, s)", (versions, topics, states)),
@@ -63,23 +79,32 @@ LAYOUTS: list[tuple[str, list[str], Statements]] = [
     ], _save_row(1)),
     ("the same, the stream named by its uuid (no table of games)", [
         _PER_SAVE.format(stream="stream uuid NOT NULL"), "ALTER TABLE saves ALTER events SET STORAGE MAIN", "CREATE UNIQUE INDEX ON saves (id)",
-    ], _save_row("5d74c23f-29f1-4eb2-a78f-d669777c8fe4")),
+    ], _save_row(STREAM)),
+    ("one table for everything: each save's row (uuid, kind 0, first version, feed id, its rows) and each snapshot's (kind 1,"
+     " its version, no feed id), MAIN, an index of feed ids", [
+        _ONE_TABLE, "ALTER TABLE saves ALTER events SET STORAGE MAIN", "CREATE UNIQUE INDEX ON saves (id) WHERE id IS NOT NULL",
+    ], _with_snapshots(lambda b: b)),
+    ("the same, each row's bytes compressed by zstd (level 19) before they are sent", [
+        _ONE_TABLE, "ALTER TABLE saves ALTER events SET STORAGE MAIN", "CREATE UNIQUE INDEX ON saves (id) WHERE id IS NOT NULL",
+    ], _with_snapshots(zstandard.ZstdCompressor(level=19, write_content_size=False, write_checksum=False).compress)),
 ]
 
 
-def demo_saves() -> tuple[int, list[list[Row]]]:
-    """The demo game's events and its rows, save by save (the compact tables' feed: one row a save)."""
+def demo_saves() -> tuple[int, list[list[Row]], list[Row]]:
+    """The demo game's events, its rows save by save (the compact tables' feed: one row a save), and its
+    snapshots' rows (version, topic id, state)."""
     with tempfile.TemporaryDirectory() as tmp:
         events, _ = sqlite_demo(Path(tmp))
         (db,) = Path(tmp).glob("*.sqlite")
         con = sqlite3.connect(db)
         rows = con.execute("SELECT key & 4294967295, topic, state FROM events ORDER BY key").fetchall()
         feed = con.execute("SELECT version, size FROM feed ORDER BY id").fetchall()
+        snapshots = con.execute("SELECT key & 4294967295, topic, state FROM snapshots ORDER BY key").fetchall()
         con.close()
-    return events, [[r for r in rows if version <= r[0] < version + size] for version, size in feed]
+    return events, [[r for r in rows if version <= r[0] < version + size] for version, size in feed], snapshots
 
 
-def measure(env: dict[str, str], ddl: list[str], statements: Statements, saves: list[list[Row]]) -> tuple[int, list[tuple[Any, ...]]]:
+def measure(env: dict[str, str], ddl: list[str], statements: Statements, saves: list[list[Row]], snapshots: list[Row]) -> tuple[int, list[tuple[Any, ...]]]:
     schema = f"mtgl_layout_{uuid4().hex[:8]}"
     with _connect(env) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
@@ -88,7 +113,8 @@ def measure(env: dict[str, str], ddl: list[str], statements: Statements, saves: 
             for statement in ddl:
                 conn.execute(statement)  # type: ignore[arg-type]
             for i, save in enumerate(saves):
-                for statement, params in statements(i, save):
+                taken = [r for r in snapshots if save[0][0] <= r[0] < save[0][0] + len(save)]
+                for statement, params in statements(i, save, taken):
                     conn.execute(statement, params)  # type: ignore[arg-type]
             conn.execute("CHECKPOINT")
             in_schema = "SELECT c.oid, c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s"
@@ -98,6 +124,10 @@ def measure(env: dict[str, str], ddl: list[str], statements: Statements, saves: 
                 " CASE WHEN c.reltoastrelid = 0 THEN 0 ELSE pg_total_relation_size(c.reltoastrelid) END"
                 " FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = %s ORDER BY c.relname", (schema,)
             ).fetchall()
+            tables = [name for name, _, _, _ in parts if name in ("events", "feed", "saves")]
+            held = {name: conn.execute(sql.SQL("SELECT COUNT(*), COALESCE(SUM(pg_column_size(t.*)), 0) FROM {} AS t").format(sql.Identifier(name))).fetchone()
+                    for name in tables}  # rows, and their bytes as stored (headers and compression included, line pointers not)
+            parts = [(*part, held.get(part[0])) for part in parts]
         finally:
             conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
     assert total is not None
@@ -107,14 +137,15 @@ def measure(env: dict[str, str], ddl: list[str], statements: Statements, saves: 
 def main() -> None:
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
     configure_logging()
-    events, saves = demo_saves()
-    print(f"demo game (seed 7): {events:,} events in {len(saves)} saves")
+    events, saves, snapshots = demo_saves()
+    print(f"demo game (seed 7): {events:,} events in {len(saves)} saves, {len(snapshots)} snapshots")
     env = postgres_env()
     for name, ddl, statements in LAYOUTS:
-        total, parts = measure(env, ddl, statements, saves)
+        total, parts = measure(env, ddl, statements, saves, snapshots)
         print(f"{total / events:6.1f} B/event  ({total:,} bytes)  {name}")
-        for relation, main_bytes, fsm, toast in parts:
+        for relation, main_bytes, fsm, toast, held in parts:
             extra = (f", a free space map of {fsm:,}" if fsm else "") + (f", TOAST (table and index) {toast:,}" if toast else "")
+            extra += f"; {held[0]:,} rows of {held[1]:,} bytes" if held else ""
             print(f"          {relation}: {main_bytes:,} bytes{extra}")
 
 
