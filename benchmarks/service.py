@@ -9,8 +9,15 @@ on 127.0.0.1, each on a fresh SQLite file, one transaction per decision:
    is the service's overhead (``http_overhead_p50_ms``). The client is a plain socket (``Client``); the
    same decisions through the standard library's ``http.client``, on games of their own, each right after
    a decision in process as well, give the overhead a client of that weight sees
-   (``http_overhead_stdlib_client_p50_ms``);
-2. many games at once, one client each: decisions/s through HTTP and the latencies under that load.
+   (``http_overhead_stdlib_client_p50_ms``). Both legs' decisions run on the same CPU: this process and
+   every thread of the server on one CPU (``same_cpu``, the last this process may use, as the rebuild's
+   pairs in ``benchmarks.run``), so that the two legs differ by HTTP alone. Left to the scheduler, the
+   in-process leg and the server's decision threads land on different CPUs, and a decision's commit waits
+   for the disk's interrupt on whichever CPU the system delivers it to: on this machine a decision took
+   0.41 ms on the one and 0.52 on the other. The same comparison with nothing pinned is made after it, on
+   games of its own, and reported (``http_overhead_unpinned_p50_ms``);
+2. many games at once, one client each, nothing pinned: decisions/s through HTTP and the latencies under
+   that load.
 
 The figures are printed and merged into ``benchmarks/results.json`` (not committed).
 """
@@ -29,6 +36,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -183,6 +192,32 @@ def side_by_side(db: Path, url: str, setup: dict[str, Any], actions: list[dict[s
     return local, served, stdlib
 
 
+@contextmanager
+def same_cpu(pid: int) -> Iterator[bool]:
+    """This thread and every thread of process ``pid`` on one CPU (the last this process may use) for the
+    block, then back on every CPU this process may use; threads the server starts meanwhile inherit the CPU of
+    the thread that starts them. Yields whether it could (not where the system has no affinity calls)."""
+    if not hasattr(os, "sched_setaffinity") or not Path(f"/proc/{pid}/task").is_dir():
+        yield False
+        return
+    allowed = os.sched_getaffinity(0)
+    one = {max(allowed)}
+
+    def pin(cpus: set[int]) -> None:
+        os.sched_setaffinity(0, cpus)
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            try:
+                os.sched_setaffinity(int(task.name), cpus)
+            except ProcessLookupError:  # a thread that has ended since it was listed
+                pass
+
+    pin(one)
+    try:
+        yield True
+    finally:
+        pin(allowed)
+
+
 def play_over_http(url: str, setup: dict[str, Any], actions: list[dict[str, Any]], latencies: list[float]) -> None:
     client = Client(url)
     status, created = client.call("POST", "/games", setup)
@@ -237,7 +272,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         process, url = start_server(Path(tmp) / "served.sqlite")
         try:
-            local, sequential, stdlib = side_by_side(Path(tmp) / "local.sqlite", url, setup, actions, args.sequential)
+            with same_cpu(process.pid) as pinned:
+                local, sequential, stdlib = side_by_side(Path(tmp) / "local.sqlite", url, setup, actions, args.sequential)
+            local_free, sequential_free, _ = side_by_side(Path(tmp) / "local-unpinned.sqlite", url, setup, actions, args.sequential)
             loaded: list[float] = []
             clients = [threading.Thread(target=play_over_http, args=(url, setup, actions, loaded)) for _ in range(args.games)]
             began = time.perf_counter()
@@ -259,6 +296,10 @@ def main() -> None:
         "http_overhead_p50_ms": ms(statistics.median(sequential) - statistics.median(local)),
         "http_stdlib_client_p50_ms": ms(statistics.median(stdlib)),
         "http_overhead_stdlib_client_p50_ms": ms(statistics.median(stdlib) - statistics.median(local)),
+        "service_legs_on_one_cpu": pinned,
+        "inprocess_unpinned_p50_ms": ms(statistics.median(local_free)),
+        "http_unpinned_p50_ms": ms(statistics.median(sequential_free)),
+        "http_overhead_unpinned_p50_ms": ms(statistics.median(sequential_free) - statistics.median(local_free)),
         "http_concurrent_games": args.games,
         "http_concurrent_decisions_per_s": round(len(loaded) / elapsed, 1),
         "http_concurrent_p50_ms": ms(statistics.median(loaded)),
@@ -267,8 +308,12 @@ def main() -> None:
     print(f"service: {len(actions)} decisions a game, SQLite, loopback, one transaction per decision")
     print(f"in process (Ledger.decide):  p50 {figures['inprocess_p50_ms']:7.3f} ms   p99 {figures['inprocess_p99_ms']:7.3f} ms   {figures['inprocess_decisions_per_s']:8,.0f} decisions/s")
     print(f"HTTP, one client at a time:  p50 {figures['http_p50_ms']:7.3f} ms   p99 {figures['http_p99_ms']:7.3f} ms")
-    print(f"HTTP overhead at p50:        {figures['http_overhead_p50_ms']:.3f} ms")
+    print(f"HTTP overhead at p50:        {figures['http_overhead_p50_ms']:.3f} ms" + ("   (both legs on one CPU)" if pinned else "   (not pinned: no affinity calls here)"))
     print(f"the same through http.client: p50 {figures['http_stdlib_client_p50_ms']:7.3f} ms, overhead {figures['http_overhead_stdlib_client_p50_ms']:.3f} ms")
+    print(
+        f"nothing pinned:              in process p50 {figures['inprocess_unpinned_p50_ms']:.3f} ms, HTTP p50 {figures['http_unpinned_p50_ms']:.3f} ms,"
+        f" overhead {figures['http_overhead_unpinned_p50_ms']:.3f} ms"
+    )
     print(
         f"HTTP, {args.games} games at once:     p50 {figures['http_concurrent_p50_ms']:7.3f} ms   p99 {figures['http_concurrent_p99_ms']:7.3f} ms"
         f"   {figures['http_concurrent_decisions_per_s']:8,.0f} decisions/s"
