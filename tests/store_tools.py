@@ -101,9 +101,13 @@ def swap_rows(db: Path, game: str, a: int, b: int) -> None:
     set_row(db, game, b, state=sa, topic=ta)
 
 
-def snapshot_versions(db: Path, game: str) -> list[int]:
+def versions(db: Path, game: str, table: str = EVENTS) -> list[int]:
     with sqlite3.connect(db) as con:
-        return [k % 4294967296 for (k,) in con.execute(f"SELECT key FROM {SNAPSHOTS} WHERE key / 4294967296 = (SELECT id FROM games WHERE uuid = ?) ORDER BY 1", (_key(game),))]
+        return [k % 4294967296 for (k,) in con.execute(f"SELECT key FROM {table} WHERE key / 4294967296 = (SELECT id FROM games WHERE uuid = ?) ORDER BY 1", (_key(game),))]
+
+
+def snapshot_versions(db: Path, game: str) -> list[int]:
+    return versions(db, game, SNAPSHOTS)
 
 
 def edit_snapshot(db: Path, game: str, version: int, change: Callable[[Fields], None], *, rehash: bool = False, drop_hash: bool = False) -> None:

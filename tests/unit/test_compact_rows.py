@@ -10,6 +10,7 @@ from typing import Any
 from uuid import UUID
 
 import msgpack
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -70,6 +71,67 @@ def test_the_hot_path_and_the_general_path_rebuild_the_same_state_at_every_turn(
     finally:
         ledger.close()
     assert fast == general
+
+
+def _forged_and_rehashed(db: Path, game: UUID, version: int, last: int, **changes: Any) -> None:
+    """A forger who can rewrite the whole chain: the row at ``version`` changed, every hash from it on made anew."""
+    previous = store_tools.fields(db, str(game), version - 1)["hash"]
+    for w in range(version, last + 1):
+        topic, _ = store_tools.row(db, str(game), w)
+        stored = store_tools.fields(db, str(game), w)
+        del stored["hash"]
+        if w == version:
+            stored.update(changes)
+        previous = chain(previous, {"v": w, "type": topic, **{k: x for k, x in stored.items() if k not in rows.STORAGE_ONLY}})
+        store_tools.set_row(db, str(game), w, state=rows.row(bytes.fromhex(previous), msgpack.packb(dict(sorted(stored.items())))))
+
+
+@pytest.mark.parametrize("turn", ["8", True, 8.0, None], ids=["a string", "a bool", "a float", "nil"])
+def test_a_rehashed_row_with_a_field_of_another_type_goes_the_general_way_and_rebuilds_as_it(
+    demo: tuple[Path, UUID], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, turn: Any
+) -> None:
+    """The hot path decodes an event type whose fields are all plain with msgspec's decoder of those fields'
+    types, which refuses a value of another type (msgpack's decoder would take it): that row goes the general
+    way, which decodes and applies it (``StepBegan``'s applier does not read ``turn``), and the game rebuilds
+    the same either way."""
+    db, game = demo
+    copy = tmp_path / "forged.sqlite"
+    copy.write_bytes(db.read_bytes())
+    v = next(v for v in range(2, 200) if store_tools.row(copy, str(game), v)[0] == "StepBegan")
+    last = max(store_tools.versions(copy, str(game)))
+    _forged_and_rehashed(copy, game, v, last, turn=turn)
+    decode = checked._FAST["StepBegan"][3]
+    with pytest.raises(msgspec.ValidationError):  # the hot path does not take it
+        decode(store_tools.row(copy, str(game), v)[1][rows.BODY :])
+    original = store_tools.row(db, str(game), v)[1][rows.BODY :]
+    assert decode(original) == msgpack.unpackb(original)  # the row as recorded: the same fields as msgpack reads
+    ledger = _ledger(copy)
+    try:
+        versions = [v - 1, v, v + 1, *range(v + 50, last + 1, 211), last]
+        fast = [ledger.game(game, w).state.state_hash() for w in versions]
+        monkeypatch.setattr(checked.Chain, "fast", lambda self, state, page, start: start)  # every row the general way
+        general = [ledger.game(game, w).state.state_hash() for w in versions]
+    finally:
+        ledger.close()
+    assert fast == general
+
+
+def test_the_hot_paths_decoders_read_every_row_of_a_game_as_msgpack_does(demo: tuple[Path, UUID]) -> None:
+    db, game = demo
+    for v in store_tools.versions(db, str(game)):
+        topic, state = store_tools.row(db, str(game), v)
+        entry = checked._FAST.get(topic)
+        if entry is not None and state[0] == rows.EVENT_ROW:
+            body = state[rows.BODY :]
+            assert list(entry[3](body).items()) == list(msgpack.unpackb(body).items()), (v, topic)
+
+
+def test_an_event_type_with_a_field_of_any_type_keeps_msgpacks_decoder() -> None:
+    """Where a field may hold anything, msgspec and msgpack can read a value apart (a timestamp extension:
+    a ``datetime``, a ``Timestamp``): such types keep msgpack's decoder on the hot path."""
+    entries = checked._FAST
+    assert entries["SpellCast"][3] is msgpack.unpackb  # targets: list[Any]
+    assert entries["PriorityPassed"][3] is not msgpack.unpackb
 
 
 def test_a_row_whose_fields_were_re_encoded_in_another_order_still_checks(demo: tuple[Path, UUID], tmp_path: Path) -> None:
