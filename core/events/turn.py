@@ -149,6 +149,7 @@ class TurnBegan(GameEvent):
 # list starts there. A list not walked yet (a state read from a snapshot), or one changed otherwise (that
 # last permanent moved), is walked whole. It changes how long the walk takes, never what it finds.
 _SETTLED: Walks[tuple[int, Permanent | None]] = Walks()
+_PHASES = turn_plan.phases()
 
 
 @applies(TurnBegan)
@@ -160,10 +161,11 @@ def _turn_began(s: GameState, e: TurnBeganFields) -> None:
     s.turn = e["turn"]
     s.active_player = e["active_player"]
     s.phase = s.step = None
-    s.spells_cast_last_turn = sum(s.spells_cast_this_turn.get(p, 0) for p in teams.team_of(s, previous)) if previous else 0
+    cast = s.spells_cast_this_turn
+    s.spells_cast_last_turn = sum(cast.get(p, 0) for p in teams.team_of(s, previous)) if previous and cast else 0
     s.spells_cast_this_turn = {}
     s.attacked_this_turn = []
-    s.phase_plan = list(turn_plan.phases())  # the plan's phases, in order (500.1)
+    s.phase_plan = list(_PHASES)  # the plan's phases, in order (500.1)
     for player in s.players.values():
         player.lands_played = 0
     team = teams.team_of(s, e["active_player"])
