@@ -16,10 +16,12 @@ from uuid import UUID
 
 from eventsourcing.persistence import StoredEvent
 
-PAGE = 2_000  # event rows read per query: memory stays bounded on a game of millions of events, and a page
-# is still in the CPU's caches as its rows are applied. A page costs some 240,000 instructions besides its rows
-# (its connection from the pool, its transaction, the topics table): the bench's game rebuilt 2% faster than
-# with 1,000 rows a page, 10% slower with 250 (median of 15 rebuilds each, interleaved)
+PAGE = 16_000  # event rows read per query: memory stays bounded on a game of millions of events (a page of
+# the bench's game is some 2.5 MB as read). A page costs some 240,000 instructions besides its rows (its
+# connection from the pool, its transaction, the topics table) and a start of the hot path: the bench's game
+# (104,470 events) rebuilt 2% faster with 2,000 rows a page than with 1,000 and 10% slower with 250 (median of 15
+# rebuilds each, interleaved); 1.7% faster again with 4,000, and some 4% with 16,000, where 32,000 gained nothing
+# more (2026-12-04, medians of 9, three interleaved pairs each)
 
 RawRow = tuple[int, Any, bytes]  # (version, topic as the recorder keeps it: its name, or an id of its topics table, state)
 RunRow = tuple[Any, bytes]  # (topic, state) of a page read as a run of versions (``Page.first``)

@@ -4,6 +4,7 @@ hot path that folds them (replays.checked) agreeing with the general path on eve
 from __future__ import annotations
 
 import hashlib
+import io
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -20,10 +21,11 @@ from mtg_ledger.core.events import APPLIERS
 from mtg_ledger.core.hashing import canonical, chain, chain_fields
 from mtg_ledger.core.schema import upgrade
 from mtg_ledger.core.state import GameState
-from mtg_ledger.replays.stores import checked
+from mtg_ledger.replays.stores import checked, pages
 from mtg_ledger.replays import logfile
 from mtg_ledger.replays.stores import rows
 from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.play import play_demo
 from tests import store_tools
@@ -94,6 +96,7 @@ def test_a_rehashed_row_with_a_field_of_another_type_goes_the_general_way_and_re
     types, which refuses a value of another type (msgpack's decoder would take it): that row goes the general
     way, which decodes and applies it (``StepBegan``'s applier does not read ``turn``), and the game rebuilds
     the same either way."""
+    configure_logging(io.StringIO(), level="warning")  # the snapshots it turns away: here, not to a stream an earlier test closed
     db, game = demo
     copy = tmp_path / "forged.sqlite"
     copy.write_bytes(db.read_bytes())
@@ -132,6 +135,22 @@ def test_an_event_type_with_a_field_of_any_type_keeps_msgpacks_decoder() -> None
     entries = checked._FAST
     assert entries["SpellCast"][3] is msgpack.unpackb  # targets: list[Any]
     assert entries["PriorityPassed"][3] is not msgpack.unpackb
+
+
+def test_a_game_read_a_few_rows_a_page_rebuilds_the_same_at_every_version(demo: tuple[Path, UUID], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fold reads a game a page at a time (``replays.stores.pages.PAGE`` rows): at every page's end the hot
+    path stops and the next page goes on from its version and hash, wherever the pages fall."""
+    db, game = demo
+    ledger = _ledger(db)
+    try:
+        last = ledger.state_now(game).version
+        versions = range(1, last + 1, 89)
+        whole = [ledger.game(game, v).state.state_hash() for v in versions]
+        for page in (7, 64):
+            monkeypatch.setattr(pages, "PAGE", page)
+            assert [ledger.game(game, v).state.state_hash() for v in versions] == whole, page
+    finally:
+        ledger.close()
 
 
 def test_a_row_whose_fields_were_re_encoded_in_another_order_still_checks(demo: tuple[Path, UUID], tmp_path: Path) -> None:
