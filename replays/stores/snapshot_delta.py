@@ -45,6 +45,7 @@ Map = dict[str, Any]
 REPLACE, MAP, ARRAY = 0, 1, 2  # node kinds
 COPY, PATCH, NEW = 0, 1, 2  # array segments
 _SCALARS = frozenset({str, int, bool, float, bytes, type(None)})
+_HOLDERS = frozenset({dict, list})  # what ``same`` looks into
 _IDENTITY = ("object", "id")  # what names a map in an array: permanents, stack objects, triggers; effects
 
 
@@ -95,8 +96,9 @@ def unpack(payload: Any) -> Any:
 
 
 def diff(old: Any, new: Any) -> list[Any] | None:
-    """The node that turns ``old`` into ``new``; None when they are equal."""
-    if type(old) is type(new) and old == new:
+    """The node that turns ``old`` into ``new``; None when they are the same: equal, and packing to the same
+    bytes (``same``)."""
+    if type(old) is type(new) and old == new and (type(old) not in _HOLDERS or same(old, new)):
         return None
     if isinstance(old, dict) and isinstance(new, dict):
         if [k for k in old if k in new] + [k for k in new if k not in old] != list(new):
@@ -185,7 +187,23 @@ def _same_items(a: list[Any], b: list[Any]) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
-    return type(a) is type(b) and bool(a == b)
+    return type(a) is type(b) and bool(a == b) and (type(a) not in _HOLDERS or same(a, b))
+
+
+def same(a: dict[str, Any] | list[Any], b: dict[str, Any] | list[Any]) -> bool:
+    """Of two equal maps or arrays (``a == b``), whether they pack to the same bytes: every value of the same
+    type as its counterpart at every depth (``1 == True``, ``1 == 1.0``), every map's keys in the same order
+    (maps are equal in any order; a state keeps each of its maps in its own: the players' is the seating).
+    The types of a level are compared at once; only the maps and arrays in it are looked into."""
+    values_a, values_b = (list(a.values()), list(b.values())) if type(a) is dict else (a, b)
+    if type(a) is dict and list(a) != list(b):
+        return False
+    types = list(map(type, values_a))
+    if types != list(map(type, values_b)):
+        return False
+    if _SCALARS.issuperset(types):
+        return True
+    return all(same(x, y) for x, y, kind in zip(values_a, values_b, types, strict=True) if kind in _HOLDERS)
 
 
 # --- reading a delta --------------------------------------------------------------------------------

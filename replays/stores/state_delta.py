@@ -6,9 +6,10 @@ permanents have not changed since the keyframe. ``diff`` needs the plain map of 
 (``core.state_hash.visible``) only to find it equal to the keyframe's. Here a permanent's attributes
 are compared, as one map, with the keyframe's map of it completed with the defaults of the sparse
 fields it leaves out (``Unchanged``, made once a keyframe), and only a permanent that differs is made a
-map and diffed. The node is the same: equal values are what ``diff`` finds equal (its ``==`` on maps),
-and a field of ``Permanent.SPARSE`` counts as left out exactly when ``visible`` leaves it out (it holds
-its default, of the default's type). A permanent this does not vouch for (an attribute beyond the
+map and diffed. The node is the same: the same values are what ``diff`` finds the same (equal, of the same
+types at every depth, the fields in the same order: ``snapshot_delta.same``), and a field of
+``Permanent.SPARSE`` counts as left out exactly when ``visible`` leaves it out (it holds its default, of
+the default's type). A permanent this does not vouch for (an attribute beyond the
 dataclass's fields, a field deleted, a keyframe map that no permanent's ``visible`` gives) is diffed the
 plain way; a state whose battlefield or key order this does not follow is diffed whole.
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import fields
 from itertools import compress
-from operator import and_, eq, is_, itemgetter, not_
+from operator import and_, is_, itemgetter, not_
 from typing import Any
 
 from mtg_ledger.core.state import GameState, Permanent
@@ -89,8 +90,8 @@ def _expected(item: Map) -> Map | None:
     """The attributes of a permanent whose ``visible`` map equals ``item``: its fields, a sparse one
     left out holding its default. None where that is not so of one such map (a key no field has, a
     field missing, a sparse field present at its default, which ``visible`` never writes)."""
-    if not item.keys() <= _FIELD_SET:
-        return None
+    if not item.keys() <= _FIELD_SET or list(item) != [name for name in FIELDS if name in item]:
+        return None  # a key no field has, or the fields in another order than a permanent's
     values = dict(zip(FIELDS, map(item.get, FIELDS, _DEFAULTS), strict=True))
     if any(value is _MISSING for value in values.values()) or any(name in item and item[name] == default for name, default in _SPARSE.items()):
         return None
@@ -120,7 +121,7 @@ def state_node(old: Map, state: GameState, unchanged: Unchanged) -> list[Any] | 
             node = delta.diff(old[key], value)
             if node is not None:
                 changed[key] = node
-                equal = equal and old[key] == value  # equal as ``diff`` finds maps equal (1 == True)
+                equal = False
     return None if equal else [delta.MAP, changed, [key for key in old if key not in new]]
 
 
@@ -231,10 +232,12 @@ def _known(permanents: list[Permanent], keys: list[int], unchanged: Unchanged) -
 
 def _same(attributes: list[Map], keys: list[int], unchanged: Unchanged) -> list[bool]:
     """For each permanent (its attributes), whether they are the keyframe's map of it with the sparse
-    fields it leaves out at their defaults (``==`` on maps, as ``diff`` compares them: the same fields,
-    equal values), each sparse field of its default's type, so that ``visible`` leaves it out exactly
-    when it holds the default. The types looked at once for all where all are plain, else one by one."""
-    same = list(map(eq, attributes, map(unchanged.expected.get, keys)))
+    fields it leaves out at their defaults, as ``diff`` finds maps the same: equal values, of the same types
+    at every depth, the fields in the same order (``snapshot_delta.same``), each sparse field of its
+    default's type, so that ``visible`` leaves it out exactly when it holds the default. The sparse fields'
+    types looked at once for all where all are plain, else one by one."""
+    expected = list(map(unchanged.expected.get, keys))
+    same = [e is not None and a == e and delta.same(a, e) for a, e in zip(attributes, expected, strict=True)]
     try:
         if all(set(map(type, map(get, attributes))) == {kind} for get, kind in _TYPED):
             return same

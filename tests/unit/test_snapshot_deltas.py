@@ -144,6 +144,24 @@ def test_a_delta_turns_its_keyframe_into_the_state_for_any_pair_of_values(pair: 
     assert delta.pack(got) == delta.pack(new)  # the same bytes: types kept (1 is not True)
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ({"object": True}, {"object": 1}),  # equal, of another type
+        ({"life": [1, 2.0]}, {"life": [1, 2]}),
+        ({"pool": {"G": 1, "W": 1}}, {"pool": {"W": 1, "G": 1}}),  # equal, the keys in another order
+        ([{"a": {"x": 0, "y": 0}}], [{"a": {"y": 0, "x": 0}}]),
+    ],
+    ids=["True then 1", "2.0 then 2", "a map's keys reordered", "deeper"],
+)
+def test_a_delta_keeps_what_equal_values_do_not_a_type_and_a_maps_order(old: Any, new: Any) -> None:
+    """A snapshot's state is kept as the game holds it: a map's order (the seating, the order mana came in)
+    and each value's type, which ``==`` does not tell apart."""
+    node = delta.diff(old, new)
+    assert node is not None
+    assert delta.pack(delta.apply(old, delta.unpack(delta.pack(node)))) == delta.pack(new)
+
+
 @settings(max_examples=examples(25), deadline=None)
 @given(st.data())
 def test_a_delta_between_any_two_states_of_a_game_rebuilds_the_later_one(data: st.DataObject) -> None:

@@ -80,7 +80,7 @@ EDITS = st.sampled_from([
     ("blocking", (3,)),  # a tuple where the keyframe holds a list: not equal (diff: an array node)
     ("deathtouched", True), ("deathtouched", 0),  # 0 is not False: visible keeps it
     ("loyalty_turn", 3), ("loyalty_turn", False), ("loyalty_turn", 0.0), ("attached_to", 2), ("attached_to", None),
-    ("damage", False), ("tapped", 0),  # equal to what the keyframe holds, of another type: diff finds the maps equal
+    ("damage", False), ("tapped", 0),  # equal to what the keyframe holds, of another type: not the same (diff: a node)
     ("extra", 1),  # an attribute beyond the dataclass's fields
     ("delete", "damage"), ("delete", "deathtouched"),
     ("in place", "counters"), ("in place", "blocking"),  # a list or a map changed without a write of the permanent
