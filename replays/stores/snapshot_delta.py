@@ -195,9 +195,12 @@ def same(a: dict[str, Any] | list[Any], b: dict[str, Any] | list[Any]) -> bool:
     type as its counterpart at every depth (``1 == True``, ``1 == 1.0``), every map's keys in the same order
     (maps are equal in any order; a state keeps each of its maps in its own: the players' is the seating).
     The types of a level are compared at once; only the maps and arrays in it are looked into."""
-    values_a, values_b = (list(a.values()), list(b.values())) if type(a) is dict else (a, b)
-    if type(a) is dict and list(a) != list(b):
-        return False
+    values_a: Any = a  # an array's items, or a map's values
+    values_b: Any = b
+    if isinstance(a, dict) and isinstance(b, dict):
+        if list(a) != list(b):
+            return False
+        values_a, values_b = list(a.values()), list(b.values())
     types = list(map(type, values_a))
     if types != list(map(type, values_b)):
         return False
