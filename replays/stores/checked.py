@@ -329,8 +329,10 @@ def _decoder(cls: type[ev.GameEvent], hints: Iterable[Any]) -> Callable[[bytes],
     """How the hot path decodes an event type's fields. Where every field is of a plain type (``_PLAIN``),
     msgspec's decoder of the type's fields, in half of msgpack's time (0.12 against 0.23 µs a row): it takes
     a body only if it is a map of string keys whose values are of the fields' types, and gives the same values
-    as msgpack; any other body (another type in a field, an extension type, a key that is not a string) raises,
-    and the row goes the general way, as a body msgpack cannot decode does. A type with a field of any type
+    as msgpack; any other body (another type in a field, an extension type, a key that is not a string, a field
+    missing) raises, and the row goes the general way, as a body msgpack cannot decode does. A key beyond the
+    fields it leaves out, so that the map holds fewer keys than its header counts: the hot path's check of that
+    count sends the row the general way. A type with a field of any type
     (``Any``), whose values msgspec and msgpack may read apart (a timestamp extension: a datetime, a
     ``Timestamp``), keeps msgpack's decoder."""
     if all(hint in _PLAIN for hint in hints):

@@ -98,7 +98,7 @@ def unpack(payload: Any) -> Any:
 def diff(old: Any, new: Any) -> list[Any] | None:
     """The node that turns ``old`` into ``new``; None when they are the same: equal, and packing to the same
     bytes (``same``)."""
-    if type(old) is type(new) and old == new and (type(old) not in _HOLDERS or same(old, new)):
+    if _same(old, new):
         return None
     if isinstance(old, dict) and isinstance(new, dict):
         if [k for k in old if k in new] + [k for k in new if k not in old] != list(new):
@@ -187,6 +187,7 @@ def _same_items(a: list[Any], b: list[Any]) -> bool:
 
 
 def _same(a: Any, b: Any) -> bool:
+    """Equal, of the same type, and, for a map or an array, the same at every depth (``same``)."""
     return type(a) is type(b) and bool(a == b) and (type(a) not in _HOLDERS or same(a, b))
 
 
