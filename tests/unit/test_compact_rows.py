@@ -80,17 +80,24 @@ def test_the_hot_path_and_the_general_path_rebuild_the_same_state_at_every_turn(
     assert fast == general
 
 
-def _forged_and_rehashed(db: Path, game: UUID, version: int, last: int, **changes: Any) -> None:
-    """A forger who can rewrite the whole chain: the row at ``version`` changed, every hash from it on made anew."""
-    previous = store_tools.fields(db, str(game), version - 1)["hash"]
+def _forged_copy(db: Path, game: UUID, folder: Path, kind: str, **changes: Any) -> tuple[Path, int, int]:
+    """A copy of the store as a forger who can rewrite the whole chain leaves it: the first row of ``kind``
+    changed, every hash from it on made anew. Returns the copy, that row's version and the last one."""
+    configure_logging(io.StringIO(), level="warning")  # the snapshots it turns away: here, not to a stream an earlier test closed
+    copy = folder / "forged.sqlite"
+    copy.write_bytes(db.read_bytes())
+    version = next(v for v in range(2, 200) if store_tools.row(copy, str(game), v)[0] == kind)
+    last = max(store_tools.versions(copy, str(game)))
+    previous = store_tools.fields(copy, str(game), version - 1)["hash"]
     for w in range(version, last + 1):
-        topic, _ = store_tools.row(db, str(game), w)
-        stored = store_tools.fields(db, str(game), w)
+        topic, _ = store_tools.row(copy, str(game), w)
+        stored = store_tools.fields(copy, str(game), w)
         del stored["hash"]
         if w == version:
             stored.update(changes)
         previous = chain(previous, {"v": w, "type": topic, **{k: x for k, x in stored.items() if k not in rows.STORAGE_ONLY}})
-        store_tools.set_row(db, str(game), w, state=rows.row(bytes.fromhex(previous), msgpack.packb(dict(sorted(stored.items())))))
+        store_tools.set_row(copy, str(game), w, state=rows.row(bytes.fromhex(previous), msgpack.packb(dict(sorted(stored.items())))))
+    return copy, version, last
 
 
 @pytest.mark.parametrize("turn", ["8", True, 8.0, None], ids=["a string", "a bool", "a float", "nil"])
@@ -101,13 +108,8 @@ def test_a_rehashed_row_with_a_field_of_another_type_goes_the_general_way_and_re
     types, which refuses a value of another type (msgpack's decoder would take it): that row goes the general
     way, which decodes and applies it (``StepBegan``'s applier does not read ``turn``), and the game rebuilds
     the same either way."""
-    configure_logging(io.StringIO(), level="warning")  # the snapshots it turns away: here, not to a stream an earlier test closed
     db, game = demo
-    copy = tmp_path / "forged.sqlite"
-    copy.write_bytes(db.read_bytes())
-    v = next(v for v in range(2, 200) if store_tools.row(copy, str(game), v)[0] == "StepBegan")
-    last = max(store_tools.versions(copy, str(game)))
-    _forged_and_rehashed(copy, game, v, last, turn=turn)
+    copy, v, last = _forged_copy(db, game, tmp_path, "StepBegan", turn=turn)
     decode = checked._FAST["StepBegan"][3]
     with pytest.raises(msgspec.ValidationError):  # the hot path does not take it
         decode(store_tools.row(copy, str(game), v)[1][rows.BODY :])
@@ -122,13 +124,8 @@ def test_a_rehashed_row_with_a_field_beyond_its_types_goes_the_general_way_and_r
 ) -> None:
     """msgspec's decoder leaves out a key its type does not have; the map then holds fewer keys than the
     body's header counts, and the hot path's check of that count sends the row the general way."""
-    configure_logging(io.StringIO(), level="warning")  # the snapshots it turns away: here, not to a stream an earlier test closed
     db, game = demo
-    copy = tmp_path / "forged.sqlite"
-    copy.write_bytes(db.read_bytes())
-    v = next(v for v in range(2, 200) if store_tools.row(copy, str(game), v)[0] == "StepEnded")
-    last = max(store_tools.versions(copy, str(game)))
-    _forged_and_rehashed(copy, game, v, last, zone="exile")
+    copy, v, last = _forged_copy(db, game, tmp_path, "StepEnded", zone="exile")
     body = store_tools.row(copy, str(game), v)[1][rows.BODY :]
     assert "zone" not in checked._FAST["StepEnded"][3](body) and "zone" in msgpack.unpackb(body)
     fast, general = _both_ways(copy, game, [v - 1, v, v + 1, last], monkeypatch)
