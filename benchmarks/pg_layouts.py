@@ -9,10 +9,15 @@ the layouts keep none of its checks but the rows' own bytes. Prints each layout'
 relations; measures, never asserts.
 
     python -m benchmarks.pg_layouts
+
+``--train`` makes the dictionary the PostgreSQL save rows are compressed with (``replays.stores.row_dictionary``)
+from 90 demo games (seeds 100 to 129, of 2, 3 and 4 players; never the measured game), their rows as the
+recorder packs them; the package ships the file it wrote and pins its SHA-256.
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import sqlite3
 import tempfile
@@ -27,7 +32,10 @@ from psycopg import sql
 
 from benchmarks.scaleout_store import _connect, postgres_env
 from benchmarks.storage import sqlite_demo
+from mtg_ledger.replays.demo.decks import demo_setup
+from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.logs import configure_logging
+from mtg_ledger.replays.ledger.play import play_demo
 
 Row = tuple[int, int, bytes]  # version, topic id, state
 Statements = Callable[[int, list[Row], list[Row]], list[tuple[str, tuple[Any, ...]]]]  # save i, its rows, the snapshots taken at its end
@@ -134,9 +142,46 @@ def measure(env: dict[str, str], ddl: list[str], statements: Statements, saves: 
     return int(total[0]), parts
 
 
+TRAINING = [(seed, players) for seed in range(100, 130) for players in (2, 3, 4)]
+DICTIONARY_BYTES = 16384  # 8 KB and 4 KB dictionaries left the demo game a heap page more (2026-12-04)
+
+
+def game_rows(seed: int, players: int) -> tuple[list[list[tuple[int, str, bytes]]], list[tuple[int, str, bytes]]]:
+    """A demo game's rows save by save and its snapshots' rows, as (version, topic name, state)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "game.sqlite"
+        ledger = Ledger(env={"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(db)})
+        play_demo(ledger, demo_setup(seed, players))
+        ledger.close()
+        con = sqlite3.connect(db)
+        names = dict(con.execute("SELECT id, name FROM topics"))
+        rows = {key: (names[topic], state) for key, topic, state in con.execute("SELECT key, topic, state FROM events")}
+        feed = con.execute("SELECT game, version, size FROM feed ORDER BY id").fetchall()
+        snapshots = [(v, names[t], s) for v, t, s in con.execute("SELECT key & 4294967295, topic, state FROM snapshots ORDER BY key")]
+        con.close()
+    return [[(v + i, *rows[(game << 32) + v + i]) for i in range(size)] for game, v, size in feed], snapshots
+
+
+def train(path: Path) -> None:
+    samples: list[bytes] = []
+    for seed, players in TRAINING:
+        saves, snapshots = game_rows(seed, players)
+        samples += [msgpack.packb([[t, s] for _, t, s in save], use_bin_type=True) for save in saves]
+        samples += [msgpack.packb([t, s], use_bin_type=True) for _, t, s in snapshots]
+    made = zstandard.train_dictionary(DICTIONARY_BYTES, samples, dict_id=1, level=19, threads=1)
+    path.write_bytes(made.as_bytes())
+    print(f"{path}: {len(made.as_bytes()):,} bytes from {len(samples):,} rows of {len(TRAINING)} games")
+
+
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--train", type=Path, metavar="FILE", help="write the save rows' zstd dictionary to FILE, and measure nothing")
+    args = parser.parse_args()
     os.environ["MTG_LEDGER_LOG_LEVEL"] = "warning"
     configure_logging()
+    if args.train:
+        train(args.train)
+        return
     events, saves, snapshots = demo_saves()
     print(f"demo game (seed 7): {events:,} events in {len(saves)} saves, {len(snapshots)} snapshots")
     env = postgres_env()

@@ -45,7 +45,7 @@ def import_once(path: Path, schema: str) -> tuple[float, float, int]:
             err.seek(0)
             raise SystemExit(f"import failed ({os.waitstatus_to_exitcode(status)}): {err.read().strip()}")
     with _connect() as conn:
-        row = conn.execute(sql.SQL("SELECT COUNT(*) FROM {}.mtgledger_events").format(sql.Identifier(schema))).fetchone()
+        row = conn.execute(sql.SQL("SELECT SUM(size) FROM {}.mtgledger_saves WHERE kind = 0").format(sql.Identifier(schema))).fetchone()
     assert row is not None
     return elapsed, usage.ru_maxrss / 1024, int(row[0])
 

@@ -62,7 +62,7 @@ def create_schema(recorder: AggregateRecorder) -> None:
     """Create what ``recorder`` needs and is missing (tables, types, the insert function)."""
     if _is_postgres(recorder):
         _create_postgres(recorder)
-    elif type(recorder).__module__ == "mtg_ledger.replays.stores.postgres":  # ours: under its schema lock
+    elif type(recorder).__module__ in ("mtg_ledger.replays.stores.postgres", "mtg_ledger.replays.stores.pg_saves"):  # ours: under its schema lock
         from mtg_ledger.replays.stores.pg_factory import schema_lock
 
         with schema_lock(recorder.datastore):  # type: ignore[attr-defined]
@@ -140,7 +140,10 @@ def insert_game(
         with recorder.datastore.transaction(commit=True) as curs:  # type: ignore[attr-defined]
             curs.execute(IMPORT_IDLE)
             recorder.insert_events_in_transaction(curs, events)
-            _insert_library_rows(curs, snapshot_recorder, snapshots)
+            if hasattr(snapshot_recorder, "insert_events_in_transaction"):  # save rows' snapshots (replays.stores.pg_saves)
+                snapshot_recorder.insert_events_in_transaction(curs, snapshots)
+            else:
+                _insert_library_rows(curs, snapshot_recorder, snapshots)
     elif isinstance(recorder, SQLiteAggregateRecorder):  # the compact recorders and the library's
         with recorder.datastore.transaction(commit=True) as c:
             for batch in _batches(events):

@@ -3,7 +3,7 @@ versions asks for (``StreamsRecorder.last_versions``), as PostgreSQL's binary ar
 pass: the same values psycopg's list dumpers send, without their work at every execute (finding each
 list's element type, then its dumper, element by element: half of the insert's Python time). Each
 array's type is fixed by its class: ``Uuids`` (``uuid[]``; ``TextUuids``, ``text[]``, on a table whose ids
-are text), ``Int8s`` (``bigint[]``), ``Texts`` (``text[]``) and ``Byteas`` (``bytea[]``).
+are text), ``Int8s`` (``bigint[]``), ``Int4s`` (``integer[]``), ``Int2s`` (``smallint[]``), ``Texts`` (``text[]``) and ``Byteas`` (``bytea[]``).
 
 The format (``array_recv``): dimensions (1), a has-nulls flag (0), the element type's oid, then the one
 dimension's length and lower bound (1), then each element as its length (4 bytes) and its binary form.
@@ -21,12 +21,14 @@ from psycopg import pq
 from psycopg._encodings import conn_encoding
 from psycopg.adapt import Dumper
 
-UUID_OID, INT8_OID, TEXT_OID, BYTEA_OID = 2950, 20, 25, 17
-ARRAY_OID = {UUID_OID: 2951, INT8_OID: 1016, TEXT_OID: 1009, BYTEA_OID: 1001}
+UUID_OID, INT8_OID, INT4_OID, INT2_OID, TEXT_OID, BYTEA_OID = 2950, 20, 23, 21, 25, 17
+ARRAY_OID = {UUID_OID: 2951, INT8_OID: 1016, INT4_OID: 1007, INT2_OID: 1005, TEXT_OID: 1009, BYTEA_OID: 1001}
 
 _HEAD = struct.Struct("!iiIii")  # dimensions, has nulls, element oid, length, lower bound
 _EMPTY = struct.Struct("!iiI")  # an empty array has no dimensions
 _INT8 = struct.Struct("!iq")  # an element's length (8), then the bigint
+_INT4 = struct.Struct("!ii")  # an element's length (4), then the integer
+_INT2 = struct.Struct("!ih")  # an element's length (2), then the smallint
 _UUID = b"\x00\x00\x00\x10"  # a uuid element's length (16)
 
 
@@ -49,6 +51,14 @@ class TextUuids(list):  # type: ignore[type-arg]
 
 class Int8s(list):  # type: ignore[type-arg]
     """Versions, for a ``bigint[]`` parameter."""
+
+
+class Int4s(list):  # type: ignore[type-arg]
+    """Versions, for an ``integer[]`` parameter (the save rows' table)."""
+
+
+class Int2s(list):  # type: ignore[type-arg]
+    """Small counts and flags, for a ``smallint[]`` parameter (the save rows' table)."""
 
 
 class Texts(list):  # type: ignore[type-arg]
@@ -114,6 +124,24 @@ class Int8sDumper(_Binary):
         return _HEAD.pack(1, 0, INT8_OID, len(obj), 1) + b"".join([_INT8.pack(8, v) for v in obj])
 
 
+class Int4sDumper(_Binary):
+    oid = ARRAY_OID[INT4_OID]
+
+    def pack(self, obj: Int4s) -> bytes:
+        if not obj:
+            return _EMPTY.pack(0, 0, INT4_OID)
+        return _HEAD.pack(1, 0, INT4_OID, len(obj), 1) + b"".join([_INT4.pack(4, v) for v in obj])
+
+
+class Int2sDumper(_Binary):
+    oid = ARRAY_OID[INT2_OID]
+
+    def pack(self, obj: Int2s) -> bytes:
+        if not obj:
+            return _EMPTY.pack(0, 0, INT2_OID)
+        return _HEAD.pack(1, 0, INT2_OID, len(obj), 1) + b"".join([_INT2.pack(2, v) for v in obj])
+
+
 class ByteasDumper(_Binary):
     oid = ARRAY_OID[BYTEA_OID]
 
@@ -122,5 +150,5 @@ class ByteasDumper(_Binary):
 
 
 # Our own classes only: no other value's dumper changes.
-for _cls, _dumper in ((Uuids, UuidsDumper), (TextUuids, TextUuidsDumper), (Int8s, Int8sDumper), (Texts, TextsDumper), (Byteas, ByteasDumper)):
+for _cls, _dumper in ((Uuids, UuidsDumper), (TextUuids, TextUuidsDumper), (Int8s, Int8sDumper), (Int4s, Int4sDumper), (Int2s, Int2sDumper), (Texts, TextsDumper), (Byteas, ByteasDumper)):
     psycopg.adapters.register_dumper(_cls, _dumper)

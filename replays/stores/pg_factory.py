@@ -1,5 +1,7 @@
-"""Opening the streams recorder's store: the factory the Ledger is given on PostgreSQL, which creates every
-table under one advisory lock, and connections of their own for that lock and for LISTEN sessions."""
+"""Opening a PostgreSQL store: the factory the Ledger is given on PostgreSQL, which chooses the recorders by
+what the schema holds (the save rows of ``replays.stores.pg_saves`` for a new store; the streams recorder's
+row an event for a store that has its table), creates every table under one advisory lock, and opens
+connections of their own for that lock and for LISTEN sessions."""
 
 from __future__ import annotations
 
@@ -12,6 +14,9 @@ import psycopg
 from eventsourcing import postgres as library
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, NotSupportedError, OperationalError, ProcessRecorder
 
+from mtg_ledger.replays.stores.pg_feed import quoted
+from mtg_ledger.replays.stores.pg_saves import SaveSnapshotsRecorder, SavesRecorder
+from mtg_ledger.replays.stores.pg_saves_sql import saves_table_name
 from mtg_ledger.replays.stores.postgres import SCHEMA_LOCK, StreamsRecorder
 
 
@@ -42,13 +47,55 @@ def schema_lock(datastore: library.PostgresDatastore) -> Iterator[None]:
 R = TypeVar("R")
 
 
+class LastUsedFirst(library.ConnectionPool):  # type: ignore[type-arg]
+    """The library's pool, lending the connection returned last (psycopg's lends the one idle longest). A
+    process that saves from one thread at a time then writes through one server session: its statements
+    stay prepared there, and the table's pages fill one after another. Each session that inserts keeps a
+    page of its own to fill (PostgreSQL's target block, known to no other session until it moves on), so
+    lent in turn, five sessions left five pages part-empty at the end of a game: 16 KB of the demo game's
+    172 KB. The idle longest are still the first closed when the pool shrinks."""
+
+    def _get_ready_connection(self, timeout: float | None) -> Any:
+        self._pool.rotate(1)  # under the pool's lock: the last returned (at the right) is lent next
+        return super()._get_ready_connection(timeout)
+
+
+LAYOUT_ENV = "MTG_LEDGER_PG_LAYOUT"  # "saves" (a new store's, the default) or "events" (a row an event)
+LAYOUTS = ("saves", "events")
+
+
 class Factory(library.PostgresFactory):
-    """The library's PostgreSQL factory with the streams recorder for events, and every table
-    created under one advisory lock (workers starting together never race), only when
-    CREATE_TABLE allows it (reading verbs set CREATE_TABLE=false and run no DDL)."""
+    """The library's PostgreSQL factory with our recorders for events and snapshots: save rows
+    (``pg_saves``) in a new store or one that holds them, the streams recorder's row an event in a store
+    that holds its table (or where MTG_LEDGER_PG_LAYOUT=events asks for it). Every table is created under
+    one advisory lock (workers starting together never race), only when CREATE_TABLE allows it (reading
+    verbs set CREATE_TABLE=false and run no DDL)."""
 
     application_recorder_class = StreamsRecorder
     _deferring = False
+    _saves: bool | None = None
+
+    def __init__(self, env: Any) -> None:
+        super().__init__(env)
+        if type(self.datastore.pool) is library.ConnectionPool:  # the same pool, not yet open: only its lending changes
+            self.datastore.pool.__class__ = LastUsedFirst
+
+    def saves(self) -> bool:
+        """Whether this store's games are save rows: a store holding the row-an-event table keeps it."""
+        if self._saves is None:
+            choice = (self.env.get(LAYOUT_ENV) or "saves").strip().lower()
+            if choice not in LAYOUTS:
+                raise ValueError(f"{LAYOUT_ENV}={choice!r}: expected one of {', '.join(LAYOUTS)}")
+            prefix = self.env.name.lower() or "stored"
+            schema = self.datastore.schema
+            with self.datastore.transaction(commit=False) as curs:
+                row = curs.execute(
+                    "SELECT to_regclass(%s) IS NOT NULL AS events, to_regclass(%s) IS NOT NULL AS saves",
+                    (f"{quoted(schema)}.{quoted(prefix + '_events')}", f"{quoted(schema)}.{quoted(saves_table_name(prefix))}"),
+                ).fetchone()
+            assert row is not None
+            self._saves = bool(row["saves"]) or (not row["events"] and choice == "saves")
+        return self._saves
 
     def env_create_table(self) -> bool:
         return not self._deferring and super().env_create_table()
@@ -65,9 +112,15 @@ class Factory(library.PostgresFactory):
         return recorder
 
     def application_recorder(self) -> ApplicationRecorder:
+        if self.saves() and not self.env.get(self.APPLICATION_RECORDER_TOPIC):
+            table = saves_table_name(self.env.name.lower() or "stored")
+            return self._created(lambda: SavesRecorder(self.datastore, events_table_name=table))
         return self._created(super().application_recorder)
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
+        if self.saves() and purpose == "snapshots":
+            table = saves_table_name(self.env.name.lower() or "stored")
+            return self._created(lambda: SaveSnapshotsRecorder(self.datastore, events_table_name=table))
         return self._created(partial(super().aggregate_recorder, purpose))
 
     def tracking_recorder(

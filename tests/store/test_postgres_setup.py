@@ -306,6 +306,6 @@ def test_the_shell_examples_of_the_postgresql_guide_run_as_written_from_an_empty
             conn.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(f"{name}_games")))
             conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(name)))
     assert done.returncode == 0, done.stderr
-    assert '{"ok":true,"store":"StreamsRecorder","streams":"listen"}' in done.stdout
+    assert '{"ok":true,"store":"SavesRecorder","streams":"listen"}' in done.stdout
     assert "clean: 161 events" in done.stdout and done.stdout.endswith("exit status 2\n")
     assert f"has no database '{name}_gmaes': check POSTGRES_DBNAME" in done.stderr

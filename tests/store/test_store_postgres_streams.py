@@ -23,7 +23,9 @@ from mtg_ledger.replays.demo.policy import choose
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import RECORDER_ENV
-from mtg_ledger.replays.stores.pg_factory import Factory
+from mtg_ledger.replays.stores import row_dictionary
+from mtg_ledger.replays.stores.pg_factory import LAYOUT_ENV, LAYOUTS, Factory
+from mtg_ledger.replays.stores.pg_saves import SavesRecorder
 from mtg_ledger.replays.stores.postgres import PER_TRANSACTION, StreamsRecorder
 from tests.conftest import POSTGRES
 
@@ -57,20 +59,23 @@ def _events(originator_id: UUID, count: int, first: int = 1) -> list[StoredEvent
 
 
 class _OnAFreshSchema:
-    """A fresh schema per test, and the streams recorder's factory over it."""
+    """A fresh schema per test, and the factory over it with the row-an-event layout (the save rows' own
+    conformance tests are in test_store_postgres_saves)."""
 
     factory: Factory
 
     def setUp(self) -> None:
         self.schema = f"mtgl_streams_conf_{uuid4().hex[:12]}"
-        self.factory = Factory(_fresh_schema(self.schema))
+        self.factory = Factory({**_fresh_schema(self.schema), LAYOUT_ENV: "events"})
 
     def tearDown(self) -> None:
         self.factory.close()
         _drop_schema(self.schema)
 
     def create_recorder(self) -> Any:
-        return self.factory.application_recorder()
+        recorder = self.factory.application_recorder()
+        assert type(recorder) is StreamsRecorder
+        return recorder
 
 
 class DenseIds:
@@ -128,9 +133,10 @@ class TestTrackingStillUsesTheLibrarysRecorder(_OnAFreshSchema, library_tests.Tr
 # --- the Ledger on the streams recorder -----------------------------------------------------------
 
 
-@pytest.fixture
-def streams_env(postgres_env: dict[str, str]) -> dict[str, str]:
-    return {**postgres_env, RECORDER_ENV: "streams"}
+@pytest.fixture(params=LAYOUTS)
+def streams_env(postgres_env: dict[str, str], request: pytest.FixtureRequest) -> dict[str, str]:
+    """The streams recorder's feed over either layout: save rows (a new store's) or a row an event."""
+    return {**postgres_env, RECORDER_ENV: "streams", LAYOUT_ENV: request.param}
 
 
 @pytest.fixture
@@ -175,20 +181,34 @@ class HeldSave:
             self.committed.set()
 
 
-def test_the_ledger_records_through_the_streams_recorder_on_postgresql_unless_told_otherwise(postgres_env: dict[str, str]) -> None:
-    streams = Ledger(env=postgres_env)
+def test_the_ledger_records_save_rows_on_a_new_postgresql_store_unless_told_otherwise(postgres_env: dict[str, str]) -> None:
+    saves = Ledger(env=postgres_env)
     named = Ledger(env={**postgres_env, "PERSISTENCE_MODULE": "mtg_ledger.replays.stores.postgres"})
     library = Ledger(env={**postgres_env, RECORDER_ENV: "library"})
     try:
-        assert type(streams.recorder) is StreamsRecorder
-        assert type(named.recorder) is StreamsRecorder
+        assert type(saves.recorder) is SavesRecorder
+        assert type(named.recorder) is SavesRecorder
         assert type(library.recorder) is PostgresApplicationRecorder
     finally:
-        streams.close()
+        saves.close()
         named.close()
         library.close()
     with pytest.raises(ValueError, match=RECORDER_ENV):
         Ledger(env={**postgres_env, RECORDER_ENV: "fastest"})
+    with pytest.raises(ValueError, match=LAYOUT_ENV):
+        Ledger(env={**postgres_env, LAYOUT_ENV: "rows"})
+
+
+def test_a_store_that_holds_a_row_an_event_keeps_that_layout(postgres_env: dict[str, str]) -> None:
+    old = Ledger(env={**postgres_env, LAYOUT_ENV: "events"})
+    game = old.start(demo_setup(1))
+    old.close()
+    again = Ledger(env=postgres_env)  # the default asks for save rows: the store's own layout wins
+    try:
+        assert type(again.recorder) is StreamsRecorder
+        assert again.game_ids() == [game]
+    finally:
+        again.close()
 
 
 @pytest.mark.parametrize("recorder", ["streams", "library"])
@@ -244,9 +264,12 @@ def test_only_saves_on_this_table_hold_the_feed_back_not_other_open_transactions
 
 
 def committed_ids(recorder: StreamsRecorder, game: UUID) -> list[int]:
-    """The ids of a game's committed rows, read straight from the table (past the followers' horizon)."""
+    """The ids of a game's committed events, read straight from the table (past the followers' horizon)."""
     with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
         table = sql.Identifier(recorder.datastore.schema, recorder.events_table_name)
+        if isinstance(recorder, SavesRecorder):  # a run's events: ids id - size + 1 .. id
+            rows = curs.execute(sql.SQL("SELECT id, size FROM {} WHERE game = %s AND kind = 0 ORDER BY 1").format(table), (game,))
+            return [i for row in rows.fetchall() for i in range(row["id"] - row["size"] + 1, row["id"] + 1)]
         rows = curs.execute(sql.SQL("SELECT notification_id FROM {} WHERE originator_id = %s ORDER BY 1").format(table), (game,))
         return [row["notification_id"] for row in rows.fetchall()]
 
@@ -337,8 +360,8 @@ def test_a_save_spread_over_many_subtransaction_ids_stays_in_order_and_followers
 def test_a_long_save_that_fails_part_way_stores_nothing(ledger: Ledger) -> None:
     game = uuid4()
     events = _events(game, PER_TRANSACTION + 10)
-    events[-1] = StoredEvent(game, 5, "DecisionTaken", b"{}")  # version 5 twice: the primary key refuses it
-    with pytest.raises(Exception, match="duplicate key"):
+    events[-1] = StoredEvent(game, 5, "DecisionTaken", b"{}")  # version 5 twice: refused (the primary key; a run that follows nothing)
+    with pytest.raises(Exception, match="duplicate key|must follow"):
         ledger.recorder.insert_events(events)
     assert ledger.recorder.select_events(game) == []
 
@@ -348,7 +371,11 @@ def _restore_rows(ledger: Ledger, rows: list[tuple[UUID, int, int]]) -> None:
     table = sql.Identifier(ledger.recorder.datastore.schema, ledger.recorder.events_table_name)  # type: ignore[attr-defined]
     with _connect() as conn:
         for game, version, nid in rows:
-            conn.execute(sql.SQL("INSERT INTO {} VALUES (%s, %s, 'DecisionTaken', '\\x80', %s)").format(table), (game, version, nid))
+            if isinstance(ledger.recorder, SavesRecorder):  # a run of one event
+                row = row_dictionary.pack([["DecisionTaken", b"\x80"]])
+                conn.execute(sql.SQL("INSERT INTO {} VALUES (%s, 0, 1, %s, %s, %s)").format(table), (game, version, nid, row))
+            else:
+                conn.execute(sql.SQL("INSERT INTO {} VALUES (%s, %s, 'DecisionTaken', '\\x80', %s)").format(table), (game, version, nid))
 
 
 def test_rows_restored_from_another_cluster_are_followed_and_new_saves_land_after_them(streams_env: dict[str, str]) -> None:
