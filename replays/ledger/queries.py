@@ -67,8 +67,12 @@ class Queries:
         """Every game in the store, in the order they started."""
         ids: list[UUID] = []
         start = 1
+        starts = getattr(self.recorder, "select_starts", None)  # save rows: each game's first row alone (replays.stores.pg_saves)
         while True:
-            batch = self.recorder.select_notifications(start=start, limit=1000, topics=_STARTED_TOPICS)
+            if starts is not None:
+                batch = starts(_STARTED_TOPICS, start, 1000)
+            else:
+                batch = self.recorder.select_notifications(start=start, limit=1000, topics=_STARTED_TOPICS)
             if not batch:
                 return ids
             ids.extend(n.originator_id for n in batch)

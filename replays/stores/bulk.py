@@ -141,7 +141,7 @@ def insert_game(
             curs.execute(IMPORT_IDLE)
             recorder.insert_events_in_transaction(curs, events)
             if hasattr(snapshot_recorder, "insert_events_in_transaction"):  # save rows' snapshots (replays.stores.pg_saves)
-                snapshot_recorder.insert_events_in_transaction(curs, snapshots)
+                snapshot_recorder.insert_events_in_transaction(curs, snapshots)  # type: ignore[union-attr]
             else:
                 _insert_library_rows(curs, snapshot_recorder, snapshots)
     elif isinstance(recorder, SQLiteAggregateRecorder):  # the compact recorders and the library's

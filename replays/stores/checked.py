@@ -42,7 +42,7 @@ from mtg_ledger.replays.stores import rows as row_form
 from mtg_ledger.replays.stores.pages import PAGE, Page, RawRow, collector_paused, raw_pages, raw_rows, rows
 
 __all__ = [  # with what ``replays.stores.pages`` gives (re-exported: the rows ``replays.verify`` checks)
-    "PAGE", "BrokenChain", "Chain", "Page", "RawRow", "Row", "StoreDamage", "UnreadableRow", "apply", "brief",
+    "PAGE", "BrokenChain", "Chain", "Page", "RawRow", "Row", "StoreDamage", "Unreadable", "UnreadableRow", "apply", "brief",
     "collector_paused", "decode_row", "missing_table", "note_class_version", "raw_pages", "raw_rows", "resolves", "rows",
 ]
 
@@ -138,9 +138,24 @@ def _event_class(game_id: UUID, v: int, topic: str) -> type[ev.GameEvent]:
     return cls
 
 
+class Unreadable(str):
+    """The topic a recorder gives the versions of a stored row it cannot read (a PostgreSQL save row that does
+    not decompress: ``replays.stores.pg_saves``), with an empty state: the problem goes with them to the
+    checks, which name it at the first of those versions the chain reaches, as any unreadable row's."""
+
+    problem: Phrase
+
+    def __new__(cls, problem: Phrase) -> Unreadable:
+        made = super().__new__(cls, "")
+        made.problem = problem
+        return made
+
+
 def decode_row(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent) -> Row:
     """A stored event row, decoded: schema 3's form (``replays.rows``) or an older one (a msgpack map)."""
     v = stored.originator_version
+    if type(stored.topic) is Unreadable:
+        raise UnreadableRow(game_id, v, stored.topic.problem)
     cls = _event_class(game_id, v, stored.topic)
     data = stored.state
     digest: bytes | None = None

@@ -47,7 +47,7 @@ def schema_lock(datastore: library.PostgresDatastore) -> Iterator[None]:
 R = TypeVar("R")
 
 
-class LastUsedFirst(library.ConnectionPool):  # type: ignore[type-arg]
+class LastUsedFirst(library.ConnectionPool):
     """The library's pool, lending the connection returned last (psycopg's lends the one idle longest). A
     process that saves from one thread at a time then writes through one server session: its statements
     stay prepared there, and the table's pages fill one after another. Each session that inserts keeps a
@@ -78,7 +78,7 @@ class Factory(library.PostgresFactory):
     def __init__(self, env: Any) -> None:
         super().__init__(env)
         if type(self.datastore.pool) is library.ConnectionPool:  # the same pool, not yet open: only its lending changes
-            self.datastore.pool.__class__ = LastUsedFirst
+            self.datastore.pool.__class__ = LastUsedFirst  # type: ignore[assignment]
 
     def saves(self) -> bool:
         """Whether this store's games are save rows: a store holding the row-an-event table keeps it."""

@@ -28,7 +28,9 @@ from psycopg import Cursor
 from psycopg.rows import DictRow
 from psycopg.sql import SQL, Composed
 
+from mtg_ledger.core.errors import Phrase
 from mtg_ledger.replays.stores import row_dictionary
+from mtg_ledger.replays.stores.checked import Unreadable, UnreadableRow
 from mtg_ledger.replays.stores.pg_arrays import Byteas, Int2s, Int4s
 from mtg_ledger.replays.stores.pg_feed import Rendered
 from mtg_ledger.replays.stores.pg_saves_sql import EVENTS, SNAPSHOT, SaveStatements
@@ -43,11 +45,12 @@ class SavesRecorder(StreamsRecorder):
 
     def __init__(self, datastore: library.PostgresDatastore, *, events_table_name: str = "stored_saves") -> None:
         super().__init__(datastore, events_table_name=events_table_name)
-        self.feed = SaveStatements(datastore.schema, events_table_name, datastore.originator_id_type)  # type: ignore[assignment]
-        self.sql_create_statements = list(self.feed.create)
+        self.saves = SaveStatements(datastore.schema, events_table_name, datastore.originator_id_type)
+        self.feed = self.saves  # type: ignore[assignment]  # the same statements by name: the inherited feed's methods run them
+        self.sql_create_statements = list(self.saves.create)
         self._feed_ready = True  # the offset is a row of the table, made with it
-        self._insert = Rendered(self.feed.insert)
-        self._last_versions = Rendered(self.feed.last_versions)
+        self._insert = Rendered(self.saves.insert)
+        self._last_versions = Rendered(self.saves.last_versions)
 
     # --- writing -----------------------------------------------------------------------------
 
@@ -97,7 +100,7 @@ class SavesRecorder(StreamsRecorder):
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
             params: dict[str, Any] = {"below": self._below(curs), "rows": limit, "stop": stop}  # its own statement, as the streams recorder's
             while len(found) < limit:
-                statement = self.feed.notifications
+                statement = self.saves.notifications
                 if after is not None:
                     statement += SQL(" AND id >= %(after)s")  # the run's last id: it may hold ids from ``after`` on
                     params["after"] = after
@@ -106,7 +109,7 @@ class SavesRecorder(StreamsRecorder):
                 rows = curs.execute(statement + SQL(" ORDER BY id LIMIT %(rows)s"), params, prepare=True).fetchall()
                 for row in rows:
                     first = row["id"] - row["size"] + 1
-                    for n, (topic, state) in enumerate(_pairs(row, self)):
+                    for n, (topic, state) in enumerate(_pairs(row, row["game"], self)):
                         i = first + n
                         if (after is None or i >= after) and (stop is None or i <= stop) and (not wanted or topic in wanted):
                             found.append(Notification(id=i, originator_id=row["game"], originator_version=row["version"] + n, topic=topic, state=state))
@@ -116,16 +119,36 @@ class SavesRecorder(StreamsRecorder):
         return found[:limit]
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
+    def select_starts(self, topics: Sequence[str], start: int, limit: int) -> list[Notification]:
+        """The first event of each game whose first event is of one of ``topics``, in feed order from id
+        ``start``: the games of the store. Only each game's first row is read (the topic is inside the
+        compressed row: filtering the whole feed by topic would decompress every row)."""
+        wanted = set(topics)
+        found: list[Notification] = []
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            params = {"below": self._below(curs), "after": start, "rows": limit}
+            while len(found) < limit:
+                rows = curs.execute(self.saves.starts, params, prepare=True).fetchall()
+                for row in rows:
+                    topic, state = _pairs(row, row["game"], self)[0]
+                    if topic in wanted:
+                        found.append(Notification(id=row["id"] - row["size"] + 1, originator_id=row["game"], originator_version=row["version"], topic=topic, state=state))
+                if len(rows) < limit:
+                    break
+                params["after"] = rows[-1]["id"] + 1
+        return found[:limit]
+
+    @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def max_notification_id(self) -> int | None:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            row = curs.execute(self.feed.max, (self._below(curs),), prepare=True).fetchone()
+            row = curs.execute(self.saves.max, (self._below(curs),), prepare=True).fetchone()
             assert row is not None
             found: int | None = row["max"]
             return found
 
     def held_back(self) -> bool:
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            row = curs.execute(self.feed.beyond, (self._below(curs),), prepare=True).fetchone()
+            row = curs.execute(self.saves.beyond, (self._below(curs),), prepare=True).fetchone()
             assert row is not None
             return bool(row["exists"])
 
@@ -137,8 +160,8 @@ class SaveSnapshotsRecorder(AggregateRecorder):
     def __init__(self, datastore: library.PostgresDatastore, *, events_table_name: str = "stored_saves") -> None:
         self.datastore = datastore
         self.events_table_name = events_table_name
-        self.feed = SaveStatements(datastore.schema, events_table_name, datastore.originator_id_type)
-        self.sql_create_statements: list[Composed] = list(self.feed.create)
+        self.saves = SaveStatements(datastore.schema, events_table_name, datastore.originator_id_type)
+        self.sql_create_statements: list[Composed] = list(self.saves.create)
 
     def create_table(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
@@ -154,7 +177,7 @@ class SaveSnapshotsRecorder(AggregateRecorder):
     def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Iterable[StoredEvent]) -> None:
         """Records the snapshots inside the caller's open transaction (an import's)."""
         for e in stored_events:
-            curs.execute(self.feed.insert_snapshot, (e.originator_id, e.originator_version, row_dictionary.pack([e.topic, e.state])), prepare=True)
+            curs.execute(self.saves.insert_snapshot, (e.originator_id, e.originator_version, row_dictionary.pack([e.topic, e.state])), prepare=True)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def select_events(
@@ -189,8 +212,9 @@ def save_runs(stored_events: Sequence[StoredEvent]) -> list[Run]:
 def select_kind(
     recorder: Any, kind: int, game: UUID | str, *, gt: int | None, lte: int | None, desc: bool, limit: int | None
 ) -> list[StoredEvent]:
-    """A game's events (kind 0) or snapshots (kind 1) in (gt, lte], as the library's ``select_events``."""
-    feed: SaveStatements = recorder.feed
+    """A game's events (kind 0) or snapshots (kind 1) in (gt, lte], as the library's ``select_events``. A row
+    that does not read back gives its versions with the topic ``Unreadable`` (the problem) and no state."""
+    feed: SaveStatements = recorder.saves
     params: dict[str, Any] = {"game": game, "kind": kind, "gt": gt, "lte": lte, "limit": limit}
     statement = feed.select
     if gt is not None:
@@ -204,33 +228,47 @@ def select_kind(
         rows = curs.execute(statement, params, prepare=True).fetchall()
     found: list[StoredEvent] = []
     for row in rows:
-        pairs = _pairs(row, recorder) if kind == EVENTS else [_pair(row, recorder)]
+        try:
+            pairs = _pairs(row, game, recorder) if kind == EVENTS else [_pair(row, game, recorder)]
+        except DamagedRow as e:  # its versions, each saying so: the checks name it where the chain reaches it
+            pairs = [(Unreadable(e.problem), b"")] * row["size"]
         events = [StoredEvent(game, row["version"] + n, topic, state) for n, (topic, state) in enumerate(pairs)]
         found += reversed(events) if desc else events
     found = [e for e in found if (gt is None or e.originator_version > gt) and (lte is None or e.originator_version <= lte)]
     return found if limit is None else found[:limit]
 
 
-def _pairs(row: Any, recorder: Any) -> list[tuple[str, bytes]]:
-    """A run's [topic, state] pairs, as many as its size says (else the row is damaged: ``DataError``)."""
-    value = _unpack(row, recorder)
+class DamagedRow(UnreadableRow, DataError):
+    """A save row that does not read back as what it says it holds: damage to the ledger (the game and the
+    first version of the row named, as any unreadable row's), a ``DataError`` to the library."""
+
+
+def _pairs(row: Any, game: Any, recorder: Any) -> list[tuple[str, bytes]]:
+    """A run's [topic, state] pairs, as many as its size says."""
+    value = _unpack(row, game, recorder)
     if not isinstance(value, list) or len(value) != row["size"] or not all(_is_pair(p) for p in value):
-        raise DataError(f"{recorder.events_table_name}: the row of versions from {row['version']} does not hold {row['size']} [topic, state] pairs")
+        raise _damaged(row, game, recorder, f"it does not hold {row['size']} [topic, state] pairs")
     return [(topic, bytes(state)) for topic, state in value]
 
 
-def _pair(row: Any, recorder: Any) -> tuple[str, bytes]:
-    value = _unpack(row, recorder)
+def _pair(row: Any, game: Any, recorder: Any) -> tuple[str, bytes]:
+    value = _unpack(row, game, recorder)
     if not _is_pair(value):
-        raise DataError(f"{recorder.events_table_name}: the snapshot row of version {row['version']} does not hold a [topic, state] pair")
+        raise _damaged(row, game, recorder, "it does not hold a [topic, state] pair")
     return value[0], bytes(value[1])
 
 
-def _unpack(row: Any, recorder: Any) -> Any:
+def _unpack(row: Any, game: Any, recorder: Any) -> Any:
     try:
         return row_dictionary.unpack(bytes(row["events"]))
     except row_dictionary.RowFormError as e:
-        raise DataError(f"{recorder.events_table_name}: the row of version {row['version']}: {e}") from None
+        raise _damaged(row, game, recorder, str(e)) from None
+
+
+def _damaged(row: Any, game: Any, recorder: Any, problem: str) -> DamagedRow:
+    v, size = row["version"], row["size"]
+    where = f"the row of version {v}" if size == 1 else f"the row of versions {v} to {v + size - 1}"
+    return DamagedRow(game, v, Phrase("store.undecodable", {"error": f"{recorder.events_table_name}: {where}: {problem}"}))
 
 
 def _is_pair(value: Any) -> bool:

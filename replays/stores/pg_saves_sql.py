@@ -101,6 +101,11 @@ class SaveStatements:
             " ORDER BY l.version DESC LIMIT 1) AS version FROM unnest(%b::{id_type}[]) AS s(id)"
         ).format(**names)
         self.notifications = SQL("SELECT game, version, size, id, events FROM {t} WHERE kind = 0 AND id < %(below)s").format(**names)
+        # each game's first run (it starts at version 0 or 1) whose first id is at or after %(after)s
+        self.starts = SQL(
+            "SELECT game, version, size, id, events FROM {t} WHERE kind = 0 AND version <= 1 AND id < %(below)s"
+            " AND id >= %(after)s AND id - size + 1 >= %(after)s ORDER BY id LIMIT %(rows)s"
+        ).format(**names)
         self.max = SQL("SELECT MAX(id) FROM {t} WHERE kind = 0 AND id < %s").format(**names)
         self.beyond = SQL("SELECT EXISTS (SELECT 1 FROM {t} WHERE kind = 0 AND id >= %s)").format(**names)
         self.slot = SQL(

@@ -37,6 +37,7 @@ from mtg_ledger.replays.stores.checked import (  # re-exported: what a read rais
     Chain,
     Row,
     StoreDamage,
+    Unreadable,
     UnreadableRow,
     apply,
     brief,
@@ -75,6 +76,8 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent, reco
     """The game a stored snapshot holds, after the checks it can make on its own, and its state's hash.
     ``recorder`` (the snapshots' recorder) gives a delta its keyframe (``replays.snapshot_delta``)."""
     s = stored.originator_version
+    if type(stored.topic) is Unreadable:  # a row its recorder cannot read
+        raise SnapshotRejected(s, Phrase("snapshot.cannot_read", {"error": stored.topic.problem}))
     try:
         snapshot = mapper.to_domain_event(stored)
     except Exception as e:

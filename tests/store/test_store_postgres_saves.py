@@ -19,7 +19,10 @@ from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.play import play_demo
 from mtg_ledger.replays.stores import row_dictionary
 from mtg_ledger.replays.stores.pg_factory import LAYOUT_ENV, Factory
+from mtg_ledger.replays.messages import say
+from mtg_ledger.replays.stores.checked import Unreadable
 from mtg_ledger.replays.stores.pg_saves import ROW_EVENTS, SaveSnapshotsRecorder, SavesRecorder
+from tests.log_tools import run
 from tests.store.test_store_postgres_streams import DenseIds, _connect, _drop_schema, _fresh_schema
 
 pytestmark = pytest.mark.postgres
@@ -186,14 +189,41 @@ def test_the_feed_gives_each_event_of_a_run_its_own_id_and_pages_through_runs_fo
     ],
     ids=["an unknown form", "not a zstd frame", "fewer events than its size", "not a list of pairs"],
 )
-def test_a_damaged_row_is_refused_naming_the_table_and_its_versions(recorder: SavesRecorder, damage: bytes, says: str) -> None:
+def test_a_damaged_row_reads_as_its_versions_saying_what_is_wrong_and_the_feed_refuses_it(recorder: SavesRecorder, damage: bytes, says: str) -> None:
     game = uuid4()
     recorder.insert_events(_events(game, 1, 2))
+    recorder.insert_events(_events(game, 3, 1))
     table = sql.Identifier(recorder.datastore.schema, recorder.events_table_name)
     with _connect() as conn:
-        conn.execute(sql.SQL("UPDATE {} SET events = %s WHERE game = %s AND kind = 0").format(table), (damage, game))
-    with pytest.raises(DataError, match=f"{recorder.events_table_name}: the row of version.* 1.*{says}"):
-        recorder.select_events(game)
+        conn.execute(sql.SQL("UPDATE {} SET events = %s WHERE game = %s AND kind = 0 AND version = 1").format(table), (damage, game))
+    found = recorder.select_events(game)
+    assert [(e.originator_version, type(e.topic), e.state) for e in found[:2]] == [(1, Unreadable, b""), (2, Unreadable, b"")]
+    assert found[2] == _events(game, 3, 1)[0]
+    problem = say("store.damage", {"game": game, "v": 1, "problem": found[0].topic.problem})  # type: ignore[attr-defined]
+    assert f"{recorder.events_table_name}: the row of versions 1 to 2: " in problem and says in problem
+    with pytest.raises(DataError, match=f"event 1: .*the row of versions 1 to 2: .*{says}"):
+        recorder.select_notifications(None, 10)
+
+
+def test_an_audit_of_a_game_with_a_damaged_save_row_names_its_first_version_and_vouches_for_the_events_before_it(
+    postgres_env: dict[str, str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ledger = Ledger(env={**postgres_env, LAYOUT_ENV: "saves"})
+    try:
+        game = play_demo(ledger, demo_setup(7))
+        table = sql.Identifier(ledger.recorder.datastore.schema, ledger.recorder.events_table_name)  # type: ignore[attr-defined]
+    finally:
+        ledger.close()
+    with _connect() as conn:
+        first = conn.execute(sql.SQL("SELECT MIN(version) FROM {} WHERE game = %s AND kind = 0 AND version >= 300").format(table), (game,)).fetchone()[0]
+        conn.execute(sql.SQL("UPDATE {} SET events = '\\x0100' WHERE game = %s AND kind = 0 AND version = %s").format(table), (game, first))
+    for key, value in postgres_env.items():
+        monkeypatch.setenv(key, value)
+    code, out, _ = run(capsys, "audit", str(game))
+    assert code == 1
+    assert f"first bad event: {first} (integrity)" in out and f"events 1 to {first - 1} verified" in out
+    code, out, _ = run(capsys, "games")
+    assert code == 0 and str(game) in out
 
 
 def test_the_demo_game_on_save_rows_reads_back_as_it_was_played(postgres_env: dict[str, str]) -> None:
