@@ -1,4 +1,4 @@
-"""Stores and log files of schemas 2 and 3, each written once by its own schema's code: today's engine
+"""Stores and log files of schemas 2, 3 and 5, each written once by its own schema's code: today's engine
 keeps listing their games, rebuilding them, travelling through their snapshots, replaying, auditing,
 branching, importing and exporting them, and the same decisions keep giving the same hashes.
 
@@ -8,6 +8,9 @@ branching, importing and exporting them, and the same decisions keep giving the 
   maps with hex hashes and ISO timestamps, snapshots of the whole state; plain msgpack log files;
 - ``schema3-store``: commit 56a66ed, schema 3: the compact tables, keyframe and delta snapshots;
   zstd-compressed log files.
+- ``schema5-store``: the commit that added it (2026-12-04), schema 5 (the card definitions in ``GameStarted``,
+  log files in checked blocks) and, on PostgreSQL, the save rows (``replays.stores.pg_saves``): a save a row,
+  compressed with the shipped dictionary, snapshots and the feed's offset in the same table.
 
 Each is an SQLite file and a PostgreSQL schema (``NAME-postgres.sql.zst``: pg_dump's inserts, loaded
 into a schema of the loopback server), each holding the demo game (seed 7), an Archenemy scenario and
@@ -43,7 +46,7 @@ from tests.conftest import _connect, postgres_schema
 from tests.helpers import shown_as_before
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
-SCHEMAS = {"schema2-store": 2, "schema3-store": 3}
+SCHEMAS = {"schema2-store": 2, "schema3-store": 3, "schema5-store": 5}
 STORES = sorted([*SCHEMAS, *(f"{name}-postgres" for name in SCHEMAS)])
 
 
@@ -185,4 +188,6 @@ def test_the_same_decisions_gave_the_same_hashes_under_schema_2_and_schema_3_in_
     def hashes(name: str) -> list[tuple[int, str]]:
         return sorted((was["events"], was["final_hash"]) for _, was in games(name))
 
-    assert len({tuple(hashes(name)) for name in STORES}) == 1
+    assert len({tuple(hashes(name)) for name in STORES if SCHEMAS[name.removesuffix("-postgres")] < 5}) == 1
+    # schema 5 records the card definitions in GameStarted: other hashes, the same in SQLite and in PostgreSQL's save rows
+    assert hashes("schema5-store") == hashes("schema5-store-postgres") != hashes("schema3-store")
