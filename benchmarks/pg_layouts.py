@@ -36,6 +36,7 @@ from mtg_ledger.replays.demo.decks import demo_setup
 from mtg_ledger.replays.ledger.application import Ledger
 from mtg_ledger.replays.ledger.logs import configure_logging
 from mtg_ledger.replays.ledger.play import play_demo
+from mtg_ledger.replays.stores import row_dictionary
 
 Row = tuple[int, int, bytes]  # version, topic id, state
 Statements = Callable[[int, list[Row], list[Row]], list[tuple[str, tuple[Any, ...]]]]  # save i, its rows, the snapshots taken at its end
@@ -95,6 +96,42 @@ LAYOUTS: list[tuple[str, list[str], Statements]] = [
     ("the same, each row's bytes compressed by zstd (level 19) before they are sent", [
         _ONE_TABLE, "ALTER TABLE saves ALTER events SET STORAGE MAIN", "CREATE UNIQUE INDEX ON saves (id) WHERE id IS NOT NULL",
     ], _with_snapshots(zstandard.ZstdCompressor(level=19, write_content_size=False, write_checksum=False).compress)),
+]
+
+
+_SAVE_ROWS = [  # the ledger's save rows (replays.stores.pg_saves_sql), the offset's row included
+    "CREATE TABLE saves (game uuid NOT NULL, kind int2 NOT NULL, size int2 NOT NULL, version int4 NOT NULL, id bigint,"
+    " events bytea NOT NULL, PRIMARY KEY (game, kind, version))",
+    "ALTER TABLE saves ALTER events SET STORAGE MAIN", "CREATE UNIQUE INDEX ON saves (id) WHERE kind = 0",
+    "INSERT INTO saves VALUES ('00000000-0000-0000-0000-000000000000', 2, 0, 0, 0, '')",
+]
+
+
+def _hash_a_save(save: list[tuple[int, str, bytes]]) -> list[tuple[int, str, bytes]]:
+    """Every event's chain hash left out but the save's last (its 0x03 tag kept)."""
+    return [(v, t, s if i == len(save) - 1 else s[:1] + s[33:]) for i, (v, t, s) in enumerate(save)]
+
+
+def _named_rows(squeeze: Callable[[Any], bytes], hash_a_save: bool = False) -> Statements:
+    def statements(i: int, save: list[Any], snapshots: list[Any]) -> list[tuple[str, tuple[Any, ...]]]:
+        kept = _hash_a_save(save) if hash_a_save else save
+        row = squeeze([[t, s] for _, t, s in kept])
+        return [("INSERT INTO saves VALUES (%s, 0, %s, %s, %s, %s)", (STREAM, len(save), save[0][0], (i + 1) << 16, row))] + [
+            ("INSERT INTO saves VALUES (%s, 1, 1, %s, NULL, %s)", (STREAM, v, squeeze([t, s]))) for v, t, s in snapshots
+        ]
+
+    return statements
+
+
+def _plain(value: Any) -> bytes:
+    return bytes(msgpack.packb(value, use_bin_type=True))
+
+
+NAMED_LAYOUTS: list[tuple[str, list[str], Statements]] = [  # measured on the rows with their topics' names, as the ledger keeps them
+    ("save rows as the ledger's (topics by name, snapshots and the offset in the table), without the dictionary", _SAVE_ROWS, _named_rows(_plain)),
+    ("the same, compressed with the shipped dictionary (the ledger's: replays.stores.row_dictionary)", _SAVE_ROWS, _named_rows(row_dictionary.pack)),
+    ("the same, a chain hash a save rather than an event (not the ledger's: a damaged event would be named by its save)",
+     _SAVE_ROWS, _named_rows(row_dictionary.pack, hash_a_save=True)),
 ]
 
 
@@ -185,8 +222,10 @@ def main() -> None:
     events, saves, snapshots = demo_saves()
     print(f"demo game (seed 7): {events:,} events in {len(saves)} saves, {len(snapshots)} snapshots")
     env = postgres_env()
-    for name, ddl, statements in LAYOUTS:
-        total, parts = measure(env, ddl, statements, saves, snapshots)
+    named_saves, named_snapshots = game_rows(7, 2)
+    for (name, ddl, statements), rows, taken in [*((layout, saves, snapshots) for layout in LAYOUTS),
+                                                 *((layout, named_saves, named_snapshots) for layout in NAMED_LAYOUTS)]:
+        total, parts = measure(env, ddl, statements, rows, taken)  # type: ignore[arg-type]
         print(f"{total / events:6.1f} B/event  ({total:,} bytes)  {name}")
         for relation, main_bytes, fsm, toast, held in parts:
             extra = (f", a free space map of {fsm:,}" if fsm else "") + (f", TOAST (table and index) {toast:,}" if toast else "")

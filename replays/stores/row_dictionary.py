@@ -19,6 +19,7 @@ none of them the game the storage figures are measured on.
 from __future__ import annotations
 
 import hashlib
+import threading
 from functools import cache
 from importlib import resources
 from typing import Any, Final
@@ -45,16 +46,42 @@ def _dictionary(form: int) -> zstandard.ZstdCompressionDict:
     return zstandard.ZstdCompressionDict(data, dict_type=zstandard.DICT_TYPE_FULLDICT)
 
 
-@cache
+_PREPARING = threading.Lock()
+_PREPARED: dict[int, zstandard.ZstdCompressionDict] = {}
+
+
+def _prepared(form: int) -> zstandard.ZstdCompressionDict:
+    """The dictionary, its compression tables made once (then shared by the threads, which only read them)."""
+    found = _PREPARED.get(form)
+    if found is None:
+        with _PREPARING:
+            found = _PREPARED.get(form)
+            if found is None:
+                found = _dictionary(form)
+                found.precompute_compress(level=LEVEL)
+                _PREPARED[form] = found
+    return found
+
+
+_mine = threading.local()  # zstd's compressors and decompressors are not to be shared by threads: one each a thread
+
+
 def _compressor() -> zstandard.ZstdCompressor:
-    found = _dictionary(ZSTD_DICT_1)
-    found.precompute_compress(level=LEVEL)
-    return zstandard.ZstdCompressor(dict_data=found, write_content_size=True, write_checksum=False, write_dict_id=False)
+    found: zstandard.ZstdCompressor | None = getattr(_mine, "compressor", None)
+    if found is None:
+        found = _mine.compressor = zstandard.ZstdCompressor(
+            dict_data=_prepared(ZSTD_DICT_1), write_content_size=True, write_checksum=False, write_dict_id=False
+        )
+    return found
 
 
-@cache
 def _decompressor(form: int) -> zstandard.ZstdDecompressor:
-    return zstandard.ZstdDecompressor(dict_data=_dictionary(form))
+    found: dict[int, zstandard.ZstdDecompressor] | None = getattr(_mine, "decompressors", None)
+    if found is None:
+        found = _mine.decompressors = {}
+    if form not in found:
+        found[form] = zstandard.ZstdDecompressor(dict_data=_prepared(form))
+    return found[form]
 
 
 def pack(value: Any) -> bytes:

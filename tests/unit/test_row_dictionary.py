@@ -4,6 +4,7 @@ read back the same forever, with the dictionary it was made with."""
 from __future__ import annotations
 
 import hashlib
+from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 
 import pytest
@@ -32,6 +33,17 @@ def test_a_row_reads_back_as_the_pairs_it_was_made_of() -> None:
 
 def test_a_row_made_once_reads_back_the_same_forever() -> None:
     assert unpack(GOLDEN_ROW) == [["CardDrawn", b"\x03" + bytes(32)], ["PriorityPassed", b"\x03" + bytes(32)]]
+
+
+def test_rows_packed_and_read_by_many_threads_at_once_come_back_each_as_it_was() -> None:
+    """The service saves from a pool of threads: zstd's compressors must not be shared by them."""
+
+    def work(n: int) -> bool:
+        values = [[["CardDrawn", bytes([n, i % 256]) * (1 + i % 40)]] * (1 + i % 5) for i in range(300)]
+        return all(unpack(pack(value)) == value for value in values)
+
+    with ThreadPoolExecutor(8) as pool:
+        assert all(pool.map(work, range(8)))
 
 
 @pytest.mark.parametrize(
