@@ -165,7 +165,8 @@ def _hold_open(env: dict[str, str], seconds: float, held: threading.Event) -> No
     benchmarks/scaleout_store.py): the library's recorder locks the table; ours only the game's rows."""
     ledger = Ledger(env={**env, "CREATE_TABLE": "false"})
     recorder: Any = ledger.recorder
-    events = [StoredEvent(uuid4(), v, "PriorityPassed", b"\x80") for v in (1, 2, 3)]
+    game = uuid4()  # one game's three events (a uuid each made three games that began at versions 1, 2 and 3)
+    events = [StoredEvent(game, v, "PriorityPassed", b"\x80") for v in (1, 2, 3)]
     try:
         with recorder.datastore.get_connection() as conn, conn.transaction(), conn.cursor() as curs:
             if isinstance(recorder, StreamsRecorder):
