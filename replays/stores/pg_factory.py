@@ -6,6 +6,7 @@ connections of their own for that lock and for LISTEN sessions."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+import os
 from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
@@ -60,6 +61,14 @@ class LastUsedFirst(library.ConnectionPool):
         return super()._get_ready_connection(timeout)
 
 
+# The ledger's statements are prepared once a session and run with new values: an insert's arrays, a game's
+# id. PostgreSQL plans the first five runs of each for their values, then keeps planning anew whenever the
+# plan for any values looks costlier than those did, which an insert's (arrays of unknown length) always
+# does: planning the save's statement again at every save cost 0.17 ms of the server's 0.25 (EXPLAIN
+# ANALYZE, 50 saves of 4 events). Every statement here finds its rows through an index on its values' columns,
+# whatever the values: one plan serves them all. Given with the session's other options (PGOPTIONS kept).
+GENERIC_PLANS = "-c plan_cache_mode=force_generic_plan"
+
 LAYOUT_ENV = "MTG_LEDGER_PG_LAYOUT"  # "saves" (a new store's, the default) or "events" (a row an event)
 LAYOUTS = ("saves", "events")
 
@@ -77,8 +86,11 @@ class Factory(library.PostgresFactory):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
-        if type(self.datastore.pool) is library.ConnectionPool:  # the same pool, not yet open: only its lending changes
-            self.datastore.pool.__class__ = LastUsedFirst  # type: ignore[assignment]
+        pool = self.datastore.pool
+        if type(pool) is library.ConnectionPool:  # the same pool, not yet open: only its lending changes
+            pool.__class__ = LastUsedFirst  # type: ignore[assignment]
+        if isinstance(pool.kwargs, dict):  # every session plans each prepared statement once (GENERIC_PLANS)
+            pool.kwargs["options"] = f"{os.environ.get('PGOPTIONS', '')} {GENERIC_PLANS}".strip()
 
     def saves(self) -> bool:
         """Whether this store's games are save rows: a store holding the row-an-event table keeps it."""

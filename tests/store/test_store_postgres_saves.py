@@ -248,3 +248,16 @@ def test_the_pool_lends_the_connection_returned_last(recorder: SavesRecorder) ->
         with recorder.datastore.get_connection() as conn:
             pids.add(conn.execute("SELECT pg_backend_pid()").fetchone()["pg_backend_pid"])  # type: ignore[index]
     assert len(pids) == 1, "one thread at a time writes through one server session"
+
+
+def test_the_stores_sessions_plan_each_statement_once_and_keep_the_options_pgoptions_gives(
+    postgres_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PGOPTIONS", "-c default_transaction_read_only=on")
+    factory = Factory({**postgres_env, "CREATE_TABLE": "false"})
+    try:
+        with factory.datastore.get_connection() as conn:
+            found = conn.execute("SELECT current_setting('plan_cache_mode') AS plans, current_setting('default_transaction_read_only') AS ro").fetchone()
+    finally:
+        factory.close()
+    assert found == {"plans": "force_generic_plan", "ro": "on"}
