@@ -115,31 +115,29 @@ class TextsDumper(_Encoded):
         return _array(TEXT_OID, [t.encode(self.encoding) for t in obj])
 
 
-class Int8sDumper(_Binary):
-    oid = ARRAY_OID[INT8_OID]
+class _IntegersDumper(_Binary):
+    """An array of integers of one width: each element its length, then the integer (``element``)."""
 
-    def pack(self, obj: Int8s) -> bytes:
+    element_oid: int
+    element: struct.Struct
+
+    def pack(self, obj: list[int]) -> bytes:
         if not obj:
-            return _EMPTY.pack(0, 0, INT8_OID)
-        return _HEAD.pack(1, 0, INT8_OID, len(obj), 1) + b"".join([_INT8.pack(8, v) for v in obj])
+            return _EMPTY.pack(0, 0, self.element_oid)
+        width, element = self.element.size - 4, self.element.pack
+        return _HEAD.pack(1, 0, self.element_oid, len(obj), 1) + b"".join([element(width, v) for v in obj])
 
 
-class Int4sDumper(_Binary):
-    oid = ARRAY_OID[INT4_OID]
-
-    def pack(self, obj: Int4s) -> bytes:
-        if not obj:
-            return _EMPTY.pack(0, 0, INT4_OID)
-        return _HEAD.pack(1, 0, INT4_OID, len(obj), 1) + b"".join([_INT4.pack(4, v) for v in obj])
+class Int8sDumper(_IntegersDumper):
+    oid, element_oid, element = ARRAY_OID[INT8_OID], INT8_OID, _INT8
 
 
-class Int2sDumper(_Binary):
-    oid = ARRAY_OID[INT2_OID]
+class Int4sDumper(_IntegersDumper):
+    oid, element_oid, element = ARRAY_OID[INT4_OID], INT4_OID, _INT4
 
-    def pack(self, obj: Int2s) -> bytes:
-        if not obj:
-            return _EMPTY.pack(0, 0, INT2_OID)
-        return _HEAD.pack(1, 0, INT2_OID, len(obj), 1) + b"".join([_INT2.pack(2, v) for v in obj])
+
+class Int2sDumper(_IntegersDumper):
+    oid, element_oid, element = ARRAY_OID[INT2_OID], INT2_OID, _INT2
 
 
 class ByteasDumper(_Binary):

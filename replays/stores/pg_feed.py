@@ -42,6 +42,40 @@ PER_TRANSACTION = (1 << ID_BITS) - 1  # events one transaction id numbers: (xid 
 XID32 = 4294967295  # pg_locks gives 32-bit transaction ids: the low bits of the 64-bit ones
 
 
+# The transaction's newest id (its own or a subtransaction's), in 64 bits: a CTE ``newest`` (xid).
+NEWEST = SQL(
+    "WITH me AS (SELECT pg_current_xact_id()::text::bigint AS top), "
+    "newest AS (SELECT COALESCE(MAX(me.top + ((l.transactionid::text::bigint - (me.top & {xid32})) & {xid32})),"
+    " (SELECT top FROM me)) AS xid"
+    " FROM me, pg_locks AS l WHERE l.pid = pg_backend_pid() AND l.locktype = 'transactionid'"
+    " AND l.mode = 'ExclusiveLock' AND l.granted) "
+).format(xid32=Literal(XID32))
+# The oldest transaction that may still add rows to the table {regclass}: reading the snapshot's next id first,
+# then the locks, so a writer that has no id yet when the locks are read can only get a larger one. Every insert
+# holds ROW EXCLUSIVE on the table; other modes (readers, autovacuum's ANALYZE) never add rows. A subquery ``h``
+# (horizon, next).
+IN_FLIGHT = SQL(
+    "(SELECT LEAST(s.next, MIN(s.next - (((s.next & {xid32}) - l.xid) & {xid32}))) AS horizon, s.next"
+    " FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS next) AS s"
+    " LEFT JOIN (SELECT x.transactionid::text::bigint AS xid FROM pg_locks AS r JOIN pg_locks AS x"
+    "  ON x.virtualtransaction = r.virtualtransaction AND x.locktype = 'transactionid'"
+    "  AND x.mode = 'ExclusiveLock' AND x.granted"
+    "  WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.relation = {regclass}::regclass"
+    "  AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS l ON true"
+    " GROUP BY s.next) AS h"
+)
+# Whether this transaction may still take ids for the table {regclass}: it has none yet, or holds the table's lock.
+ORDERED = SQL(
+    "SELECT pg_current_xact_id_if_assigned() IS NULL"
+    " OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid()"
+    "  AND mode = 'RowExclusiveLock' AND relation = {regclass}::regclass) AS ordered"
+)
+
+
+def in_flight(regclass: Composable) -> Composable:
+    return IN_FLIGHT.format(xid32=Literal(XID32), regclass=regclass)
+
+
 def feed_table_name(events_table: str) -> str:
     return f"{events_table}_feed"[:63]
 
@@ -123,40 +157,21 @@ class FeedStatements:
             "SELECT notification_id FROM inserted"
         ).format(id_type=Identifier(id_type), **names)
         # The transaction's newest id (its own or a subtransaction's) in 64 bits, and how many ids it used.
-        self.slot = SQL(
-            "WITH me AS (SELECT pg_current_xact_id()::text::bigint AS top), "
-            "newest AS (SELECT COALESCE(MAX(me.top + ((l.transactionid::text::bigint - (me.top & {xid32})) & {xid32})),"
-            " (SELECT top FROM me)) AS xid"
-            " FROM me, pg_locks AS l WHERE l.pid = pg_backend_pid() AND l.locktype = 'transactionid'"
-            " AND l.mode = 'ExclusiveLock' AND l.granted) "
+        self.slot = NEWEST + SQL(
             "SELECT newest.xid, (SELECT COUNT(*) FROM {schema}.{table} AS t, {schema}.{feed} AS f"
             " WHERE t.notification_id > (newest.xid + f.xid_offset) << {bits}"
             " AND t.notification_id < (newest.xid + f.xid_offset + 1) << {bits}) AS used FROM newest"
-        ).format(xid32=Literal(XID32), **names)
-        self.ordered = SQL(
-            "SELECT pg_current_xact_id_if_assigned() IS NULL"
-            " OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid()"
-            "  AND mode = 'RowExclusiveLock' AND relation = {regclass}::regclass) AS ordered"
         ).format(**names)
+        self.ordered = ORDERED.format(**names)
         self.lock_for_insert = SQL("LOCK TABLE {schema}.{table} IN ROW EXCLUSIVE MODE").format(**names)
-        # The oldest transaction that may still add rows: reading the snapshot's next id first, then the
-        # locks, so a writer that has no id yet when the locks are read can only get a larger one. Every
-        # insert holds ROW EXCLUSIVE on the table; other modes (readers, autovacuum's ANALYZE) never add rows.
         horizon = SQL(
             "SELECT h.horizon, h.next, f.xid_offset, f.ready,"
             " (SELECT MAX(o.notification_id) FROM {schema}.{table} AS o"
             "  WHERE o.notification_id >= (h.next + f.xid_offset) << {bits}) AS foreign_top "
-            "FROM (SELECT LEAST(s.next, MIN(s.next - (((s.next & {xid32}) - l.xid) & {xid32}))) AS horizon, s.next"
-            " FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS next) AS s"
-            " LEFT JOIN (SELECT x.transactionid::text::bigint AS xid FROM pg_locks AS r JOIN pg_locks AS x"
-            "  ON x.virtualtransaction = r.virtualtransaction AND x.locktype = 'transactionid'"
-            "  AND x.mode = 'ExclusiveLock' AND x.granted"
-            "  WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.relation = {regclass}::regclass"
-            "  AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS l ON true"
-            " GROUP BY s.next) AS h CROSS JOIN {offset} AS f"
+            "FROM {in_flight} CROSS JOIN {offset} AS f"
         )
-        self.horizon = horizon.format(xid32=Literal(XID32), offset=offset, **names)
-        self.legacy_horizon = horizon.format(xid32=Literal(XID32), offset=legacy, **names)
+        self.horizon = horizon.format(in_flight=in_flight(names["regclass"]), offset=offset, **names)
+        self.legacy_horizon = horizon.format(in_flight=in_flight(names["regclass"]), offset=legacy, **names)
         # The writer's rule, applied once per move: under a lock that waits for the inserts in flight and
         # holds back new ones, every later transaction's ids above the highest row stored.
         self.adopt = [

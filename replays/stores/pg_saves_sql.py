@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from psycopg.sql import SQL, Composable, Identifier, Literal
 
-from mtg_ledger.replays.stores.pg_feed import ID_BITS, XID32, qualified
+from mtg_ledger.replays.stores.pg_feed import ID_BITS, NEWEST, ORDERED, in_flight, qualified
 
 EVENTS, SNAPSHOT, OFFSET = 0, 1, 2  # kinds of row
 NIL = "00000000-0000-0000-0000-000000000000"  # the offset's row's game
@@ -45,7 +45,7 @@ class SaveStatements:
         self.regclass = qualified(schema, table)
         names: dict[str, Composable] = {
             "t": SQL("{}.{}").format(Identifier(schema), Identifier(table)), "regclass": self.regclass,
-            "bits": Literal(ID_BITS), "span": Literal(1 << ID_BITS), "xid32": Literal(XID32), "id_type": Identifier(id_type),
+            "bits": Literal(ID_BITS), "span": Literal(1 << ID_BITS), "id_type": Identifier(id_type),
             "nil": Literal(NIL), "offset_row": SQL("game = {nil} AND kind = 2 AND version = 0").format(nil=Literal(NIL)),
         }  # fmt: skip
         self.create = [
@@ -108,34 +108,18 @@ class SaveStatements:
         ).format(**names)
         self.max = SQL("SELECT MAX(id) FROM {t} WHERE kind = 0 AND id < %s").format(**names)
         self.beyond = SQL("SELECT EXISTS (SELECT 1 FROM {t} WHERE kind = 0 AND id >= %s)").format(**names)
-        self.slot = SQL(
-            "WITH me AS (SELECT pg_current_xact_id()::text::bigint AS top), "
-            "newest AS (SELECT COALESCE(MAX(me.top + ((l.transactionid::text::bigint - (me.top & {xid32})) & {xid32})),"
-            " (SELECT top FROM me)) AS xid"
-            " FROM me, pg_locks AS l WHERE l.pid = pg_backend_pid() AND l.locktype = 'transactionid'"
-            " AND l.mode = 'ExclusiveLock' AND l.granted) "
+        self.slot = NEWEST + SQL(
             "SELECT n.xid, COALESCE((SELECT MAX(t.id) FROM {t} AS t WHERE t.kind = 0 AND t.id > n.lo AND t.id < n.lo + {span}) - n.lo, 0) AS used"
             " FROM (SELECT newest.xid, (newest.xid + f.xid_offset) << {bits} AS lo FROM newest, {offset} AS f) AS n"
         ).format(offset=offset, **names)
-        self.ordered = SQL(
-            "SELECT pg_current_xact_id_if_assigned() IS NULL"
-            " OR EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'relation' AND pid = pg_backend_pid()"
-            "  AND mode = 'RowExclusiveLock' AND relation = {regclass}::regclass) AS ordered"
-        ).format(**names)
+        self.ordered = ORDERED.format(**names)
         self.lock_for_insert = SQL("LOCK TABLE {t} IN ROW EXCLUSIVE MODE").format(**names)
         # pg_feed's horizon, over this table (its runs' last ids; the offset from its own row)
         self.horizon = SQL(
             "SELECT h.horizon, h.next, f.xid_offset,"
             " (SELECT MAX(o.id) FROM {t} AS o WHERE o.kind = 0 AND o.id >= (h.next + f.xid_offset) << {bits}) AS foreign_top "
-            "FROM (SELECT LEAST(s.next, MIN(s.next - (((s.next & {xid32}) - l.xid) & {xid32}))) AS horizon, s.next"
-            " FROM (SELECT pg_snapshot_xmax(pg_current_snapshot())::text::bigint AS next) AS s"
-            " LEFT JOIN (SELECT x.transactionid::text::bigint AS xid FROM pg_locks AS r JOIN pg_locks AS x"
-            "  ON x.virtualtransaction = r.virtualtransaction AND x.locktype = 'transactionid'"
-            "  AND x.mode = 'ExclusiveLock' AND x.granted"
-            "  WHERE r.locktype = 'relation' AND r.mode = 'RowExclusiveLock' AND r.relation = {regclass}::regclass"
-            "  AND r.database = (SELECT oid FROM pg_database WHERE datname = current_database())) AS l ON true"
-            " GROUP BY s.next) AS h CROSS JOIN {offset} AS f"
-        ).format(offset=offset, **names)
+            "FROM {in_flight} CROSS JOIN {offset} AS f"
+        ).format(in_flight=in_flight(self.regclass), offset=offset, **names)
         self.adopt = [
             SQL("LOCK TABLE {t} IN SHARE ROW EXCLUSIVE MODE").format(**names),
             SQL(
