@@ -23,7 +23,7 @@ from mtg_ledger.replays.messages import say
 from mtg_ledger.replays.stores.checked import Unreadable
 from mtg_ledger.replays.stores.pg_saves import ROW_EVENTS, SaveSnapshotsRecorder, SavesRecorder
 from tests.log_tools import run
-from tests.store.test_store_postgres_streams import DenseIds, _connect, _drop_schema, _fresh_schema
+from tests.store.test_store_postgres_streams import SparseIds, _connect, _drop_schema, _fresh_schema
 
 pytestmark = pytest.mark.postgres
 WAIT_S = 5.0
@@ -47,16 +47,8 @@ class _OnAFreshSchema:
         return recorder
 
 
-class TestSaveRowsPassTheLibrarysApplicationRecorderTests(_OnAFreshSchema, library_tests.ApplicationRecorderTestCase):  # type: ignore[misc]
-    EXPECT_CONTIGUOUS_NOTIFICATION_IDS = False
-
-    def test_insert_select(self) -> None:
-        recorder = self.create_recorder()
-        self.create_recorder = lambda: DenseIds(recorder)  # type: ignore[method-assign]
-        super().test_insert_select()
-
-    def test_insert_subscribe(self) -> None:
-        self.optional_test_insert_subscribe()
+class TestSaveRowsPassTheLibrarysApplicationRecorderTests(_OnAFreshSchema, SparseIds):
+    pass
 
 
 class TestSaveRowsWithTextIdsPassTheLibrarysApplicationRecorderTests(TestSaveRowsPassTheLibrarysApplicationRecorderTests):
