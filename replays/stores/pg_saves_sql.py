@@ -5,7 +5,8 @@ events, their snapshots and the feed's offset.
 
     CREATE TABLE <app>_saves (
         game uuid NOT NULL,       -- the game (text under ORIGINATOR_ID_TYPE=text)
-        kind int2 NOT NULL,       -- 0: a run of a game's events; 1: a snapshot; 2: the feed's offset (one row)
+        kind int2 NOT NULL,       -- 0: a run of a game's events; 1: a snapshot; 2: the feed's offset (one row);
+                                  -- 3: a game's opening mark (one a game, version 0, no bytes)
         size int2 NOT NULL,       -- events in the run (1 for a snapshot, 0 for the offset's row)
         version int4 NOT NULL,    -- the run's first version; the snapshot's version; 0
         id bigint,                -- the notification id of the run's last event; the offset; NULL for a snapshot
@@ -21,7 +22,9 @@ offset), over this table's runs.
 A run is accepted only if it starts a game's events (at version 0 or 1, the game having none) or follows the
 game's last run, at the version after it. Two writers of the same game after the same run both write that
 version's key, and the second fails on the primary key; a writer that is behind finds the game's last run
-elsewhere and writes nothing. Runs never overlap, and a game's runs hold every version from its first.
+elsewhere and writes nothing. Two writers starting the same game both write its opening mark's key, whatever
+versions they start at, and the second fails there. Runs never overlap, and a game's runs hold every version
+from its first.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from psycopg.sql import SQL, Composable, Identifier, Literal
 
 from mtg_ledger.replays.stores.pg_feed import ID_BITS, NEWEST, ORDERED, in_flight, qualified
 
-EVENTS, SNAPSHOT, OFFSET = 0, 1, 2  # kinds of row
+EVENTS, SNAPSHOT, OFFSET, OPENED = 0, 1, 2, 3  # kinds of row
 NIL = "00000000-0000-0000-0000-000000000000"  # the offset's row's game
 
 
@@ -65,7 +68,9 @@ class SaveStatements:
         # As pg_feed's insert: one statement, the ids of the transaction (or of a subtransaction, %(xid)s),
         # nothing written while a foreign row is visible. Each run must start its game or follow its last run
         # (``follows``); if any does not, nothing is written and the statement says so. A row whose head is 0
-        # continues the row before it in the statement (a run longer than a row holds).
+        # continues the row before it in the statement (a run longer than a row holds). A run that starts its
+        # game also writes the game's opening mark (kind 3), which a second first run of it, from another
+        # writer at the same moment, finds already taken whatever version it starts at.
         self.insert = SQL(
             "WITH own AS MATERIALIZED (SELECT COALESCE(%(xid)s::bigint, pg_current_xact_id()::text::bigint) AS xid), "
             "x AS MATERIALIZED ("
@@ -76,18 +81,22 @@ class SaveStatements:
             " SELECT COALESCE((SELECT MAX(t.id) FROM {t} AS t WHERE t.kind = 0 AND t.id > x.lo AND t.id < x.lo + {span}), x.lo) AS id"
             " FROM x WHERE COALESCE((SELECT MAX(o.id) FROM {t} AS o WHERE o.kind = 0), -1) < x.ceiling), "
             "runs AS MATERIALIZED ("
-            " SELECT r.g, r.v, r.n, r.p, SUM(r.n) OVER (ORDER BY r.i) AS upto, r.h = 0 OR"
-            " COALESCE((SELECT l.version + l.size FROM {t} AS l WHERE l.game = r.g AND l.kind = 0 ORDER BY l.version DESC LIMIT 1),"
-            "  CASE WHEN r.v IN (0, 1) THEN r.v END) IS NOT DISTINCT FROM r.v AS follows"
+            " SELECT r.g, r.v, r.n, r.p, SUM(r.n) OVER (ORDER BY r.i) AS upto,"
+            " r.h = 0 OR COALESCE(l.next, CASE WHEN r.v IN (0, 1) THEN r.v END) IS NOT DISTINCT FROM r.v AS follows,"
+            " r.h = 1 AND l.next IS NULL AS opens"
             " FROM unnest(%(games)b::{id_type}[], %(versions)b::int4[], %(sizes)b::int2[], %(rows)b::bytea[], %(heads)b::int2[])"
-            " WITH ORDINALITY AS r(g, v, n, p, h, i)), "
+            " WITH ORDINALITY AS r(g, v, n, p, h, i)"
+            " LEFT JOIN LATERAL (SELECT l.version + l.size AS next FROM {t} AS l WHERE l.game = r.g AND l.kind = 0"
+            "  ORDER BY l.version DESC LIMIT 1) AS l ON true), "
             "inserted AS ("
             " INSERT INTO {t} (game, kind, size, version, id, events)"
             " SELECT runs.g, 0, runs.n, runs.v, base.id + runs.upto, runs.p FROM base, runs"
             " WHERE NOT EXISTS (SELECT 1 FROM runs AS r WHERE NOT r.follows)"
+            " UNION ALL SELECT runs.g, 3, 0, 0, NULL, ''::bytea FROM base, runs"  # the game's one opening mark
+            " WHERE runs.opens AND NOT EXISTS (SELECT 1 FROM runs AS r WHERE NOT r.follows)"
             " RETURNING id) "
             "SELECT EXISTS (SELECT 1 FROM base) AS based, NOT EXISTS (SELECT 1 FROM runs WHERE NOT follows) AS follow,"
-            " ARRAY(SELECT id FROM inserted ORDER BY id) AS ids"
+            " ARRAY(SELECT id FROM inserted WHERE id IS NOT NULL ORDER BY id) AS ids"
         ).format(offset=offset, **names)
         self.insert_snapshot = SQL("INSERT INTO {t} (game, kind, size, version, id, events) VALUES (%s, 1, 1, %s, NULL, %s)").format(**names)
         # A game's rows of one kind that hold versions in (gt, lte]: from the run that holds gt + 1.

@@ -144,6 +144,29 @@ def test_two_writers_after_the_same_run_collide_on_its_next_version_and_the_seco
     assert [e.topic for e in recorder.select_events(game)] == ["DecisionTaken"] * 6
 
 
+@pytest.mark.parametrize("second_first", [0, 1])
+def test_two_writers_starting_one_game_at_once_collide_on_its_opening_mark_whatever_version_they_start_at(
+    recorder: SavesRecorder, second_first: int
+) -> None:
+    game = uuid4()
+    inserted, release = threading.Event(), threading.Event()
+
+    def first_writer() -> None:
+        with recorder.datastore.transaction(commit=True) as curs:
+            recorder.insert_events_in_transaction(curs, _events(game, 1, 3))
+            inserted.set()
+            release.wait(WAIT_S)
+
+    writer = threading.Thread(target=first_writer)
+    writer.start()
+    assert inserted.wait(WAIT_S)
+    threading.Timer(0.3, release.set).start()  # the second writer waits on the mark's key until the first commits
+    with pytest.raises(IntegrityError, match="duplicate key"):
+        recorder.insert_events(_events(game, second_first, 2, topic="Other"))
+    writer.join(WAIT_S)
+    assert recorder.select_events(game) == _events(game, 1, 3)
+
+
 def test_a_run_longer_than_a_row_holds_is_cut_into_rows_and_reads_back_whole_from_any_version(recorder: SavesRecorder) -> None:
     game = uuid4()
     total = 2 * ROW_EVENTS + 5
