@@ -5,8 +5,8 @@ connections of their own for that lock and for LISTEN sessions."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 import os
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from typing import Any, TypeVar
@@ -15,6 +15,7 @@ import psycopg
 from eventsourcing import postgres as library
 from eventsourcing.persistence import AggregateRecorder, ApplicationRecorder, NotSupportedError, OperationalError, ProcessRecorder
 
+from mtg_ledger.replays.stores.errors import StoreSetupError
 from mtg_ledger.replays.stores.pg_feed import quoted
 from mtg_ledger.replays.stores.pg_saves import SaveSnapshotsRecorder, SavesRecorder
 from mtg_ledger.replays.stores.pg_saves_sql import saves_table_name
@@ -53,8 +54,8 @@ class LastUsedFirst(library.ConnectionPool):
     process that saves from one thread at a time then writes through one server session: its statements
     stay prepared there, and the table's pages fill one after another. Each session that inserts keeps a
     page of its own to fill (PostgreSQL's target block, known to no other session until it moves on), so
-    lent in turn, five sessions left five pages part-empty at the end of a game: 16 KB of the demo game's
-    172 KB. The idle longest are still the first closed when the pool shrinks."""
+    lent in turn, the sessions left three pages part-empty at the end of the demo game: 16 KiB of its
+    168 KiB. The idle longest are still the first closed when the pool shrinks."""
 
     def _get_ready_connection(self, timeout: float | None) -> Any:
         self._pool.rotate(1)  # under the pool's lock: the last returned (at the right) is lent next
@@ -86,6 +87,9 @@ class Factory(library.PostgresFactory):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
+        self.layout = (self.env.get(LAYOUT_ENV) or "saves").strip().lower()
+        if self.layout not in LAYOUTS:
+            raise StoreSetupError(f"{LAYOUT_ENV}={self.layout!r}: expected one of {', '.join(LAYOUTS)}")
         pool = self.datastore.pool
         if type(pool) is library.ConnectionPool:  # the same pool, not yet open: only its lending changes
             pool.__class__ = LastUsedFirst  # type: ignore[assignment]
@@ -95,9 +99,6 @@ class Factory(library.PostgresFactory):
     def saves(self) -> bool:
         """Whether this store's games are save rows: a store holding the row-an-event table keeps it."""
         if self._saves is None:
-            choice = (self.env.get(LAYOUT_ENV) or "saves").strip().lower()
-            if choice not in LAYOUTS:
-                raise ValueError(f"{LAYOUT_ENV}={choice!r}: expected one of {', '.join(LAYOUTS)}")
             prefix = self.env.name.lower() or "stored"
             schema = self.datastore.schema
             with self.datastore.transaction(commit=False) as curs:
@@ -106,7 +107,7 @@ class Factory(library.PostgresFactory):
                     (f"{quoted(schema)}.{quoted(prefix + '_events')}", f"{quoted(schema)}.{quoted(saves_table_name(prefix))}"),
                 ).fetchone()
             assert row is not None
-            self._saves = bool(row["saves"]) or (not row["events"] and choice == "saves")
+            self._saves = bool(row["saves"]) or (not row["events"] and self.layout == "saves")
         return self._saves
 
     def env_create_table(self) -> bool:

@@ -163,6 +163,7 @@ def test_a_required_setting_left_out_is_one_line_naming_it_exit_2(setting: str, 
         ("POSTGRES_HOST", "no-such-host.invalid", "POSTGRES_HOST=no-such-host.invalid: no such host"),
         ("POSTGRES_POOL_SIZE", "many", "'POSTGRES_POOL_SIZE' is invalid"),
         ("PERSISTENCE_MODULE", "eventsourcing.postgress", "PERSISTENCE_MODULE=eventsourcing.postgress: no such store module"),
+        ("MTG_LEDGER_PG_LAYOUT", "rows", "MTG_LEDGER_PG_LAYOUT='rows': expected one of saves, events"),
     ],
 )
 def test_a_wrong_setting_is_one_line_naming_it_exit_2(setting: str, value: str, said: str, postgres_env: dict[str, str]) -> None:
