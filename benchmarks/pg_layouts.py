@@ -4,9 +4,10 @@ The demo game (seed 7) is played on the compact SQLite tables; its stored rows (
 state: the row form, the chain hash, the fields) are then written into experimental tables of a fresh schema
 of the loopback PostgreSQL, one save a transaction as the ledger saves them, and measured as
 ``benchmarks/storage.py`` measures the ledger's own tables (after a CHECKPOINT, ``pg_total_relation_size`` of
-every table of the schema: heap, free space map, indexes, TOAST). Nothing here is the ledger's stored format;
-the layouts keep none of its checks but the rows' own bytes. Prints each layout's bytes per event and its
-relations; measures, never asserts.
+every table of the schema: heap, free space map, indexes, TOAST). The last layouts are the ledger's save rows
+(``replays.stores.pg_saves_sql``: its table, its rows' bytes) and variants of them, written by plain INSERTs on
+one connection; the others are experiments. None keeps the ledger's checks but the rows' own bytes. Prints each
+layout's bytes per event and its relations; measures, never asserts.
 
     python -m benchmarks.pg_layouts
 
