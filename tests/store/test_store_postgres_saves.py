@@ -239,6 +239,8 @@ def test_an_audit_of_a_game_with_a_damaged_save_row_names_its_first_version_and_
     assert f"first bad event: {first} (integrity)" in out and f"events 1 to {first - 1} verified" in out
     code, out, _ = run(capsys, "games")
     assert code == 0 and str(game) in out
+    code, _, err = run(capsys, "views", str(game))  # the read models follow the feed: they stop at the row, saying so
+    assert code == 3 and f"game {game}, event {first}: its stored bytes do not decode" in err and "Traceback" not in err
 
 
 def test_the_demo_game_on_save_rows_reads_back_as_it_was_played(postgres_env: dict[str, str]) -> None:
