@@ -77,8 +77,7 @@ class SavesRecorder(StreamsRecorder):
         return ids
 
     def _create_table(self, curs: Cursor[DictRow]) -> None:
-        for statement in self.sql_create_statements:
-            curs.execute(statement, prepare=False)
+        create_once(curs, self.saves)
 
     # --- reading -----------------------------------------------------------------------------
 
@@ -165,8 +164,7 @@ class SaveSnapshotsRecorder(AggregateRecorder):
 
     def create_table(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
-            for statement in self.sql_create_statements:
-                curs.execute(statement, prepare=False)
+            create_once(curs, self.saves)
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
@@ -184,6 +182,14 @@ class SaveSnapshotsRecorder(AggregateRecorder):
         self, originator_id: UUID | str, *, gt: int | None = None, lte: int | None = None, desc: bool = False, limit: int | None = None
     ) -> Sequence[StoredEvent]:
         return select_kind(self, SNAPSHOT, originator_id, gt=gt, lte=lte, desc=desc, limit=limit)
+
+
+def create_once(curs: Cursor[DictRow], saves: SaveStatements) -> None:
+    """The table, its index and its offset's row, in the caller's transaction, where the table is missing."""
+    found = curs.execute(saves.exists).fetchone()
+    if not (found and found["ok"]):
+        for statement in saves.create:
+            curs.execute(statement, prepare=False)
 
 
 def save_runs(stored_events: Sequence[StoredEvent]) -> list[Run]:

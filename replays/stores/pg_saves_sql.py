@@ -51,6 +51,9 @@ class SaveStatements:
             "bits": Literal(ID_BITS), "span": Literal(1 << ID_BITS), "id_type": Identifier(id_type),
             "nil": Literal(NIL), "offset_row": SQL("game = {nil} AND kind = 2 AND version = 0").format(nil=Literal(NIL)),
         }  # fmt: skip
+        # Made once, in one transaction, when the table is missing: SET STORAGE takes an ACCESS EXCLUSIVE lock, which
+        # a writer starting beside running ones must not queue for (every read would then queue behind it).
+        self.exists = SQL("SELECT to_regclass({regclass}) IS NOT NULL AS ok").format(**names)
         self.create = [
             SQL(
                 "CREATE TABLE IF NOT EXISTS {t} (game {id_type} NOT NULL, kind int2 NOT NULL, size int2 NOT NULL,"
@@ -59,7 +62,8 @@ class SaveStatements:
                 " autovacuum_vacuum_scale_factor = 0.5, autovacuum_analyze_threshold = 1000,"
                 " autovacuum_analyze_scale_factor = 0.01)"
             ).format(**names),
-            # compressed already: kept in the row (out of line only past a page), never compressed again
+            # compressed already: kept in its row, out of line only past a page (PostgreSQL's own compression,
+            # tried on a long row, finds nothing in zstd's bytes)
             SQL("ALTER TABLE {t} ALTER COLUMN events SET STORAGE MAIN").format(**names),
             SQL("CREATE UNIQUE INDEX IF NOT EXISTS {index} ON {t} (id) WHERE kind = 0").format(index=Identifier(f"{table}_id"[:63]), **names),
             SQL("INSERT INTO {t} VALUES ({nil}, 2, 0, 0, 0, '') ON CONFLICT DO NOTHING").format(**names),

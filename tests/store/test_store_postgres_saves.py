@@ -278,3 +278,21 @@ def test_the_stores_sessions_plan_each_statement_once_and_keep_the_options_pgopt
     finally:
         factory.close()
     assert found == {"plans": "force_generic_plan", "ro": "on"}
+
+
+def test_a_writer_starting_beside_a_long_reader_creates_nothing_and_waits_for_no_lock(
+    postgres_env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = Factory({**postgres_env, LAYOUT_ENV: "saves"})
+    recorder = first.application_recorder()
+    table = sql.Identifier(recorder.datastore.schema, recorder.events_table_name)
+    monkeypatch.setenv("PGOPTIONS", "-c lock_timeout=2000")  # a lock the start waited for fails it, rather than hang
+    with _connect() as reader, reader.transaction():
+        reader.execute(sql.SQL("SELECT count(*) FROM {}").format(table))  # holds ACCESS SHARE until it ends
+        started = Factory({**postgres_env, LAYOUT_ENV: "saves"})
+        try:  # a second writer's start: its recorders and their tables, as serve or play make them
+            assert type(started.application_recorder()) is SavesRecorder
+            assert type(started.aggregate_recorder("snapshots")) is SaveSnapshotsRecorder
+        finally:
+            started.close()
+    first.close()
