@@ -123,24 +123,32 @@ def test_a_save_that_gives_a_version_twice_or_leaves_a_gap_is_refused_whole(reco
     assert recorder.select_events(game) == [] and recorder.select_events(other) == []
 
 
-def test_two_writers_after_the_same_run_collide_on_its_next_version_and_the_second_writes_nothing(recorder: SavesRecorder) -> None:
-    game = uuid4()
-    recorder.insert_events(_events(game, 1, 2))
+def _second_writer_while_first_holds(recorder: SavesRecorder, first: list[StoredEvent], second: list[StoredEvent]) -> None:
+    """``first`` saved in a transaction left open, then ``second`` saved beside it: the second waits on a key
+    the first has written until the first commits (0.3 s later), and must then fail on it."""
     inserted, release = threading.Event(), threading.Event()
 
     def first_writer() -> None:
         with recorder.datastore.transaction(commit=True) as curs:
-            recorder.insert_events_in_transaction(curs, _events(game, 3, 4))
+            recorder.insert_events_in_transaction(curs, first)
             inserted.set()
             release.wait(WAIT_S)
 
     writer = threading.Thread(target=first_writer)
     writer.start()
     assert inserted.wait(WAIT_S)
-    threading.Timer(0.3, release.set).start()  # the second writer waits on the key until the first commits
-    with pytest.raises(IntegrityError, match="duplicate key"):
-        recorder.insert_events(_events(game, 3, 1, topic="Other"))
-    writer.join(WAIT_S)
+    threading.Timer(0.3, release.set).start()
+    try:
+        with pytest.raises(IntegrityError, match="duplicate key"):
+            recorder.insert_events(second)
+    finally:
+        writer.join(WAIT_S)
+
+
+def test_two_writers_after_the_same_run_collide_on_its_next_version_and_the_second_writes_nothing(recorder: SavesRecorder) -> None:
+    game = uuid4()
+    recorder.insert_events(_events(game, 1, 2))
+    _second_writer_while_first_holds(recorder, _events(game, 3, 4), _events(game, 3, 1, topic="Other"))
     assert [e.topic for e in recorder.select_events(game)] == ["DecisionTaken"] * 6
 
 
@@ -149,21 +157,7 @@ def test_two_writers_starting_one_game_at_once_collide_on_its_opening_mark_whate
     recorder: SavesRecorder, second_first: int
 ) -> None:
     game = uuid4()
-    inserted, release = threading.Event(), threading.Event()
-
-    def first_writer() -> None:
-        with recorder.datastore.transaction(commit=True) as curs:
-            recorder.insert_events_in_transaction(curs, _events(game, 1, 3))
-            inserted.set()
-            release.wait(WAIT_S)
-
-    writer = threading.Thread(target=first_writer)
-    writer.start()
-    assert inserted.wait(WAIT_S)
-    threading.Timer(0.3, release.set).start()  # the second writer waits on the mark's key until the first commits
-    with pytest.raises(IntegrityError, match="duplicate key"):
-        recorder.insert_events(_events(game, second_first, 2, topic="Other"))
-    writer.join(WAIT_S)
+    _second_writer_while_first_holds(recorder, _events(game, 1, 3), _events(game, second_first, 2, topic="Other"))
     assert recorder.select_events(game) == _events(game, 1, 3)
 
 
