@@ -26,7 +26,7 @@ from eventsourcing.persistence import AggregateRecorder, DataError, IntegrityErr
 from eventsourcing.utils import retry
 from psycopg import Cursor
 from psycopg.rows import DictRow
-from psycopg.sql import SQL, Composed
+from psycopg.sql import SQL
 
 from mtg_ledger.core.errors import Phrase
 from mtg_ledger.replays.stores import row_dictionary
@@ -47,7 +47,7 @@ class SavesRecorder(StreamsRecorder):
         super().__init__(datastore, events_table_name=events_table_name)
         self.saves = SaveStatements(datastore.schema, events_table_name, datastore.originator_id_type)
         self.feed = self.saves  # type: ignore[assignment]  # the same statements by name: the inherited feed's methods run them
-        self.sql_create_statements = list(self.saves.create)
+        self.sql_create_statements = list(self.saves.create)  # in place of the library's (its CREATE TYPE among them)
         self._feed_ready = True  # the offset is a row of the table, made with it
         self._insert = Rendered(self.saves.insert)
         self._last_versions = Rendered(self.saves.last_versions)
@@ -160,7 +160,6 @@ class SaveSnapshotsRecorder(AggregateRecorder):
         self.datastore = datastore
         self.events_table_name = events_table_name
         self.saves = SaveStatements(datastore.schema, events_table_name, datastore.originator_id_type)
-        self.sql_create_statements: list[Composed] = list(self.saves.create)
 
     def create_table(self) -> None:
         with self.datastore.transaction(commit=True) as curs:
