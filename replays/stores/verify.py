@@ -163,13 +163,33 @@ def load(
 
 def pin_cards(ledger: Any, game_id: UUID, game: Game) -> None:
     """A snapshot holds no card definitions (they never change in a game): the game's are those its
-    checked GameStarted records (schema 5; before, the classic ones its upcast form names)."""
+    checked GameStarted records (schema 5; before, the classic ones its upcast form names).
+
+    The first row is read at every call; once checked, it is remembered with the catalog it gives
+    (``_FIRST_ROWS``), and a later read whose row has the same topic and the same bytes takes that catalog
+    rather than decode and hash the row again: the same bytes check the same way. A GameStarted holds
+    every library (141 KB in a 1,000,000-event game of 8,800-card libraries: 2 ms to check)."""
     try:
-        first = next(maps(ledger, game_id, None, 1), None)
+        stored = next(rows(ledger.recorder, game_id, lte=1, first_page=1), None)
+        if stored is None:
+            return
+        known = _FIRST_ROWS.get(game_id)
+        if known is not None and type(stored.topic) is str and known[0] == stored.topic and known[1] == stored.state:
+            catalog = known[2]
+        else:
+            first = Chain(ledger.mapper, game_id, 0, GENESIS_HASH).check(stored).current_map(game_id)
+            catalog = Catalog.of(first["cards"]) if "cards" in first else None
+            if len(_FIRST_ROWS) >= _FIRST_ROWS_KEPT:
+                _FIRST_ROWS.clear()
+            _FIRST_ROWS[game_id] = (stored.topic, stored.state, catalog)
     except Exception as e:
         raise SnapshotRejected(game.version, Phrase("snapshot.cannot_read", {"error": brief(e)})) from None
-    if first is not None and "cards" in first:
-        game.state.cards = Catalog.of(first["cards"])
+    if catalog is not None:
+        game.state.cards = catalog
+
+
+_FIRST_ROWS: dict[UUID, tuple[str, bytes, Catalog | None]] = {}  # a game's first row, checked: its topic, bytes, catalog
+_FIRST_ROWS_KEPT = 256  # games remembered (a row each: the size of a GameStarted); past that, start again
 
 
 def fold(ledger: Any, game_id: UUID, game: Game | None, state_hash: str | None, *, version: int | None) -> Game | None:

@@ -124,6 +124,23 @@ def test_a_tampered_snapshot_is_never_believed_by_state_step_or_time_travel(
             assert f"{name}: life {truth[name].life} ->" in out
 
 
+def test_a_first_row_altered_after_a_read_from_a_snapshot_is_caught_at_the_next(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    """A snapshot holds no card definitions: a read from one takes them from the checked GameStarted, which
+    the process remembers by its bytes once checked. Altered since (a card made stronger), it is checked
+    again and turned away: the read falls back to the first event, whose chain breaks there."""
+    db, game, log = store
+    at = snapshot_versions(db, game)[-1] + 1
+    for _ in range(2):  # the second read takes the first row as remembered
+        code, out, err = run(capsys, "state", game, "--at", str(at), "--db", str(db))
+        assert (code, err) == (0, "")
+        assert json.loads(out) == as_json(state_view(state_after(log, at)))
+    cards = fields(db, game, 1)["cards"]
+    edit_event(db, game, 1, cards={**cards, "Grizzly Bears": {**cards["Grizzly Bears"], "power": 9}})
+    code, out, err = run(capsys, "state", game, "--at", str(at), "--db", str(db))
+    assert code != 0 and out == ""
+    assert f"game {UUID(game)}, event 1:" in one_clean_line(err)
+
+
 @pytest.mark.parametrize("forger", FORGERS, ids=list(FORGERS))
 def test_audit_and_replay_name_every_tampered_snapshot(forger: str, store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     db, game, log = store
