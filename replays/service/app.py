@@ -28,7 +28,7 @@ from mtg_ledger.replays.service.routes import router
 from mtg_ledger.replays.service.viewer_routes import router as viewer_router
 from mtg_ledger.replays.service.notices import POLL, Wakeups, wakeups_for
 
-DECIDERS = 40  # threads for decisions (fast_actions.py): as many as FastAPI's thread pool has (anyio's default)
+DECIDERS = 5  # threads for decisions (fast_actions.py) where the store's pool gives no number (``decider_count``)
 FIRST_LISTEN_S = 2.0  # how long a starting process waits for its LISTEN session (the database may be down: it then starts anyway)
 
 DESCRIPTION = """Record, play and follow Magic: The Gathering games over HTTP (docs/reference/http.md).
@@ -37,6 +37,18 @@ Create a game (`POST /games`): the answer holds one token per player and the jud
 Send `Authorization: Bearer TOKEN` on every game route. A player's token acts as that player only and
 sees only what that player may see (rules 400.2, 401.2, 402.3); the judge's sees everything and may not act.
 """
+
+
+def decider_count(ledger: Ledger) -> int:
+    """As many threads take decisions as the store's pool keeps connections (``POSTGRES_POOL_SIZE``, 5 by
+    default; SQLite's pool, 5). A decision holds a connection from its read to its commit: a thread more
+    would wait for a connection, or take one of the pool's overflow, and every thread more that is ready to
+    run contends with the others for the interpreter's lock, in system calls. One worker on PostgreSQL
+    under 16 clients: with 40 threads (anyio's pool) a decision took 1.40 to 1.76 ms of the worker's CPU,
+    0.44 to 0.52 of it in the kernel; with 5, 0.99 to 1.21 (docs/explanation/performance.md)."""
+    pool = getattr(getattr(ledger.recorder, "datastore", None), "pool", None)
+    size = getattr(pool, "pool_size", getattr(pool, "min_size", None))
+    return size if type(size) is int and size >= 1 else DECIDERS
 
 
 def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str] | None = None) -> FastAPI:
@@ -48,7 +60,7 @@ def create_app(env: Mapping[str, str] | None = None, settings: Mapping[str, str]
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         ledger = Ledger(env=store_env)
-        app.state.deciders = Deciders(DECIDERS)  # fast_actions.py's
+        app.state.deciders = Deciders(decider_count(ledger))  # fast_actions.py's
         app.state.games = Games(ledger, {"MTG_LEDGER_SIGNING_KEY": config.signing_key} if config.signing_key else None)
         with contextlib.suppress(PersistenceError, OSError):  # the store down: made when first needed
             app.state.games.receipts.ready()  # the signing key, made now if the store has none: every receipt is signed with it

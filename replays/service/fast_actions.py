@@ -7,8 +7,9 @@ one ``Authorization: Bearer`` header with a token this process has seen, of this
 a JSON body that the route's own body field validates, its headers within their limits. Anything else
 (no token, a token not seen yet, the judge's, a malformed body, ...) goes on to the route itself, with
 the body as read, so that every refusal (401, 403, 422, 503) keeps its status, its JSON and its wording.
-``Games.act`` runs in a thread of the app's own (``deciders.py``, as many threads as FastAPI's pool:
-the hand-off there and back costs a third of FastAPI's through anyio). What it raises is answered by
+``Games.act`` runs in a thread of the app's own (``deciders.py``, as many threads as the store's pool
+keeps connections: ``app.decider_count``; the hand-off there and back costs a third of FastAPI's through
+anyio). What it raises is answered by
 the same table (``errors.respond``); an error nobody expected is answered as the app's handler of
 defects answers it (logged, 500), then raised on to the server, as from the route.
 """

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from mtg_ledger.replays.ledger.application import Ledger
+from mtg_ledger.replays.service.app import decider_count
 from mtg_ledger.replays.service.deciders import Deciders
 
 
@@ -74,3 +76,21 @@ def test_a_cancelled_requests_call_runs_to_its_end_and_a_stop_waits_for_it() -> 
     deciders.shutdown()
     with pytest.raises(RuntimeError):
         asyncio.run(deciders.run(lambda: None))
+
+
+@pytest.mark.parametrize(
+    ("store", "pool", "threads"),
+    [("sqlite_env", None, 5), pytest.param("postgres_env", None, 5, marks=pytest.mark.postgres),
+     pytest.param("postgres_env", "3", 3, marks=pytest.mark.postgres)],
+)
+def test_the_service_takes_as_many_decisions_at_once_as_its_store_keeps_connections(
+    store: str, pool: str | None, threads: int, request: pytest.FixtureRequest
+) -> None:
+    """A decision holds one of the pool's connections from its read to its commit: the service's threads
+    for decisions are as many as the pool keeps (POSTGRES_POOL_SIZE, 5 by default; SQLite's 5)."""
+    env = {**request.getfixturevalue(store), **({"POSTGRES_POOL_SIZE": pool} if pool else {})}
+    ledger = Ledger(env=env)
+    try:
+        assert decider_count(ledger) == threads
+    finally:
+        ledger.close()
