@@ -303,9 +303,10 @@ class GameState:
         d["cards"] = Catalog.of(d["cards"]) if "cards" in d else CLASSIC  # a snapshot of schema 4 or before: 33 cards
         return cls(**d)
 
-    def state_hash(self) -> str:
+    def state_hash(self, remember: bool = True) -> str:
         """A canonical hash of everything in the state (replays compare it; TurnBegan records it, so
         the encoding is part of the log's schema): sha256 of the msgpack of the state as a map, keys
         sorted at every level (``core.hashing.sort_keys``). ``core.state_hash`` assembles those bytes
-        from remembered pieces; ``core.state_hash.reference_state_hash`` is the plain definition."""
-        return state_hash.state_hash(self)
+        from remembered pieces; ``core.state_hash.reference_state_hash`` is the plain definition.
+        ``remember=False``: for a state read to be checked once (``core.state_hash.state_hash``)."""
+        return state_hash.state_hash(self, remember)

@@ -44,9 +44,11 @@ def reference_state_hash(state: Any) -> str:
     return digest(sort_keys(plain))
 
 
-def state_hash(state: Any) -> str:
-    """``reference_state_hash(state)``, byte for byte, with each permanent's encoding remembered."""
-    return hashlib.sha256(b"".join(_state_parts(state))).hexdigest()
+def state_hash(state: Any, remember: bool = True) -> str:
+    """``reference_state_hash(state)``, byte for byte, with each permanent's encoding remembered.
+    ``remember=False``: the state's long lists are not remembered for the next hash (a state read from a
+    store to be checked once, whose lists no later hash will meet: ``_strings``)."""
+    return hashlib.sha256(b"".join(_state_parts(state, remember))).hexdigest()
 
 
 # --- msgpack headers (the msgpack spec: fixmap/map16/map32, fixarray/array16/array32) -------------
@@ -88,7 +90,7 @@ def visible(obj: Any) -> dict[str, Any]:
     return out
 
 
-def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
+def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack, remember: bool = True) -> bytes:
     """msgpack of the record's attributes as a map, keys sorted at every level; a long list of strings
     (a library) from the one encoded before it (``_strings``), the rest encoded afresh."""
     values = visible(obj)
@@ -98,7 +100,7 @@ def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack) -> bytes:
     plain: list[tuple[str, Any]] = []
     for k in sorted(values):
         v = values[k]
-        body = _strings(v) if type(v) is list and len(v) >= _LONG else None
+        body = _strings(v, remember) if type(v) is list and len(v) >= _LONG else None
         if body is None:
             plain.append((k, v if type(v) in SCALAR_TYPES else sort_keys(v)))
             continue
@@ -129,8 +131,14 @@ class _Strings(NamedTuple):
 
 
 _LONG = 64  # a list this long is looked up in ``_STRINGS``; a shorter one is encoded afresh
-_STRINGS_LIMIT = 1 << 10  # lists remembered (two a game: some 15 MB at most with 900-card libraries); past that, start again
+# Items of the lists remembered, in all; past that, start again. A bound on items, not lists: a state read from
+# a store holds strings of its own (a decoded keyframe's), which the copies kept here keep alive. By a count of
+# lists (1,024), time travel in a game of 8,800-card graveyards held 1,024 copies of them (some 600 MB) and
+# slowed every read while the heap grew; 2^20 items are some 1,100 libraries of 900 cards.
+_STRINGS_ITEMS = 1 << 20
 _STRINGS: dict[int, _Strings] = {}  # by the id of the list last encoded (only ever a hint: see ``_strings``)
+_held = [0]  # the items of the lists in ``_STRINGS``
+_remembering = threading.Lock()
 _strict = threading.local()  # a Packer for each thread that packs exact types only (``_strict_pack``)
 
 
@@ -144,13 +152,13 @@ def _strict_pack(value: Any) -> bytes:
     return bytes(packer.pack(value))
 
 
-def _strings(value: list[Any]) -> bytes | None:
+def _strings(value: list[Any], remember: bool = True) -> bytes | None:
     """msgpack of a list whose items are all exactly ``str``, less the array's header (else None), from
     the encoding of the list it was when last encoded: the same list less some first items (cards drawn,
     milled) or with some added at its end (cards put into a graveyard). The remembered list is a copy,
     compared item by item with this one (``==``: for two strings, the same characters, so the same
     bytes); its id is only where it is looked for. Anything else, or a list not met before, is encoded
-    afresh, and remembered."""
+    afresh, and remembered (unless not ``remember``)."""
     known = _STRINGS.get(id(value))
     if known is not None:
         before, n = known.items, len(value)
@@ -159,7 +167,7 @@ def _strings(value: list[Any]) -> bytes | None:
             return known.body
         if cut > 0 and before[cut:] == value:  # the same list, less its ``cut`` first items
             body = known.body[len(_strict_pack(before[:cut])) - len(array_header(cut)) :]
-            _STRINGS[id(value)] = _Strings(list(value), body)
+            _remember(value, body)
             return body
         if cut < 0 and value[: len(before)] == before:  # the same list, with items added at its end
             try:
@@ -168,18 +176,29 @@ def _strings(value: list[Any]) -> bytes | None:
             except TypeError:
                 return None
             body = known.body + more[len(array_header(-cut)) :]
-            _STRINGS[id(value)] = _Strings(list(value), body)
+            _remember(value, body)
             return body
     try:
         "".join(value)  # every item a string (or a subclass, which the strict packer refuses)
         whole = _strict_pack(value)
     except TypeError:
         return None
-    if len(_STRINGS) >= _STRINGS_LIMIT:
-        _STRINGS.clear()
     body = whole[len(array_header(len(value))) :]
-    _STRINGS[id(value)] = _Strings(list(value), body)
+    if remember:
+        _remember(value, body)
     return body
+
+
+def _remember(value: list[str], body: bytes) -> None:
+    """Remember a copy of ``value`` and its encoding by its id, within ``_STRINGS_ITEMS`` items in all."""
+    with _remembering:
+        old = _STRINGS.get(id(value))
+        held = _held[0] - (len(old.items) if old is not None else 0)
+        if held + len(value) > _STRINGS_ITEMS:
+            _STRINGS.clear()
+            held = 0
+        _STRINGS[id(value)] = _Strings(list(value), body)
+        _held[0] = held + len(value)
 
 
 def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
@@ -301,7 +320,7 @@ def _shape(cls: type) -> _Shape:
 # --- the state ----------------------------------------------------------------------------------
 
 
-def _state_parts(state: Any) -> list[bytes]:
+def _state_parts(state: Any, remember: bool = True) -> list[bytes]:
     packer = msgpack.Packer(use_bin_type=True)  # one per hash: a Packer is not to be shared across threads
     pack = packer.pack
     names = sorted(name for name in vars(state) if name != UNHASHED)
@@ -320,7 +339,7 @@ def _state_parts(state: Any) -> list[bytes]:
             parts.append(map_header(len(value)))
             for player in sorted(value):
                 parts.append(pack(player))
-                parts.append(encode_record(value[player], pack))
+                parts.append(encode_record(value[player], pack, remember))
         elif name == "battlefield":
             parts.append(array_header(len(value)))
             parts.extend(remembered_records(value, pack))

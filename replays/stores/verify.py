@@ -94,7 +94,7 @@ def snapshot_game(mapper: Mapper[UUID], game_id: UUID, stored: StoredEvent, reco
     if not isinstance(state, GameState) or state.version != s:
         raise SnapshotRejected(s, Phrase("snapshot.not_state_after", {"v": s}))
     try:
-        own_hash = state.state_hash()
+        own_hash = state.state_hash(remember=False)  # its lists are the keyframe's, new at every read
     except Exception as e:
         raise SnapshotRejected(s, Phrase("snapshot.cannot_hash", {"error": brief(e)})) from None
     if recorded_hash is not None and own_hash != recorded_hash:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState, Permanent, Player
+from mtg_ledger.core import state_hash
 from mtg_ledger.core.state_hash import array_header, map_header, reference_state_hash
 from tests.store_tools import state_hash as hash_of_fields
 from tests.rules.test_random_play import play_randomly
@@ -198,3 +199,30 @@ def test_a_library_holding_true_then_one_hashes_each_as_msgpack_writes_it() -> N
     assert s.state_hash() == canonical(s)
     library[7] = 1  # == True, but msgpack writes it otherwise
     assert s.state_hash() == canonical(s)
+
+
+def test_the_remembered_libraries_hold_at_most_their_bound_of_cards_and_hash_canonically_past_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Long lists are remembered for the next hash (a library a card shorter each turn) within a bound on
+    their cards in all: past it, the memo starts again, and every hash is still the canonical one."""
+    monkeypatch.setattr(state_hash, "_STRINGS_ITEMS", 500)
+    monkeypatch.setattr(state_hash, "_STRINGS", {})
+    monkeypatch.setattr(state_hash, "_held", [0])
+    for n in range(12):
+        s = board()
+        s.players["alice"].library = [f"Forest{i % 5}" for i in range(100 + n)]
+        s.players["bob"].library = [f"Island{i % 3}" for i in range(90)]
+        assert s.state_hash() == canonical(s)
+        held = sum(len(kept.items) for kept in state_hash._STRINGS.values())
+        assert held == state_hash._held[0] <= 500
+
+
+def test_a_state_read_to_be_checked_once_hashes_canonically_and_leaves_nothing_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A snapshot's state is hashed once, to be vouched for (its lists, a keyframe's, are new at every read):
+    ``remember=False`` hashes it as always and keeps no copy of its lists."""
+    monkeypatch.setattr(state_hash, "_STRINGS", {})
+    monkeypatch.setattr(state_hash, "_held", [0])
+    s = board()
+    s.players["alice"].library = [f"Forest{i % 5}" for i in range(300)]
+    assert s.state_hash(remember=False) == canonical(s)
+    assert state_hash._STRINGS == {} and state_hash._held == [0]
+    assert s.state_hash() == canonical(s) and len(state_hash._STRINGS) == 1
