@@ -158,7 +158,7 @@ def _strings(value: list[Any], remember: bool = True) -> bytes | None:
     milled) or with some added at its end (cards put into a graveyard). The remembered list is a copy,
     compared item by item with this one (``==``: for two strings, the same characters, so the same
     bytes); its id is only where it is looked for. Anything else, or a list not met before, is encoded
-    afresh, and remembered (unless not ``remember``)."""
+    afresh. Whichever way it was made, the encoding is remembered for the next, unless not ``remember``."""
     known = _STRINGS.get(id(value))
     if known is not None:
         before, n = known.items, len(value)
@@ -166,31 +166,27 @@ def _strings(value: list[Any], remember: bool = True) -> bytes | None:
         if cut == 0 and before == value:  # the same list
             return known.body
         if cut > 0 and before[cut:] == value:  # the same list, less its ``cut`` first items
-            body = known.body[len(_strict_pack(before[:cut])) - len(array_header(cut)) :]
-            _remember(value, body)
-            return body
+            return _kept(value, known.body[len(_strict_pack(before[:cut])) - len(array_header(cut)) :], remember)
         if cut < 0 and value[: len(before)] == before:  # the same list, with items added at its end
             try:
                 more = _strict_pack(value[len(before) :])
                 "".join(value[len(before) :])  # (each added item a string: str.join looks at each in C)
             except TypeError:
                 return None
-            body = known.body + more[len(array_header(-cut)) :]
-            _remember(value, body)
-            return body
+            return _kept(value, known.body + more[len(array_header(-cut)) :], remember)
     try:
         "".join(value)  # every item a string (or a subclass, which the strict packer refuses)
         whole = _strict_pack(value)
     except TypeError:
         return None
-    body = whole[len(array_header(len(value))) :]
-    if remember:
-        _remember(value, body)
-    return body
+    return _kept(value, whole[len(array_header(len(value))) :], remember)
 
 
-def _remember(value: list[str], body: bytes) -> None:
-    """Remember a copy of ``value`` and its encoding by its id, within ``_STRINGS_ITEMS`` items in all."""
+def _kept(value: list[str], body: bytes, remember: bool) -> bytes:
+    """``body``; with ``remember``, remembered with a copy of ``value`` by its id, within ``_STRINGS_ITEMS``
+    items in all."""
+    if not remember:
+        return body
     with _remembering:
         old = _STRINGS.get(id(value))
         held = _held[0] - (len(old.items) if old is not None else 0)
@@ -199,6 +195,7 @@ def _remember(value: list[str], body: bytes) -> None:
             held = 0
         _STRINGS[id(value)] = _Strings(list(value), body)
         _held[0] = held + len(value)
+    return body
 
 
 def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
