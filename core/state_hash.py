@@ -27,12 +27,13 @@ from typing import Any, Callable, NamedTuple
 import msgpack
 
 from mtg_ledger.core.hashing import SCALAR_TYPES, digest, sort_keys, thread_packer
-from mtg_ledger.core.written import Settled, Written, moment, unwritten
+from mtg_ledger.core.written import Settled, Written, moment, unwritten, unwritten_each
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
 _CHUNK = 64  # records looked up at once (``remembered_records``)
 _CHUNKS_LIMIT = 1 << 11  # runs remembered per class (some 10 MB at most, the encodings shared with ``memo``)
 _SEEN_LIMIT = 1 << 9  # runs remembered by identity per class (their records kept alive: some 30 MB at most)
+_PATCHED = 4  # a run remembered by identity is encoded from its own while at most one record in this many changed
 _NESTED = ("players", "battlefield", "stack", "effects", "pending_triggers")
 UNHASHED = "cards"  # the game's card definitions: GameStarted's hash vouches for them (schema 5)
 
@@ -206,7 +207,9 @@ def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[by
     canonical encodings are equal too. Values changed in any way, in place or not, give other bytes.
     Records are looked up ``_CHUNK`` at a time first, by the msgpack of the list of their values (an
     array of arrays, which reads back item by item: equal bytes, equal values for each record), so a
-    board that did not change since is a few lookups, not one a permanent.
+    board that did not change since is a few lookups, not one a permanent; a run of which only a few
+    permanents were written since (one tapped, one entered at the board's end) keeps the encodings of
+    the others (``_patched``).
     """
     out: list[bytes] = []
     for start in range(0, len(objs), _CHUNK):
@@ -222,6 +225,11 @@ def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes]) -> list[byt
     if seen is not None and unwritten(ids, seen.since) and not any(seen.held):  # the same records, not changed since
         return seen.found
     since = moment()
+    if shape.settled is not None:  # the run remembered by identity, or the one a record shorter (a permanent entered)
+        base = seen if seen is not None else shape.seen.get(ids[:-1]) if len(ids) > 1 else None
+        patched = _patched(shape, objs, ids, base, since, pack) if base is not None else None
+        if patched is not None:
+            return patched
     attributes = list(map(vars, objs))
     if set(map(type, objs)) != {cls} or set(map(len, attributes)) != {shape.count}:  # another class, another attribute
         return _remembered_one_by_one(objs, pack)
@@ -256,11 +264,47 @@ def _remember_seen(shape: _Shape, objs: list[Any], ids: tuple[int, ...], attribu
     and maps they hold stay empty (``Settled.held_by``)."""
     assert shape.settled is not None
     held = shape.settled.held_by(attributes)
-    if held is None:
-        return
+    if held is not None:
+        _keep_seen(shape, ids, _Seen(objs, since, held, found))
+
+
+def _keep_seen(shape: _Shape, ids: tuple[int, ...], seen: _Seen) -> None:
     if len(shape.seen) >= _SEEN_LIMIT:
         shape.seen.clear()
-    shape.seen[ids] = _Seen(objs, since, held, found)
+    shape.seen[ids] = seen
+
+
+def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, since: int, pack: Callable[[Any], bytes]) -> list[bytes] | None:
+    """The encodings of a run from those of ``base``, the run remembered by identity (this one, or the one a
+    record shorter: a permanent entered at the board's end), with only the records written since ``base``
+    and the one added encoded again; remembered by identity in turn. None (the run is looked up whole)
+    when more than one record in ``_PATCHED`` changed, or a changed one cannot be remembered so.
+    The others were unwritten from ``base.since`` until now, after ``since``: as they were at ``since``."""
+    assert shape.settled is not None
+    if any(base.held):
+        return None
+    kept = len(base.found)
+    changed = [i for i, same in enumerate(unwritten_each(ids[:kept], base.since)) if not same]
+    changed += range(kept, len(ids))
+    if len(changed) * _PATCHED > len(ids):
+        return None
+    records = [objs[i] for i in changed]
+    attributes = list(map(vars, records))
+    if any(type(r) is not type(objs[0]) for r in records) or any(len(a) != shape.count for a in attributes):
+        return None
+    try:
+        held = shape.settled.held_by(attributes)
+    except KeyError:  # a field deleted (and another attribute added)
+        return None
+    if held is None:
+        return None
+    width = len(shape.settled.holders)  # the lists and maps of a record, one after another in ``held``
+    found, holders = base.found + [b""] * (len(ids) - kept), list(base.held) + [()] * (width * (len(ids) - kept))
+    for j, (i, encoded) in enumerate(zip(changed, _remembered_one_by_one(records, pack), strict=True)):
+        found[i] = encoded
+        holders[i * width : (i + 1) * width] = held[j * width : (j + 1) * width]
+    _keep_seen(shape, ids, _Seen(objs, since, tuple(holders), found))
+    return found
 
 
 def _remembered_one_by_one(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 
 import msgpack
 import pytest
@@ -141,6 +142,44 @@ def test_two_boards_with_the_same_values_hash_alike_whatever_was_remembered_befo
     assert a.state_hash() != b.state_hash()
     _block(b)
     assert a.state_hash() == b.state_hash() == canonical(b)
+
+
+def test_a_run_with_a_few_permanents_written_since_encodes_those_alone_and_hashes_canonically(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run remembered by identity with one permanent in four or fewer written since, or one entered at its
+    end, keeps the others' encodings: only those are encoded again, and the hash is the canonical one."""
+    s = board(200)  # runs of 64, 64, 64 and 10 permanents
+    encoded: list[int] = []
+    one_by_one = state_hash._remembered_one_by_one
+    monkeypatch.setattr(state_hash, "_remembered_one_by_one", lambda objs, pack: encoded.append(len(objs)) or one_by_one(objs, pack))
+
+    def tap_one_in_each_of_two_runs() -> None:
+        s.battlefield[5].tapped = True  # 701.26a
+        s.battlefield[70].damage = 1  # 120.3e
+
+    def untap_and_enter() -> None:
+        s.battlefield[5].tapped = False  # 502.3
+        s.battlefield[-1].fresh = False  # 302.6: the last to enter, under its controller's control since the turn began
+        _enters(s)
+
+    for step, again in ((tap_one_in_each_of_two_runs, 2), (partial(_enters, s), 1), (untap_and_enter, 3)):
+        encoded.clear()
+        step()
+        assert s.state_hash() == canonical(s)
+        assert sum(encoded) == again
+
+
+def test_a_map_assigned_to_a_permanent_then_changed_in_place_hashes_canonically() -> None:
+    """The map a permanent holds after a noted write is the one looked at for changes in place, not the one
+    it held when its run was first remembered."""
+    s = board(200)
+    bear = s.battlefield[-2]
+    bear.counters = {}  # 122.1: a new map, assigned (a noted write)
+    assert s.state_hash() == canonical(s)
+    bear.counters["+1/+1"] = 1  # the new map changed in place: no noted write
+    assert s.state_hash() == canonical(s)
+    bear.counters.clear()
+    bear.tapped = True
+    assert s.state_hash() == canonical(s)
 
 
 @pytest.mark.parametrize("n", [0, 1, 15, 16, 255, 256, 65535, 65536, 70000])
