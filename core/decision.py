@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core import combat, teams
@@ -78,13 +79,20 @@ RULE_OF_DECISION: dict[DecisionKind, str] = {
 }
 
 
+@lru_cache(maxsize=1 << 10)
+def _priority(player: str) -> Decision:
+    """117.3: the player holds priority. One decision a player, made once: it is immutable, and this is
+    asked before every decision (a frozen dataclass's ``__init__`` costs a microsecond)."""
+    return Decision(DecisionKind.PRIORITY, player)
+
+
 def pending_decision(state: GameState) -> Decision | None:
     """The decision the rules ask for now, derived from the state alone."""
     if state.ended:
         return None
     # 603.3b: triggers to order come before priority, even for the player who just cast a spell (117.3c)
     if state.priority is not None and state.ordering is None:
-        return Decision(DecisionKind.PRIORITY, state.priority)
+        return _priority(state.priority)
     if state.paused is not None:  # 608.2d; 601.2h for an activation's discard cost; 310.11a
         if state.paused["choice"] == "cast_transformed":  # 310.11b: cast the exiled Siege transformed, or not
             return Decision(DecisionKind.CAST_TRANSFORMED, state.paused["player"])

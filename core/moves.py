@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 
 
 class Move(StrEnum):  # a str: looked up in engine.MOVES by its string's hash, in C (an Enum's is a Python call)
@@ -32,9 +33,12 @@ PRIORITY_OR_END = Next(Move.PRIORITY_OR_END)
 END_STEP = Next(Move.END_STEP)
 
 
+# One of each a player, made once (a ``Next`` is immutable): asked at every pass and every priority.
+@lru_cache(maxsize=1 << 10)
 def priority_to(player: str) -> Next:
     return Next(Move.PRIORITY, player)
 
 
+@lru_cache(maxsize=1 << 10)
 def passed_by(player: str) -> Next:
     return Next(Move.AFTER_A_PASS, player)
