@@ -168,12 +168,13 @@ def audit(
     if versions is None and header is not None:
         given = header.get("event_versions") or {}  # a header without them is schema 1's first form
         versions = given if isinstance(given, dict) else {}
-    schema, sound = _schema(Prefix(events, _sound(report.findings, len(events))), versions)
+    schema, sound, current = _schema(Prefix(events, _sound(report.findings, len(events))), versions)
     if schema is not None:
         report.findings.append(schema)
     if sound:
         usable = Prefix(events, sound)
-        result = replay(usable, progress, versions, chained=True)  # integrity checked the chain of every event in usable
+        # integrity checked the chain of every event in usable; the schema pass brought a list's to their current form
+        result = replay(usable, progress, versions, chained=True) if current is None else replay(Prefix(current, sound), progress, None, chained=True)
         report.decisions = result.decisions
         found = [f for f in result.findings if f.version <= sound]
         report.findings.extend(found)
@@ -183,18 +184,22 @@ def audit(
     return report
 
 
-def _schema(events: Rereadable, versions: dict[str, int] | None) -> tuple[Finding | None, int]:
+def _schema(events: Prefix, versions: dict[str, int] | None) -> tuple[Finding | None, int, list[Map] | None]:
     """Every event against the schema, in its current form: a finding (an event this engine cannot
     bring to its current form names the log, at version 0, before any event that does not conform),
-    and how many first events conform."""
+    how many first events conform, and, for events in memory already (a list's), their current forms
+    (for the replay, which would bring them to it again; None for a file's, read a few at a time)."""
     bad: Finding | None = None
+    kept: list[Map] | None = [] if events.listed() is not None else None
     try:
         for i, current in enumerate(current_forms(events, versions), start=1):
             if bad is None:
                 bad = problem_at(i, current)
+            if kept is not None:
+                kept.append(current)
     except SchemaError as e:
-        return Finding.of(0, "integrity", e.code, e.params), 0
-    return bad, len(events) if bad is None else bad.version - 1
+        return Finding.of(0, "integrity", e.code, e.params), 0, None
+    return bad, len(events) if bad is None else bad.version - 1, kept
 
 
 def _sound(findings: list[Finding], count: int) -> int:
