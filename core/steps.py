@@ -151,7 +151,7 @@ def cleanup(table: Table) -> bool:
     s = table.state
     if any(ch.cards_to_discard(s, member) for member in _members(s)):
         return False
-    damaged = [p.object for p in s.battlefield if p.damage]
+    damaged = [p.object for p in ch.watched(s) if p.damage]  # 120.3e: marked on creatures only, and a creature is watched
     ending = [e.id for e in s.effects if e.until == "end_of_turn"]
     emit(table, ev.CleanupPerformed, damage_removed=damaged, effects_ended=ending)
     return True
@@ -160,7 +160,8 @@ def cleanup(table: Table) -> bool:
 def remove_from_combat(table: Table) -> bool:
     """511.3: as the end of combat step ends, creatures are removed from combat."""
     s = table.state
-    in_combat = [p.object for p in s.battlefield if p.attacking or p.blocking or p.blocked]
+    # 508.1a, 509.1a, 506.3: only creatures attack, block or are blocked, and a creature is watched
+    in_combat = [p.object for p in ch.watched(s) if p.attacking or p.blocking or p.blocked]
     if in_combat:
         emit(table, ev.RemovedFromCombat, permanents=in_combat)
     return True

@@ -7,6 +7,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from mtg_ledger.core import characteristics as ch
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.commands import ActivateAbility, Concede, PassPriority
 from mtg_ledger.replays.demo.decks import DECKS
@@ -87,3 +88,18 @@ def test_same_seed_and_same_decisions_give_the_same_log(seed: int) -> None:
     first = play_randomly(seed, random.Random(seed), 200)
     second = play_randomly(seed, random.Random(seed), 200)
     assert first.events == second.events
+
+
+@settings(max_examples=examples(10))
+@given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1))
+def test_damage_and_combat_are_only_ever_on_watched_permanents(seed: int, choice_seed: int) -> None:
+    """120.3e, 508.1a, 509.1a: damage is marked on creatures, and only creatures attack, block or are blocked;
+    every creature is among the permanents ``characteristics.watched`` gives, which the cleanup (514.2) and the
+    end of combat (511.3) look through. After every event of random play, no other permanent holds either."""
+    table = play_randomly(seed, random.Random(choice_seed), 1000)
+    state = GameState()
+    for e in table.events:
+        apply_event(state, e)
+        watched = {id(p) for p in ch.watched(state)}
+        marked = [p for p in state.battlefield if p.damage or p.attacking or p.blocking or p.blocked or p.blocked_by]
+        assert all(id(p) in watched for p in marked), f"after event {e['v']} ({e['type']})"
