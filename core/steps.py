@@ -30,7 +30,8 @@ def untap(table: Table) -> bool:
     team = teams.active_team(s)
     phasers = s.cards.phasing  # the game's cards with phasing: none, most often
     going = [p.object for p in s.battlefield if p.card in phasers and p.controller in team and not p.phased_out and "phasing" in ch.face(s, p).keywords] if phasers else []
-    coming = [p.object for p in s.battlefield if p.phased_out and p.controller in team]
+    # only a permanent with phasing phases out (``going``, 702.26a): a game of no such card has none to phase in
+    coming = [p.object for p in s.battlefield if p.phased_out and p.controller in team] if phasers else []
     if going or coming:
         emit(table, ev.PermanentsPhased, phased_in=coming, phased_out=going)
     to = None

@@ -92,10 +92,12 @@ def test_same_seed_and_same_decisions_give_the_same_log(seed: int) -> None:
 
 @settings(max_examples=examples(10))
 @given(seed=st.integers(0, 2**32 - 1), choice_seed=st.integers(0, 2**32 - 1))
-def test_damage_and_combat_are_only_ever_on_watched_permanents(seed: int, choice_seed: int) -> None:
+def test_damage_combat_and_phasing_are_only_ever_where_the_turn_steps_look(seed: int, choice_seed: int) -> None:
     """120.3e, 508.1a, 509.1a: damage is marked on creatures, and only creatures attack, block or are blocked;
     every creature is among the permanents ``characteristics.watched`` gives, which the cleanup (514.2) and the
-    end of combat (511.3) look through. After every event of random play, no other permanent holds either."""
+    end of combat (511.3) look through. 702.26a: only a permanent with phasing phases out, so the untap step
+    (502.1) looks for permanents to phase in only in a game of such cards. After every event of random play,
+    no other permanent holds damage, a combat flag or is phased out."""
     table = play_randomly(seed, random.Random(choice_seed), 1000)
     state = GameState()
     for e in table.events:
@@ -103,3 +105,4 @@ def test_damage_and_combat_are_only_ever_on_watched_permanents(seed: int, choice
         watched = {id(p) for p in ch.watched(state)}
         marked = [p for p in state.battlefield if p.damage or p.attacking or p.blocking or p.blocked or p.blocked_by]
         assert all(id(p) in watched for p in marked), f"after event {e['v']} ({e['type']})"
+        assert all(p.card in state.cards.phasing for p in state.battlefield if p.phased_out), f"after event {e['v']} ({e['type']})"
