@@ -289,7 +289,7 @@ def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, 
     if len(changed) * _PATCHED > len(ids):
         return None
     records = [objs[i] for i in changed]
-    attributes = list(map(vars, records))
+    attributes: list[dict[str, Any]] = [vars(r) for r in records]
     if any(type(r) is not type(objs[0]) for r in records) or any(len(a) != shape.count for a in attributes):
         return None
     try:
