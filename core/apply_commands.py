@@ -21,6 +21,7 @@ from mtg_ledger.core.commands import (
     OrderTriggers,
     PassPriority,
     PlayLand,
+    passing,
 )
 from mtg_ledger.core.decision import Decision, DecisionKind, pending_decision
 from mtg_ledger.core.entering import entered
@@ -46,7 +47,7 @@ def apply_pass(table: Table, command: PassPriority, checked: PassPlan) -> Next:
 
 
 def priority_passed(e: Map, decision: Decision, state: GameState) -> PassPriority:
-    return PassPriority(e["player"])
+    return passing(e["player"])
 
 
 def apply_land(table: Table, command: PlayLand, checked: LandPlan) -> Next:

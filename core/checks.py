@@ -15,7 +15,7 @@ from mtg_ledger.core.effects import ability_targets
 from mtg_ledger.core.errors import CannotPay, IllegalAction, IllegalTarget, Phrase, WrongTiming
 from mtg_ledger.core.mana import parse_cost
 from mtg_ledger.core.payment import plan_payment
-from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan
+from mtg_ledger.core.plans import AbilityPlan, CastPlan, ConcedePlan, DiscardPlan, LandPlan, ManaAbilityPlan, PassPlan, StackPlan, pass_plan
 from mtg_ledger.core.state import GameState
 from mtg_ledger.core.turn import MAIN_STEPS, Step
 
@@ -244,7 +244,7 @@ def _mana_chosen(colors: tuple[str, ...], chosen: str | None, label: str) -> str
 
 def check_pass(state: GameState, command: PassPriority) -> PassPlan:
     """117.3d: the player holding priority may pass it (rules.check has made sure they hold it)."""
-    return PassPlan(command.player)
+    return pass_plan(command.player)
 
 
 def check_concede(state: GameState, command: Concede) -> ConcedePlan:

@@ -7,7 +7,8 @@ an index among the objects of that name in the zone (``CardRef("Forest", 1)`` is
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from functools import lru_cache
+from typing import Any, Union
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,17 @@ Target = Union[str, Ref]  # a player name, or an object
 @dataclass(frozen=True)
 class PassPriority:
     player: str
+
+
+def passing(player: Any) -> PassPriority:
+    """117.3d: ``player`` passes. One command a player's name, made once (a command is immutable, a pass is most
+    of a game's decisions, and a frozen dataclass's ``__init__`` costs a microsecond); any other value as it is."""
+    return _passing(player) if type(player) is str else PassPriority(player)
+
+
+@lru_cache(maxsize=1 << 10)
+def _passing(player: str) -> PassPriority:
+    return PassPriority(player)
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ each of the engine's decisions records the fields of its plan.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Union
 
 from mtg_ledger.core.combat import AttackPlan, BlockPlan, DamagePlan, DefenderPlan
@@ -15,6 +16,16 @@ from mtg_ledger.core.combat import AttackPlan, BlockPlan, DamagePlan, DefenderPl
 @dataclass(frozen=True)
 class PassPlan:
     player: str
+
+
+def pass_plan(player: Any) -> PassPlan:
+    """A checked pass (117.3d): one plan a player's name, made once, as ``commands.passing``."""
+    return _pass_plan(player) if type(player) is str else PassPlan(player)
+
+
+@lru_cache(maxsize=1 << 10)
+def _pass_plan(player: str) -> PassPlan:
+    return PassPlan(player)
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,7 @@ def _schema(events: Prefix, versions: dict[str, int] | None) -> tuple[Finding | 
     try:
         for i, current in enumerate(current_forms(events, versions), start=1):
             if bad is None:
-                bad = problem_at(i, current)
+                bad = problem_at(i, current, chained=True)  # events before any fault of the chain: integrity checked each hash
             if kept is not None:
                 kept.append(current)
     except SchemaError as e:

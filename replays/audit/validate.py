@@ -119,8 +119,9 @@ def _fields_problem(where: str, value: Any, expected: Shape) -> Phrase | None:
     return None
 
 
-def event_problem(event: Any) -> Phrase | None:
-    """What is wrong with one event map (a message of the catalogues), or None."""
+def event_problem(event: Any, chained: bool = False) -> Phrase | None:
+    """What is wrong with one event map (a message of the catalogues), or None. ``chained``: its hash is known
+    to be the sha256 its chain gives, in hex (``logfile.integrity`` compared the two), so not looked at again."""
     if type(event) is not dict:
         return Phrase("schema.event_not_a_map")
     kind = event.get("type")
@@ -128,7 +129,7 @@ def event_problem(event: Any) -> Phrase | None:
         return Phrase("schema.unknown_type", {"kind": kind})
     if type(event.get("v")) is not int:
         return Phrase("schema.version_form", {"value": event.get("v")})
-    if type(event.get("hash")) is not str or not HEX64.fullmatch(event["hash"]):
+    if type(event.get("hash")) is not str or not (chained or HEX64.fullmatch(event["hash"])):
         return Phrase("schema.hash_form", {"value": event.get("hash")})
     exact = FIELDS[kind].exact
     if exact is not None and kind != "GameStarted" and _plainly_conforms(event, exact, len(exact) + 3):  # with v, type and hash
@@ -190,9 +191,10 @@ def first_problem(events: list[Any]) -> Finding | None:
     return None
 
 
-def problem_at(i: int, event: Any) -> Finding | None:
-    """Event ``i`` (from 1) against the schema: an integrity finding if it does not conform."""
-    problem = event_problem(event)
+def problem_at(i: int, event: Any, chained: bool = False) -> Finding | None:
+    """Event ``i`` (from 1) against the schema: an integrity finding if it does not conform (``chained``: as
+    ``event_problem``'s)."""
+    problem = event_problem(event, chained)
     if problem is None:
         return None
     return Finding.of(i, "integrity", "schema.nonconforming", {"v": i, "problem": problem}, recorded=event if type(event) is dict else None)

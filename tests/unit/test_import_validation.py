@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mtg_ledger.core.hashing import chain
+from mtg_ledger.replays.audit.validate import event_problem
 from mtg_ledger.replays.stores import bulk as storage
 from tests.log_tools import Event, demo_log, first, header_of, rehash, run, write_raw
 
@@ -278,3 +279,14 @@ def test_a_rehashed_log_that_pays_from_the_pool_instead_is_another_legal_game_an
     assert audited(tmp_path, capsys, header_of(events), events)[0] == 0
     code, _, err, rows = imported(tmp_path, capsys, header_of(events), events)
     assert code == 0 and rows >= len(events), err  # its events, and the snapshots taken on the way
+
+
+def test_an_event_whose_hash_is_not_64_lowercase_hex_digits_is_named_unless_its_chain_was_checked() -> None:
+    """The schema's form of ``hash``; the audit checks the chain first, and an event whose hash is the sha256 its
+    chain gives (``chained``) has that form already, so it is not looked at again."""
+    event = {"v": 2, "type": "PriorityPassed", "player": "alice", "hash": "AB" * 32}
+    problem = event_problem(event)
+    assert problem is not None and problem.id == "schema.hash_form"
+    assert event_problem({**event, "hash": "ab" * 32}) is None
+    assert event_problem(event, chained=True) is None
+    assert event_problem({**event, "hash": 7}, chained=True) is not None  # not a string at all: named either way
