@@ -47,8 +47,9 @@ def reference_state_hash(state: Any) -> str:
 
 def state_hash(state: Any, remember: bool = True) -> str:
     """``reference_state_hash(state)``, byte for byte, with each permanent's encoding remembered.
-    ``remember=False``: the state's long lists are not remembered for the next hash (a state read from a
-    store to be checked once, whose lists no later hash will meet: ``_strings``)."""
+    ``remember=False``: neither the state's long lists (``_strings``) nor its permanents by identity
+    (``remembered_records``) are remembered for the next hash: a state read from a store to be checked once,
+    whose lists and permanents no later hash will meet."""
     return hashlib.sha256(b"".join(_state_parts(state, remember))).hexdigest()
 
 
@@ -199,7 +200,7 @@ def _kept(value: list[str], body: bytes, remember: bool) -> bytes:
     return body
 
 
-def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
+def remembered_records(objs: list[Any], pack: Callable[[Any], bytes], remember: bool = True) -> list[bytes]:
     """``encode_record`` of each, from the memo when a record with the same values was encoded before.
 
     A record is remembered by the msgpack of its fields' values in a fixed order: two records with
@@ -209,15 +210,16 @@ def remembered_records(objs: list[Any], pack: Callable[[Any], bytes]) -> list[by
     array of arrays, which reads back item by item: equal bytes, equal values for each record), so a
     board that did not change since is a few lookups, not one a permanent; a run of which only a few
     permanents were written since (one tapped, one entered at the board's end) keeps the encodings of
-    the others (``_patched``).
+    the others (``_patched``). ``remember=False``: no run is remembered by identity (the records of a state
+    read to be checked once, which no later hash will meet; remembered, they would be kept alive).
     """
     out: list[bytes] = []
     for start in range(0, len(objs), _CHUNK):
-        out.extend(_remembered_chunk(objs[start : start + _CHUNK], pack))
+        out.extend(_remembered_chunk(objs[start : start + _CHUNK], pack, remember))
     return out
 
 
-def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
+def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes], remember: bool = True) -> list[bytes]:
     cls = type(objs[0])
     shape = _SHAPES.get(cls) or _shape(cls)
     ids = tuple(map(id, objs))
@@ -225,7 +227,8 @@ def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes]) -> list[byt
     if seen is not None and unwritten(ids, seen.since) and not any(seen.held):  # the same records, not changed since
         return seen.found
     since = moment()
-    if shape.settled is not None:  # the run remembered by identity, or the one a record shorter (a permanent entered)
+    by_identity = remember and shape.settled is not None
+    if by_identity:  # the run remembered by identity, or the one a record shorter (a permanent entered)
         base = seen if seen is not None else shape.seen.get(ids[:-1]) if len(ids) > 1 else None
         patched = _patched(shape, objs, ids, base, since, pack) if base is not None else None
         if patched is not None:
@@ -243,7 +246,7 @@ def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes]) -> list[byt
         if len(shape.chunks) >= _CHUNKS_LIMIT:
             shape.chunks.clear()
         shape.chunks[key] = found
-    if shape.settled is not None:
+    if by_identity:
         _remember_seen(shape, objs, ids, attributes, since, found)
     return found
 
@@ -383,7 +386,7 @@ def _state_parts(state: Any, remember: bool = True) -> list[bytes]:
                 parts.append(encode_record(value[player], pack, remember))
         elif name == "battlefield":
             parts.append(array_header(len(value)))
-            parts.extend(remembered_records(value, pack))
+            parts.extend(remembered_records(value, pack, remember))
         else:
             parts.append(array_header(len(value)))
             parts.extend(encode_record(v, pack) for v in value)

@@ -256,12 +256,15 @@ def test_the_remembered_libraries_hold_at_most_their_bound_of_cards_and_hash_can
 
 
 def test_a_state_read_to_be_checked_once_hashes_canonically_and_leaves_nothing_remembered(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A snapshot's state is hashed once, to be vouched for (its lists, a keyframe's, are new at every read):
-    ``remember=False`` hashes it as always and keeps no copy of its lists."""
+    """A snapshot's state is hashed once, to be vouched for (its lists and permanents, a keyframe's, are new at
+    every read): ``remember=False`` hashes it as always, keeps no copy of its lists and remembers no run of its
+    permanents by identity (which would keep them alive)."""
     monkeypatch.setattr(state_hash, "_STRINGS", {})
     monkeypatch.setattr(state_hash, "_held", [0])
-    s = board()
-    s.players["alice"].library = [f"Forest{i % 5}" for i in range(300)]
+    monkeypatch.setattr(state_hash._shape(Permanent), "seen", {})
+    s = GameState(turn_order=["alice", "bob"], turn=3, active_player="alice")
+    s.players = {"alice": Player("alice", library=[f"Forest{i % 5}" for i in range(300)]), "bob": Player("bob")}
+    s.battlefield = [Permanent(object=i, card="Forest", owner="alice", controller="alice") for i in range(1, 100)]
     assert s.state_hash(remember=False) == canonical(s)
-    assert state_hash._STRINGS == {} and state_hash._held == [0]
-    assert s.state_hash() == canonical(s) and len(state_hash._STRINGS) == 1
+    assert state_hash._STRINGS == {} and state_hash._held == [0] and state_hash._shape(Permanent).seen == {}
+    assert s.state_hash() == canonical(s) and len(state_hash._STRINGS) == 1 and len(state_hash._shape(Permanent).seen) == 2
