@@ -17,6 +17,7 @@ from mtg_ledger.core import events as ev
 from mtg_ledger.core.record import Table, draw, emit, gain_life
 from mtg_ledger.core.sba import state_based_checks
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.tapped import tapped
 from mtg_ledger.core.turn import Action, Condition, Step
 
 TurnBasedAction = Callable[[Table], bool]
@@ -42,11 +43,7 @@ def untap(table: Table) -> bool:
     if to is not None:
         emit(table, ev.DayNightChanged, to=to, rule="502.2", transformed=transforming(s, to))
     for player in team:  # 502.3, 805.4: each player of the active team untaps their permanents
-        untapping = [
-            p.object
-            for p in s.battlefield
-            if p.controller == player and p.tapped and not p.phased_out and not ch.face(s, p).doesnt_untap
-        ]
+        untapping = [p.object for p in tapped(s) if p.controller == player and not p.phased_out and not ch.face(s, p).doesnt_untap]
         if untapping:
             emit(table, ev.PermanentsUntapped, player=player, permanents=untapping)
     return True

@@ -10,14 +10,18 @@ are). A record is made without a write (``__init__`` fills its attributes at onc
 not seen it yet.
 
 A *moment* is a count, not a time: ``moment()`` before reading a record, then ``unwritten(ids, that)`` says
-whether any of the records of those ids has been written since. Records of different games may be written in
+whether any of the records of those ids has been written since. The writes are also kept in their order, for a
+while: ``writes()`` before reading, then ``written_after(that)`` names the records written since, for a reader
+that would otherwise look at every record again to find the few that changed. Records of different games may be written in
 different threads; what is remembered is one dict and a floor, and reads are ordered so that a thread never
-takes the forgetting of the writes for their absence. No I/O, no clock.
+takes the forgetting of the writes for their absence; the order of the writes is one list, under a lock. No I/O,
+no clock.
 """
 
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import fields
 from operator import itemgetter
@@ -30,6 +34,10 @@ _moments = itertools.count(1)
 _last: dict[int, int] = {}  # id(record) -> the moment of its last write
 _floor = 0  # moments before this one are void: the writes before it were forgotten
 _ZERO = itertools.repeat(0)
+_LOG_LIMIT = 1 << 14  # writes kept in their order; past that, start again (places before are void)
+_log_lock = threading.Lock()  # the order is one list, appended to and replaced by any thread: under this lock
+_log: list[int] = []  # id(record) of each write from the ``_log_start``th on, in order
+_log_start = 0
 
 
 def moment() -> int:
@@ -48,6 +56,20 @@ def unwritten_each(ids: Iterable[int], since: int) -> list[bool]:
     """``unwritten`` of each record, one by one."""
     each = list(map(since.__gt__, map(_last.get, ids, _ZERO)))
     return each if since >= _floor else [False] * len(each)
+
+
+def writes() -> int:
+    """How many writes were noted so far: a place in their order, for ``written_after``."""
+    with _log_lock:
+        return _log_start + len(_log)
+
+
+def written_after(place: int) -> list[int] | None:
+    """The ids (``id(record)``) of the records written since ``writes()`` gave ``place``, in order, a record
+    as often as it was written; None when those writes are no longer all kept. The caller keeps the records
+    it asks about alive from that place on, so that no other record takes one of their ids."""
+    with _log_lock:
+        return _log[place - _log_start :] if place >= _log_start else None
 
 
 class Settled:
@@ -79,11 +101,16 @@ def _getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...
 
 
 def _written(record: Any) -> None:
-    global _floor
+    global _floor, _log, _log_start
     if len(_last) >= _LIMIT:
         _floor = next(_moments)  # first: nothing written before now can be told apart any longer
         _last.clear()
     _last[id(record)] = next(_moments)
+    with _log_lock:
+        if len(_log) >= _LOG_LIMIT:
+            _log_start += len(_log)
+            _log = []
+        _log.append(id(record))
 
 
 class Written:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import random
 
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core.tapped import tapped
 from mtg_ledger.core.table import LocalTable
 from tests.conftest import examples
 
@@ -97,11 +99,17 @@ def test_damage_combat_and_phasing_are_only_ever_where_the_turn_steps_look(seed:
     every creature is among the permanents ``characteristics.watched`` gives, which the cleanup (514.2) and the
     end of combat (511.3) look through. 702.26a: only a permanent with phasing phases out, so the untap step
     (502.1) looks for permanents to phase in only in a game of such cards. After every event of random play,
-    no other permanent holds damage, a combat flag or is phased out."""
+    no other permanent holds damage, a combat flag or is phased out. 502.3: the untap step's tapped permanents,
+    found from the last walk of the same list (``core.tapped``), are those a look at every one finds; in place, a
+    battlefield list only ever grows at its end, as that walk, ``watched`` and the state hash's runs rely on."""
     table = play_randomly(seed, random.Random(choice_seed), 1000)
     state = GameState()
     for e in table.events:
+        before, held = state.battlefield, list(state.battlefield)
         apply_event(state, e)
+        if state.battlefield is before:
+            assert before[: len(held)] == held and all(map(operator.is_, before, held)), f"after event {e['v']} ({e['type']})"
+        assert tapped(state) == [p for p in state.battlefield if p.tapped], f"after event {e['v']} ({e['type']})"
         watched = {id(p) for p in ch.watched(state)}
         marked = [p for p in state.battlefield if p.damage or p.attacking or p.blocking or p.blocked or p.blocked_by]
         assert all(id(p) in watched for p in marked), f"after event {e['v']} ({e['type']})"

@@ -52,3 +52,26 @@ def test_writes_forgotten_past_the_limit_void_every_earlier_moment(monkeypatch) 
     assert not unwritten([id(perm)], since)  # not written, but no longer known not to be
     assert unwritten_each([id(perm)], since) == [False]
     assert unwritten([id(perm)], moment())
+
+
+def test_writes_are_kept_in_their_order_and_named_after_a_place() -> None:
+    perm, land = Permanent(1, "Forest", "alice", "alice"), Permanent(2, "Forest", "alice", "alice")
+    place = written.writes()
+    assert written.written_after(place) == []
+    perm.tapped = True  # 701.26a
+    land.damage = 0
+    perm.tapped = False  # 701.26b
+    assert written.written_after(place) == [id(perm), id(land), id(perm)]
+    assert written.writes() == place + 3
+
+
+def test_writes_no_longer_kept_void_every_earlier_place(monkeypatch) -> None:
+    monkeypatch.setattr(written, "_LOG_LIMIT", 2)
+    perm = Permanent(1, "Forest", "alice", "alice")
+    place = written.writes()
+    perm.tapped = True
+    perm.tapped = False  # the order holds two writes: the next starts it again
+    assert written.written_after(place) == [id(perm), id(perm)]
+    perm.damage = 1
+    assert written.written_after(place) is None  # not unwritten: no longer known
+    assert written.written_after(written.writes() - 1) == [id(perm)]
