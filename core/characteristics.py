@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 from mtg_ledger.core.carddef import CardDef
 
 from mtg_ledger.core.errors import IllegalAction, IllegalTarget, Phrase
-from mtg_ledger.core.state import EffectKind, GameState, Permanent, Walks, walked_on
+from mtg_ledger.core.state import EffectKind, GameState, Permanent
+from mtg_ledger.core.walks import Walks, walked_on
 from mtg_ledger.core.statics import AttachedCantAttackOrBlock, AttachedGets, CantBlock, CreaturesYouControlGet, GrantKeyword, PowerToughnessEqualToLife
 
 if TYPE_CHECKING:  # the commands are imported where a target is resolved: a read of a state needs none of them

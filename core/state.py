@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar
 
 from mtg_ledger.core import state_hash
 from mtg_ledger.core.cards import CLASSIC
@@ -18,7 +18,6 @@ from mtg_ledger.core.outcome import Outcome, Reason
 from mtg_ledger.core.written import Written
 
 _set = object.__setattr__  # a write that is not noted: a record being made
-W = TypeVar("W")
 
 
 @dataclass
@@ -127,33 +126,6 @@ class Permanent(Written):
                 "loyalty_turn": loyalty_turn,
             },
         )
-
-
-class Walks(Generic[W]):
-    """Walks of battlefield lists, remembered by the list walked (``walked_on`` tells whether one still
-    holds), for a few lists at a time: a writer's game and the copy it folds for its snapshots, or the
-    games a service decides in turn, each find their own. A cache: a walk forgotten is made again."""
-
-    def __init__(self, limit: int = 32) -> None:
-        self._limit = limit
-        self._walks: dict[int, tuple[list[Permanent], W]] = {}  # id(list): the list (kept, so the id stays its own) and its walk
-
-    def get(self, battlefield: list[Permanent]) -> W | None:
-        found = self._walks.get(id(battlefield))
-        return found[1] if found is not None and found[0] is battlefield else None
-
-    def put(self, battlefield: list[Permanent], walk: W) -> None:
-        if len(self._walks) >= self._limit:
-            self._walks.clear()  # one dict, replaced item by item: threads see a walk or none
-        self._walks[id(battlefield)] = (battlefield, walk)
-
-
-def walked_on(battlefield: list[Permanent], count: int, last: Permanent | None) -> bool:
-    """Whether a walk of this battlefield list's first ``count`` permanents (the last of them ``last``),
-    remembered by ``Walks``, still holds, so that the next one may start there: in place a battlefield list
-    only grows at its end (a permanent leaving makes a new list: ``core.events.changes``). The same list
-    changed otherwise (that last permanent moved) is walked whole."""
-    return count <= len(battlefield) and (count == 0 or battlefield[count - 1] is last)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from typing import Any, Callable, NamedTuple
 
 import msgpack
 
+from mtg_ledger.core.hash_walks import walked_runs
 from mtg_ledger.core.hashing import SCALAR_TYPES, digest, sort_keys, thread_packer
 from mtg_ledger.core.written import Settled, Written, moment, unwritten, unwritten_each
 
@@ -210,45 +211,48 @@ def remembered_records(objs: list[Any], pack: Callable[[Any], bytes], remember: 
     array of arrays, which reads back item by item: equal bytes, equal values for each record), so a
     board that did not change since is a few lookups, not one a permanent; a run of which only a few
     permanents were written since (one tapped, one entered at the board's end) keeps the encodings of
-    the others (``_patched``). ``remember=False``: no run is remembered by identity (the records of a state
-    read to be checked once, which no later hash will meet; remembered, they would be kept alive).
+    the others (``_patched``), and the runs of a battlefield list none of whose permanents were written since
+    its last hash are taken from it without a look at each (``core.hash_walks``). ``remember=False``: no run
+    is remembered (the records of a state read to be checked once, which no later hash will meet; remembered,
+    they would be kept alive).
     """
+    if remember and objs and isinstance(objs[0], Written):  # a battlefield: its runs unchanged since its last hash kept
+        return walked_runs(objs, _CHUNK, lambda run: _remembered_chunk(run, pack, remember))
     out: list[bytes] = []
     for start in range(0, len(objs), _CHUNK):
-        out.extend(_remembered_chunk(objs[start : start + _CHUNK], pack, remember))
+        out.extend(_remembered_chunk(objs[start : start + _CHUNK], pack, remember)[0])
     return out
 
 
-def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes], remember: bool = True) -> list[bytes]:
+def _remembered_chunk(objs: list[Any], pack: Callable[[Any], bytes], remember: bool = True) -> tuple[list[bytes], _Seen | None]:
+    """The run's encodings, and the run as remembered by identity (None: it is not)."""
     cls = type(objs[0])
     shape = _SHAPES.get(cls) or _shape(cls)
     ids = tuple(map(id, objs))
     seen = shape.seen.get(ids)
     if seen is not None and unwritten(ids, seen.since) and not any(seen.held):  # the same records, not changed since
-        return seen.found
+        return seen.found, seen
     since = moment()
     by_identity = remember and shape.settled is not None
     if by_identity:  # the run remembered by identity, or the one a record shorter (a permanent entered)
         base = seen if seen is not None else shape.seen.get(ids[:-1]) if len(ids) > 1 else None
         patched = _patched(shape, objs, ids, base, since, pack) if base is not None else None
         if patched is not None:
-            return patched
+            return patched.found, patched
     attributes = list(map(vars, objs))
     if set(map(type, objs)) != {cls} or set(map(len, attributes)) != {shape.count}:  # another class, another attribute
-        return _remembered_one_by_one(objs, pack)
+        return _remembered_one_by_one(objs, pack), None
     try:
         key = pack(list(map(shape.values, attributes)))
     except (KeyError, TypeError, ValueError):  # a field deleted, a value msgpack cannot take
-        return _remembered_one_by_one(objs, pack)
+        return _remembered_one_by_one(objs, pack), None
     found = shape.chunks.get(key)
     if found is None:
         found = _remembered_one_by_one(objs, pack)
         if len(shape.chunks) >= _CHUNKS_LIMIT:
             shape.chunks.clear()
         shape.chunks[key] = found
-    if by_identity:
-        _remember_seen(shape, objs, ids, attributes, since, found)
-    return found
+    return found, _remember_seen(shape, objs, ids, attributes, since, found) if by_identity else None
 
 
 class _Seen(NamedTuple):
@@ -262,13 +266,16 @@ class _Seen(NamedTuple):
     found: list[bytes]
 
 
-def _remember_seen(shape: _Shape, objs: list[Any], ids: tuple[int, ...], attributes: list[Any], since: int, found: list[bytes]) -> None:
+def _remember_seen(shape: _Shape, objs: list[Any], ids: tuple[int, ...], attributes: list[Any], since: int, found: list[bytes]) -> _Seen | None:
     """Remember the run by its records' identities, when only a noted write can change them while the lists
-    and maps they hold stay empty (``Settled.held_by``)."""
+    and maps they hold stay empty (``Settled.held_by``); the run so remembered, or None."""
     assert shape.settled is not None
     held = shape.settled.held_by(attributes)
-    if held is not None:
-        _keep_seen(shape, ids, _Seen(objs, since, held, found))
+    if held is None:
+        return None
+    seen = _Seen(objs, since, held, found)
+    _keep_seen(shape, ids, seen)
+    return seen
 
 
 def _keep_seen(shape: _Shape, ids: tuple[int, ...], seen: _Seen) -> None:
@@ -277,10 +284,10 @@ def _keep_seen(shape: _Shape, ids: tuple[int, ...], seen: _Seen) -> None:
     shape.seen[ids] = seen
 
 
-def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, since: int, pack: Callable[[Any], bytes]) -> list[bytes] | None:
-    """The encodings of a run from those of ``base``, the run remembered by identity (this one, or the one a
-    record shorter: a permanent entered at the board's end), with only the records written since ``base``
-    and the one added encoded again; remembered by identity in turn. None (the run is looked up whole)
+def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, since: int, pack: Callable[[Any], bytes]) -> _Seen | None:
+    """The run from ``base``, the run remembered by identity (this one, or the one a record shorter: a
+    permanent entered at the board's end), with only the records written since ``base`` and the one added
+    encoded again; remembered by identity in turn. None (the run is looked up whole)
     when more than one record in ``_PATCHED`` changed, or a changed one cannot be remembered so.
     The others were unwritten from ``base.since`` until now, after ``since``: as they were at ``since``."""
     assert shape.settled is not None
@@ -306,8 +313,9 @@ def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, 
     for j, (i, encoded) in enumerate(zip(changed, _remembered_one_by_one(records, pack), strict=True)):
         found[i] = encoded
         holders[i * width : (i + 1) * width] = held[j * width : (j + 1) * width]
-    _keep_seen(shape, ids, _Seen(objs, since, tuple(holders), found))
-    return found
+    seen = _Seen(objs, since, tuple(holders), found)
+    _keep_seen(shape, ids, seen)
+    return seen
 
 
 def _remembered_one_by_one(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:

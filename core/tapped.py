@@ -1,10 +1,10 @@
 """The tapped permanents of a battlefield (502.3: the untap step untaps them), found without looking at every
 permanent again each turn.
 
-A walk of a battlefield list is remembered (``core.state.Walks``): how many of its first permanents it
+A walk of a battlefield list is remembered (``core.walks.Walks``): how many of its first permanents it
 looked at, the last of them, where the writes stood then (``core.written.writes``), and which of them were
 tapped. A permanent becomes tapped only by a write (an applier assigns ``tapped``), or enters tapped at the
-list's end (a battlefield list only grows at its end in place: ``core.state.walked_on``). So the tapped ones
+list's end (a battlefield list only grows at its end in place: ``core.walks.walked_on``). So the tapped ones
 of the same list later are among those tapped then, those written since (``core.written.written_after``) and
 those after the walk's end: each is looked at again, in the list's order, and nothing else is. A list not
 walked yet, one changed otherwise, or writes no longer all kept: the list is walked whole. It changes how
@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from mtg_ledger.core.state import GameState, Permanent, Walks, walked_on
+from mtg_ledger.core.state import GameState, Permanent
+from mtg_ledger.core.walks import Walks, walked_on
 from mtg_ledger.core.written import writes, written_after
 
 

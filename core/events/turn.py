@@ -15,7 +15,8 @@ from mtg_ledger.core import turn as turn_plan
 from mtg_ledger.core.cards import CLASSIC
 from mtg_ledger.core.catalog import Catalog, used_names
 from mtg_ledger.core.events.base import NEVER_IN, UPCASTERS, Event, GameEvent, applies, stored_upcaster
-from mtg_ledger.core.state import GameState, Permanent, Player, Walks, walked_on
+from mtg_ledger.core.state import GameState, Permanent, Player
+from mtg_ledger.core.walks import Walks, walked_on
 
 
 class PermanentEntry(TypedDict):

@@ -11,7 +11,9 @@ types at every depth, the fields in the same order: ``snapshot_delta.same``), an
 ``Permanent.SPARSE`` counts as left out exactly when ``visible`` leaves it out (it holds its default, of
 the default's type). A permanent this does not vouch for (an attribute beyond the
 dataclass's fields, a field deleted, a keyframe map that no permanent's ``visible`` gives) is diffed the
-plain way; a state whose battlefield or key order this does not follow is diffed whole.
+plain way; a state whose battlefield or key order this does not follow is diffed whole. A run of 64
+permanents known the keyframe's own and unchanged at the last delta of the same battlefield list, none of
+them written since, is known so again without a look at each (``core.walks.RunWalks``).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.state_hash import visible
+from mtg_ledger.core.walks import RunWalks
 from mtg_ledger.core.written import Settled, unwritten, unwritten_each
 from mtg_ledger.replays.stores import snapshot_delta as delta
 
@@ -36,6 +39,7 @@ _DEFAULTS = tuple(_SPARSE.get(name, _MISSING) for name in FIELDS)
 _TYPED = tuple((itemgetter(name), type(default)) for name, default in _SPARSE.items() if default is not None)
 _SETTLED = Settled(Permanent)
 _object = itemgetter("object")
+_KNOWN: RunWalks[Unchanged] = RunWalks(64)  # each run of a battlefield list known whole, and against which keyframe
 
 
 class Unchanged:
@@ -111,7 +115,7 @@ def state_node(old: Map, state: GameState, unchanged: Unchanged) -> list[Any] | 
             changed[key] = [delta.REPLACE, value]  # not the battlefield: that one is in both
             equal = False
         elif key == "battlefield":
-            node = _battlefield(old[key], value, unchanged)
+            node = _battlefield(old[key], state.battlefield, unchanged)  # the list itself (``value`` is a copy), for ``_KNOWN``
             if node is False:
                 return delta.diff(old, _materialised(new))
             if node is not None:
@@ -134,13 +138,20 @@ def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) ->
     same: list[bool] = []
     seen: set[int] = set()  # the object ids of the permanents looked at one by one
     taken = bytearray(len(old))  # the keyframe's places taken by a run known whole
-    for start in range(0, len(permanents), 64):
-        run = permanents[start : start + 64]
-        if vouching and _known_run(run, start, unchanged):  # the keyframe's permanents in the same places, unchanged
-            at.extend(range(start, start + len(run)))
-            same.extend([True] * len(run))
-            taken[start : start + len(run)] = b"\x01" * len(run)
+    place, kept = _KNOWN.since(permanents) if vouching else (0, [])
+    known: list[Unchanged | None] = []  # each run known whole against this keyframe, for the next delta
+    for r, start in enumerate(range(0, len(permanents), 64)):
+        end = min(start + 64, len(permanents))
+        # the keyframe's permanents in the same places, unchanged: known so at the last delta and none written
+        # since (``core.walks.RunWalks``), or looked at now
+        if vouching and (r < len(kept) and kept[r] is unchanged or _known_run(permanents[start:end], start, unchanged)):
+            at.extend(range(start, end))
+            same.extend([True] * (end - start))
+            taken[start:end] = b"\x01" * (end - start)
+            known.append(unchanged)
             continue
+        known.append(None)
+        run = permanents[start:end]
         found = _looked_at(run, unchanged, vouching)
         if found is None:
             return False
@@ -152,6 +163,8 @@ def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) ->
         same.extend(equal)
     if any(i is not None and taken[i] for i in map(unchanged.index.get, seen)):  # also in a run known whole
         return False
+    if vouching:
+        _KNOWN.found(permanents, place, known)
     segments: list[list[Any]] = []
     j = 0
     while j < len(permanents):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from mtg_ledger.core.events import apply_event
 from mtg_ledger.core.state import GameState, Permanent, Player
-from mtg_ledger.core import state_hash
+from mtg_ledger.core import hash_walks, state_hash
 from mtg_ledger.core.state_hash import array_header, map_header, reference_state_hash
 from tests.store_tools import state_hash as hash_of_fields
 from tests.rules.test_random_play import play_randomly
@@ -168,6 +168,32 @@ def test_a_run_with_a_few_permanents_written_since_encodes_those_alone_and_hashe
         assert sum(encoded) == again
 
 
+def test_the_runs_of_a_battlefield_list_not_written_since_its_last_hash_are_not_looked_at_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next hash of the same battlefield list takes again the runs none of whose permanents was written
+    since, while the lists and maps they hold are empty (``core.hash_walks``): only the others are looked up."""
+    s = board(200)  # runs of 64, 64, 64 and 10 permanents
+    looked: list[int] = []  # the first permanent of each run looked up
+    chunk = state_hash._remembered_chunk
+    monkeypatch.setattr(state_hash, "_remembered_chunk", lambda objs, *rest: looked.append(objs[0].object) or chunk(objs, *rest))
+    first = [s.battlefield[i].object for i in (0, 64, 128, 192)]
+
+    def hashed() -> list[int]:
+        looked.clear()
+        assert s.state_hash() == canonical(s)
+        return [first.index(o) for o in looked]
+
+    assert hashed() == [3]  # the last run, not a whole one, is always looked up
+    s.battlefield[70].tapped = True  # 701.26a
+    assert hashed() == [1, 3]
+    s.battlefield[130].blocking.append(1)  # a list changed in place: no noted write, but no longer empty
+    assert hashed() == [2, 3]
+    assert hashed() == [2, 3]  # a run holding a list that is not empty is not remembered
+    s.battlefield[130].blocking.clear()
+    s.battlefield = list(s.battlefield)  # another list (a permanent leaving makes one): every run looked up
+    assert hashed() == [0, 1, 2, 3]
+    assert hashed() == [3]
+
+
 def test_a_map_assigned_to_a_permanent_then_changed_in_place_hashes_canonically() -> None:
     """The map a permanent holds after a noted write is the one looked at for changes in place, not the one
     it held when its run was first remembered."""
@@ -267,4 +293,5 @@ def test_a_state_read_to_be_checked_once_hashes_canonically_and_leaves_nothing_r
     s.battlefield = [Permanent(object=i, card="Forest", owner="alice", controller="alice") for i in range(1, 100)]
     assert s.state_hash(remember=False) == canonical(s)
     assert state_hash._STRINGS == {} and state_hash._held == [0] and state_hash._shape(Permanent).seen == {}
+    assert all(walks._walks.get(s.battlefield) is None for walks in hash_walks._RUNS.values())
     assert s.state_hash() == canonical(s) and len(state_hash._STRINGS) == 1 and len(state_hash._shape(Permanent).seen) == 2

@@ -180,3 +180,57 @@ def large_board_and_edits(draw: st.DrawFn) -> tuple[GameState, dict[str, Any], T
 def test_runs_of_permanents_vouched_for_whole_give_the_node_diff_makes(case: tuple[GameState, dict[str, Any], Taken]) -> None:
     state, old, taken = case
     same_node(old, state, taken)
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.data())
+def test_deltas_one_after_another_against_one_keyframe_give_the_node_diff_makes(data: st.DataObject) -> None:
+    """A writer makes a delta at each snapshot against the same keyframe, on the same battlefield list as it grows:
+    a run known whole at one delta and not written since is known whole at the next without a look at each of its
+    permanents (``core.walks.RunWalks``); written to, changed in place, or the list replaced, it is looked at."""
+    count = data.draw(st.integers(65, 200))
+    state = GameState(players={"alice": Player("alice")})
+    state.battlefield = [Permanent(i, "Forest", "alice", "alice", fresh=False) for i in range(1, count + 1)]
+    old, taken = keyframe_taken(state)
+    for _ in range(data.draw(st.integers(1, 4))):
+        for place in data.draw(st.lists(st.integers(0, len(state.battlefield) - 1), max_size=2)):
+            name, value = data.draw(EDITS.filter(lambda e: e[0] not in ("extra", "delete")))
+            if name == "in place":
+                changed_in_place(state.battlefield[place], value)
+            else:
+                setattr(state.battlefield[place], name, value)
+        if data.draw(st.integers(0, 4)) == 0:
+            state.battlefield = [p for p in state.battlefield if p.object != data.draw(st.integers(1, count))]  # 704.5: one leaves
+        state.battlefield += [Permanent(1000 + len(state.battlefield), "Island", "alice", "alice") for _ in range(data.draw(st.integers(0, 2)))]
+        node = state_node(old, state, taken.unchanged)
+        assert node == delta.diff(old, plain_of(state))
+
+
+def test_a_run_known_whole_at_the_last_delta_and_not_written_since_is_not_looked_at_again(monkeypatch: Any) -> None:
+    from mtg_ledger.replays.stores import state_delta
+
+    state = GameState(players={"alice": Player("alice")})
+    state.battlefield = [Permanent(i, "Forest", "alice", "alice", fresh=False) for i in range(1, 201)]  # runs of 64, 64, 64, 8
+    old, taken = keyframe_taken(state)
+    looked: list[int] = []
+    known_run = state_delta._known_run
+    monkeypatch.setattr(state_delta, "_known_run", lambda run, start, unchanged: looked.append(start // 64) or known_run(run, start, unchanged))
+
+    def delta_looked() -> list[int]:
+        looked.clear()
+        assert state_node(old, state, taken.unchanged) == delta.diff(old, plain_of(state))
+        return looked
+
+    assert delta_looked() == [0, 1, 2, 3]
+    assert delta_looked() == [3]  # the last run, not a whole one, is always looked at
+    state.battlefield[70].tapped = True  # 701.26a
+    assert delta_looked() == [1, 3]
+    assert delta_looked() == [1, 3]  # not the keyframe's as it was: not known whole
+    state.battlefield[70].tapped = False  # written since the keyframe: its run is looked at from now on
+    assert delta_looked() == [1, 3]
+    state.battlefield[5].counters["+1/+1"] = 1  # 122.1, in place: no run is vouched for by identity
+    assert delta_looked() == []
+    del state.battlefield[5].counters["+1/+1"]  # empty again, as the keyframe holds it
+    assert delta_looked() == [1, 3]
+    state.battlefield = list(state.battlefield)  # another list (a permanent leaving makes one): every run looked at
+    assert delta_looked() == [0, 1, 2, 3]
