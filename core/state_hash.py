@@ -271,17 +271,14 @@ def _remember_seen(shape: _Shape, objs: list[Any], ids: tuple[int, ...], attribu
     and maps they hold stay empty (``Settled.held_by``); the run so remembered, or None."""
     assert shape.settled is not None
     held = shape.settled.held_by(attributes)
-    if held is None:
-        return None
-    seen = _Seen(objs, since, held, found)
-    _keep_seen(shape, ids, seen)
-    return seen
+    return None if held is None else _keep_seen(shape, ids, _Seen(objs, since, held, found))
 
 
-def _keep_seen(shape: _Shape, ids: tuple[int, ...], seen: _Seen) -> None:
+def _keep_seen(shape: _Shape, ids: tuple[int, ...], seen: _Seen) -> _Seen:
     if len(shape.seen) >= _SEEN_LIMIT:
         shape.seen.clear()
     shape.seen[ids] = seen
+    return seen
 
 
 def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, since: int, pack: Callable[[Any], bytes]) -> _Seen | None:
@@ -313,9 +310,7 @@ def _patched(shape: _Shape, objs: list[Any], ids: tuple[int, ...], base: _Seen, 
     for j, (i, encoded) in enumerate(zip(changed, _remembered_one_by_one(records, pack), strict=True)):
         found[i] = encoded
         holders[i * width : (i + 1) * width] = held[j * width : (j + 1) * width]
-    seen = _Seen(objs, since, tuple(holders), found)
-    _keep_seen(shape, ids, seen)
-    return seen
+    return _keep_seen(shape, ids, _Seen(objs, since, tuple(holders), found))
 
 
 def _remembered_one_by_one(objs: list[Any], pack: Callable[[Any], bytes]) -> list[bytes]:
