@@ -68,15 +68,17 @@ class RunWalks(Generic[W]):
         walk = self._walks.get(records)
         if walk is None or not walked_on(records, walk.walked, walk.last):
             return place, []
-        since = written_after(walk.place)
-        if since is None or len(since) > len(records):  # (many writes since, most of other games')
+        since = written_after(walk.place, len(records))  # (many writes since, most of other games': look again)
+        if since is None:
             return place, []
         index = walk.places_of
         if index is None:
             index = walk.places_of = {id(r): i for i, r in enumerate(records[: walk.walked])}
+        if len(index) != walk.walked:  # a record at two places: a write to it would reach one of its runs
+            return place, []
         kept: list[W | None] = list(walk.runs)
         for at in map(index.get, since):
-            if at is not None:
+            if at is not None and at < walk.walked:  # (a place beyond it: the index extended for a later walk)
                 kept[at // self.size] = None
         return place, kept
 

@@ -64,12 +64,15 @@ def writes() -> int:
         return _log_start + len(_log)
 
 
-def written_after(place: int) -> list[int] | None:
+def written_after(place: int, most: int | None = None) -> list[int] | None:
     """The ids (``id(record)``) of the records written since ``writes()`` gave ``place``, in order, a record
-    as often as it was written; None when those writes are no longer all kept. The caller keeps the records
-    it asks about alive from that place on, so that no other record takes one of their ids."""
+    as often as it was written; None when those writes are no longer all kept, or are more than ``most``. The
+    caller keeps the records it asks about alive from that place on, so that no other record takes one of their
+    ids."""
     with _log_lock:
-        return _log[place - _log_start :] if place >= _log_start else None
+        if place < _log_start or most is not None and _log_start + len(_log) - place > most:
+            return None
+        return _log[place - _log_start :]
 
 
 class Settled:

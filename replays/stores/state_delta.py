@@ -142,16 +142,16 @@ def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) ->
     known: list[Unchanged | None] = []  # each run known whole against this keyframe, for the next delta
     for r, start in enumerate(range(0, len(permanents), 64)):
         end = min(start + 64, len(permanents))
-        # the keyframe's permanents in the same places, unchanged: known so at the last delta and none written
-        # since (``core.walks.RunWalks``), or looked at now
-        if vouching and (r < len(kept) and kept[r] is unchanged or _known_run(permanents[start:end], start, unchanged)):
+        # the keyframe's permanents in the same places, unchanged: known so at the last delta, the same permanents
+        # and none written since (``core.walks.RunWalks``), or looked at now
+        run = permanents[start:end]
+        if vouching and (r < len(kept) and kept[r] is unchanged and all(map(is_, run, unchanged.source[start:end])) or _known_run(run, start, unchanged)):
             at.extend(range(start, end))
             same.extend([True] * (end - start))
             taken[start:end] = b"\x01" * (end - start)
             known.append(unchanged)
             continue
         known.append(None)
-        run = permanents[start:end]
         found = _looked_at(run, unchanged, vouching)
         if found is None:
             return False

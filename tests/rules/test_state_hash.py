@@ -194,6 +194,14 @@ def test_the_runs_of_a_battlefield_list_not_written_since_its_last_hash_are_not_
     assert hashed() == [3]
 
 
+def test_a_battlefield_list_whose_permanent_is_replaced_in_place_hashes_canonically() -> None:
+    """No applier replaces a permanent of a battlefield list in place (a permanent leaving makes a new list), but
+    a hash's bytes do not rest on it: a run is taken again only while it holds the same permanents."""
+    s = board(200)
+    s.battlefield[10] = Permanent(object=11, card="Island", owner="alice", controller="alice", tapped=True)
+    assert s.state_hash() == canonical(s)
+
+
 def test_a_map_assigned_to_a_permanent_then_changed_in_place_hashes_canonically() -> None:
     """The map a permanent holds after a noted write is the one looked at for changes in place, not the one
     it held when its run was first remembered."""

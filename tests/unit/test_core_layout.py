@@ -97,3 +97,26 @@ def test_every_event_has_its_applier_right_below_its_class() -> None:
         next_class = min((span(c)[0] for c in classes_after), default=10**9)
         applier_line = inspect.getsourcelines(applier)[1]
         assert start + length <= applier_line < next_class, f"{name}'s applier is not right below the class"
+
+
+def _battlefield(node: ast.AST) -> bool:
+    """Whether an expression names a battlefield list: ``battlefield`` or ``<anything>.battlefield``."""
+    return (isinstance(node, ast.Name) and node.id == "battlefield") or (isinstance(node, ast.Attribute) and node.attr == "battlefield")
+
+
+def test_a_battlefield_list_is_changed_in_place_only_at_its_end() -> None:
+    """In place a battlefield list only grows at its end (a permanent leaving makes a new list): what the walks
+    of ``core.walks`` (state-based actions' watch, the untap step, the state hash, a snapshot's delta) take
+    again from one look to the next rests on it. No module of the engine or the store puts, deletes, inserts,
+    removes, sorts or reverses a battlefield's permanents in place."""
+    changing = {"insert", "remove", "pop", "sort", "reverse", "clear", "__setitem__", "__delitem__"}
+    found: list[str] = []
+    for root in (CORE, CORE.parent / "replays"):
+        for path in root.rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target] if isinstance(node, ast.AnnAssign) else []
+                if any(isinstance(t, ast.Subscript) and _battlefield(t.value) for t in targets):
+                    found.append(f"{path.name}:{node.lineno}")
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in changing and _battlefield(node.func.value):
+                    found.append(f"{path.name}:{node.lineno}")
+    assert found == []
