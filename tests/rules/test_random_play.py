@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 import random
+from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,9 @@ from mtg_ledger.core.errors import RulesError
 from mtg_ledger.core.hashing import GENESIS_HASH, chain
 from mtg_ledger.core.legal import legal_actions
 from mtg_ledger.core.state import GameState
+from mtg_ledger.core import tapped as tapped_module
 from mtg_ledger.core.tapped import tapped
+from mtg_ledger.core.walks import RunWalks
 from mtg_ledger.core.table import LocalTable
 from tests.conftest import examples
 
@@ -100,9 +103,15 @@ def test_damage_combat_and_phasing_are_only_ever_where_the_turn_steps_look(seed:
     end of combat (511.3) look through. 702.26a: only a permanent with phasing phases out, so the untap step
     (502.1) looks for permanents to phase in only in a game of such cards. After every event of random play,
     no other permanent holds damage, a combat flag or is phased out. 502.3: the untap step's tapped permanents,
-    found from the last walk of the same list (``core.tapped``), are those a look at every one finds; in place, a
-    battlefield list only ever grows at its end, as that walk, ``watched`` and the state hash's runs rely on."""
-    table = play_randomly(seed, random.Random(choice_seed), 1000)
+    found from the last look at the same list (``core.tapped``, here in runs of 4), are those a look at every
+    one finds; in place, a battlefield list only ever grows at its end, as those looks, ``watched``, the state
+    hash's runs and a snapshot's delta rely on."""
+    with patch.object(tapped_module, "_RUNS", RunWalks(4)):  # runs of 4: the boards of random play hold several
+        table = play_randomly(seed, random.Random(choice_seed), 1000)
+        _check_each_event(table)
+
+
+def _check_each_event(table: LocalTable) -> None:
     state = GameState()
     for e in table.events:
         before, held = state.battlefield, list(state.battlefield)
