@@ -31,28 +31,19 @@ class Run(Protocol):
     def found(self) -> list[bytes]: ...
 
 
-_RUNS: dict[int, RunWalks[Run]] = {}  # by the runs' size
+Found = tuple[list[bytes], Run | None]  # a run's encodings, and the run to remember (None: not to be taken again)
+_RUNS: dict[int, RunWalks[Found]] = {}  # by the runs' size
 
 
-def walked_runs(records: list[Any], size: int, find: Callable[[list[Any]], tuple[list[bytes], Run | None]]) -> list[bytes]:
+def walked_runs(records: list[Any], size: int, find: Callable[[list[Any]], Found]) -> list[bytes]:
     """The encodings of ``records``, a battlefield list, run by run (``size`` records each): a run unchanged
-    since the last hash of the same list as it was found then, any other one by ``find`` (its encodings, and
-    the run to remember, or None)."""
+    since the last hash of the same list as it was found then, any other one by ``find``."""
     walks = _RUNS.get(size) or _RUNS.setdefault(size, RunWalks(size))
-    place, kept = walks.since(records)
-    out: list[bytes] = []
-    runs: list[Run | None] = []
-    for r, start in enumerate(range(0, len(records), size)):
-        old = kept[r] if r < len(kept) else None
-        run_records = records[start : start + size]
-        # the same permanents (a hash's bytes do not rest on the list only growing at its end), with their lists
-        # and maps still empty
-        if old is not None and all(map(is_, run_records, old.records)) and not any(old.held):
-            out += old.found
-            runs.append(old)
-            continue
-        found, run = find(run_records)
-        out += found
-        runs.append(run)
-    walks.found(records, place, runs)
-    return out
+    return [encoding for found, _ in walks.look(records, find, _holds) for encoding in found]
+
+
+def _holds(old: Found, records: list[Any]) -> bool:
+    """The same permanents (a hash's bytes do not rest on the list only growing at its end), remembered as a run,
+    with their lists and maps still empty."""
+    run = old[1]
+    return run is not None and all(map(is_, records, run.records)) and not any(run.held)

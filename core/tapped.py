@@ -15,18 +15,11 @@ from __future__ import annotations
 from mtg_ledger.core.state import GameState, Permanent
 from mtg_ledger.core.walks import RunWalks
 
-_RUNS: RunWalks[tuple[int, ...]] = RunWalks(64)  # each run's tapped permanents, by their places in the list
+_RUNS: RunWalks[tuple[int, ...]] = RunWalks(64)  # each run's tapped permanents, by their places in the run
 
 
 def tapped(state: GameState) -> list[Permanent]:
     """The permanents on the battlefield that are tapped, phased out or not, in the battlefield's order."""
-    battlefield = state.battlefield
-    place, kept = _RUNS.since(battlefield)
-    runs: list[tuple[int, ...] | None] = []
-    for r, start in enumerate(range(0, len(battlefield), _RUNS.size)):
-        found = kept[r] if r < len(kept) else None
-        if found is None:
-            found = tuple(i for i in range(start, min(start + _RUNS.size, len(battlefield))) if battlefield[i].tapped)
-        runs.append(found)
-    _RUNS.found(battlefield, place, runs)
-    return [battlefield[i] for run in runs if run for i in run]
+    battlefield, size = state.battlefield, _RUNS.size
+    runs = _RUNS.look(battlefield, lambda run: tuple(i for i, p in enumerate(run) if p.tapped))
+    return [battlefield[r * size + i] for r, run in enumerate(runs) if run for i in run]

@@ -4,6 +4,7 @@ not written since (``RunWalks``: the state hash's runs, a snapshot's delta). No 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from mtg_ledger.core.written import writes, written_after
@@ -81,6 +82,21 @@ class RunWalks(Generic[W]):
             if at is not None and at < walk.walked:  # (a place beyond it: the index extended for a later walk)
                 kept[at // self.size] = None
         return place, kept
+
+    def look(self, records: list[Any], find: Callable[[list[Any]], W], holds: Callable[[W, list[Any]], bool] | None = None) -> list[W]:
+        """Each run's finding, one a run: the last look's where none of the run's records was written since and,
+        given ``holds``, it still holds for the run's records (the run sliced only then); else ``find``'s, of the
+        run's records. Remembered for the next look."""
+        place, kept = self.since(records)
+        runs: list[W] = []
+        for r, start in enumerate(range(0, len(records), self.size)):
+            old = kept[r] if r < len(kept) else None
+            if old is not None and (holds is None or holds(old, records[start : start + self.size])):
+                runs.append(old)
+            else:
+                runs.append(find(records[start : start + self.size]))
+        self.found(records, place, list(runs))
+        return runs
 
     def found(self, records: list[Any], place: int, runs: list[W | None]) -> None:
         """Remember this look's findings, one a run (``place``: ``since``'s); a run not whole is never given
