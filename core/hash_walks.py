@@ -32,14 +32,14 @@ class Run(Protocol):
 
 
 Found = tuple[list[bytes], Run | None]  # a run's encodings, and the run to remember (None: not to be taken again)
-_RUNS: dict[int, RunWalks[Found]] = {}  # by the runs' size
+RUN = 64  # records a run: the state hash looks its records up as many at once (``core.state_hash``)
+_RUNS: RunWalks[Found] = RunWalks(RUN)
 
 
-def walked_runs(records: list[Any], size: int, find: Callable[[list[Any]], Found]) -> list[bytes]:
-    """The encodings of ``records``, a battlefield list, run by run (``size`` records each): a run unchanged
+def walked_runs(records: list[Any], find: Callable[[list[Any]], Found]) -> list[bytes]:
+    """The encodings of ``records``, a battlefield list, run by run (``RUN`` records each): a run unchanged
     since the last hash of the same list as it was found then, any other one by ``find``."""
-    walks = _RUNS.get(size) or _RUNS.setdefault(size, RunWalks(size))
-    return [encoding for found, _ in walks.look(records, find, _holds) for encoding in found]
+    return [encoding for found, _ in _RUNS.look(records, find, _holds) for encoding in found]
 
 
 def _holds(old: Found, records: list[Any]) -> bool:

@@ -26,12 +26,12 @@ from typing import Any, Callable, NamedTuple
 
 import msgpack
 
-from mtg_ledger.core.hash_walks import walked_runs
+from mtg_ledger.core.hash_walks import RUN, walked_runs
 from mtg_ledger.core.hashing import SCALAR_TYPES, digest, sort_keys, thread_packer
 from mtg_ledger.core.written import Settled, Written, moment, unwritten, unwritten_each
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
-_CHUNK = 64  # records looked up at once (``remembered_records``)
+_CHUNK = RUN  # records looked up at once (``remembered_records``), a run of ``core.hash_walks``
 _CHUNKS_LIMIT = 1 << 11  # runs remembered per class (some 10 MB at most, the encodings shared with ``memo``)
 _SEEN_LIMIT = 1 << 9  # runs remembered by identity per class (their records kept alive: some 30 MB at most)
 _PATCHED = 4  # a run remembered by identity is encoded from its own while at most one record in this many changed
@@ -217,7 +217,7 @@ def remembered_records(objs: list[Any], pack: Callable[[Any], bytes], remember: 
     they would be kept alive).
     """
     if remember and objs and isinstance(objs[0], Written):  # a battlefield: its runs unchanged since its last hash kept
-        return walked_runs(objs, _CHUNK, lambda run: _remembered_chunk(run, pack, remember))
+        return walked_runs(objs, lambda run: _remembered_chunk(run, pack, remember))
     out: list[bytes] = []
     for start in range(0, len(objs), _CHUNK):
         out.extend(_remembered_chunk(objs[start : start + _CHUNK], pack, remember)[0])
