@@ -87,6 +87,7 @@ class Factory(library.PostgresFactory):
 
     def __init__(self, env: Any) -> None:
         super().__init__(env)
+        self._notifying: list[StreamsRecorder] = []  # the recorders whose saves it notifies
         self.layout = (self.env.get(LAYOUT_ENV) or "saves").strip().lower()
         if self.layout not in LAYOUTS:
             raise StoreSetupError(f"{LAYOUT_ENV}={self.layout!r}: expected one of {', '.join(LAYOUTS)}")
@@ -127,8 +128,18 @@ class Factory(library.PostgresFactory):
     def application_recorder(self) -> ApplicationRecorder:
         if self.saves() and not self.env.get(self.APPLICATION_RECORDER_TOPIC):
             table = saves_table_name(self.env.name.lower() or "stored")
-            return self._created(lambda: SavesRecorder(self.datastore, events_table_name=table))
-        return self._created(super().application_recorder)
+            recorder: ApplicationRecorder = self._created(lambda: SavesRecorder(self.datastore, events_table_name=table))
+        else:
+            recorder = self._created(super().application_recorder)
+        if isinstance(recorder, StreamsRecorder):
+            self._notifying.append(recorder)
+        return recorder
+
+    def close(self) -> None:
+        """The saves' NOTIFYs sent (``replays.stores.pg_notify``), then the connections closed."""
+        for recorder in self._notifying:
+            recorder.notices.close()
+        super().close()
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
         if self.saves() and purpose == "snapshots":

@@ -16,11 +16,13 @@ projections track a single integer, as before) but never locks the table:
   wrote them has ended, and every transaction still to come has a larger id. A follower never passes
   over a row that commits later.
 - **Writers wait only for their own game**: the (originator_id, originator_version) primary key.
-- **NOTIFY right after the commit** (channel ``schema.table``, payload ``game:version,...``) wakes
+- **NOTIFY after the commit** (channel ``schema.table``, payload ``game:version,...``) wakes
   followers. Not inside the saving transaction: PostgreSQL serialises the commits of notifying
   transactions (a lock on "database 0" taken before the commit and held through its WAL flush), which
-  would bring a global queue back at commit time. A writer dying between its commit and its NOTIFY
-  wakes nobody, so followers also re-read every SAFETY_RECHECK_S while idle.
+  would bring a global queue back at commit time. The process's notifier thread sends it, for the saves
+  of a couple of milliseconds together (``replays.stores.pg_notify``): the saving thread does not wait
+  for it. A writer dying between its commit and its NOTIFY wakes nobody, so followers also re-read every
+  SAFETY_RECHECK_S while idle.
 
 What it gives up: ids are sparse, and the feed trails the oldest open save on the table (a writer
 stalled 2 s delays the *feed*, never other writers). See docs/postgresql.md and the README,
@@ -33,7 +35,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
-import psycopg
 from eventsourcing import postgres as library
 from eventsourcing.persistence import (
     ApplicationRecorder,
@@ -53,9 +54,9 @@ from psycopg.sql import SQL, Identifier
 
 from mtg_ledger.replays.stores.pg_arrays import Byteas, Int8s, Texts, TextUuids, Uuids
 from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, Rendered, quoted, readable_below
+from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Notifier
 
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
-PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes; past this the payload is empty
 HELD_BACK_RECHECK_S = 0.25  # a follower held back by an open save re-reads after this, in case it aborts
 SAFETY_RECHECK_S = 1.0  # an idle follower re-reads after this, in case a writer died before its NOTIFY
 BATCH = 1000  # rows per INSERT statement inside a transaction (an import's)
@@ -89,6 +90,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             *self.feed.create,
         ]
         self._notify = SQL("SELECT pg_notify(%s, %s)")
+        self.notices = Notifier(self._send_notice)  # the NOTIFY after each save (its own thread)
         self._select = SQL(
             "SELECT originator_id, originator_version, topic, state, notification_id"
             " FROM {schema}.{table} WHERE notification_id < %s"
@@ -129,11 +131,13 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
                 self.adopt()
                 ids = self._insert_rows(curs, stored_events, None)
             self._check_count(ids, stored_events)
-            try:
-                curs.execute(self._notify, (self.channel_name, notify_payload(stored_events)), prepare=True)
-            except psycopg.Error:
-                pass  # the save stands (a retry would record it twice); followers re-read within SAFETY_RECHECK_S
-            return ids
+        self.notices.add(last_versions(stored_events))  # committed: notified whatever becomes of the request
+        return ids
+
+    def _send_notice(self, text: str) -> None:
+        """One NOTIFY (the notifier's thread), in a statement of its own."""
+        with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(self._notify, (self.channel_name, text), prepare=True)
 
     def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Iterable[StoredEvent]) -> list[int]:
         """Records the events inside the caller's open transaction (several calls may share one), any
@@ -346,13 +350,13 @@ def adopt_library_table(curs: Cursor[DictRow], recorder: StreamsRecorder) -> Non
     curs.execute(SQL("ALTER TABLE {schema}.{table} ALTER COLUMN notification_id DROP DEFAULT").format(**names))
 
 
-def notify_payload(stored_events: Sequence[StoredEvent]) -> str:
-    """``game:version,...``: each stream the save touched and its last version ('' when too long)."""
+def last_versions(stored_events: Sequence[StoredEvent]) -> dict[str, int]:
+    """Each stream the save touched and its last version."""
     last: dict[str, int] = {}
     for e in stored_events:
         key = str(e.originator_id)
         last[key] = max(e.originator_version, last.get(key, e.originator_version))
-    return payload(last)
+    return last
 
 
 def payload(last: dict[str, int]) -> str:

@@ -291,6 +291,28 @@ def test_a_save_notifies_listeners_with_the_game_and_its_version(ledger: Ledger)
     assert payloads == [f"{game}:{ledger.state_now(game).version}"]
 
 
+def test_saves_one_after_another_are_all_notified_and_close_sends_the_last(streams_env: dict[str, str]) -> None:
+    """The process's notifier sends the NOTIFYs (``replays.stores.pg_notify``): saves of several games one after
+    another are each named with their last version, in however many NOTIFYs; one saved just before the
+    ledger closes is notified before its connections close."""
+    app = Ledger(env=streams_env)
+    games = [app.start(demo_setup(4 + i)) for i in range(3)]
+    with _connect() as listener:
+        listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(app.recorder.channel_name)))  # type: ignore[attr-defined]
+        for game in games:
+            app.decide(game, choose(app.state_now(game)))  # type: ignore[arg-type]
+        versions = {str(game): app.state_now(game).version for game in games}
+        app.close()  # at once: what is pending is sent before the pool closes
+        named: dict[str, int] = {}
+        for notice in listener.notifies(timeout=WAIT_S):
+            for item in notice.payload.split(","):
+                game, _, version = item.partition(":")
+                named[game] = max(int(version), named.get(game, 0))
+            if named == versions:
+                break
+    assert named == versions
+
+
 def test_workers_starting_together_create_the_schema_once_without_error(streams_env: dict[str, str]) -> None:
     barrier = threading.Barrier(6)
     small_pools = {**streams_env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}  # the server is shared

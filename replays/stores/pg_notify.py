@@ -1,0 +1,122 @@
+"""The NOTIFY after a save (``replays.stores.postgres``), sent by a thread of the process for the saves of a
+couple of milliseconds together, so that no decision waits for its own.
+
+A save's NOTIFY is a statement of its own after the save's commit (not inside it: PostgreSQL serialises the
+commits of notifying transactions). Sent by the saving thread, its round trip held that thread, and a worker
+under load paid a round of thread switches for it at every decision. Here the saving thread hands the games it
+saved and their last versions to its recorder's ``Notifier`` as soon as the save has committed, whatever then
+becomes of the request, and goes on; the notifier's thread sends them, with those of every save handed over
+meanwhile, at most ``WINDOW_S`` later, in as few NOTIFYs as their payloads allow (``game:version,...``, each
+under ``PAYLOAD_BYTES``). A NOTIFY that fails is sent once more on another connection; one that fails again,
+like one of a process that ends between a commit and its NOTIFY, wakes nobody, and followers re-read every
+``SAFETY_RECHECK_S`` for that reason. ``close`` sends what is pending before the store's connections close.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import weakref
+from collections.abc import Callable, Mapping
+
+WINDOW_S = 0.002  # how long the notifier gathers saves after the first it is handed, before it sends them
+PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes
+CLOSE_WAIT_S = 2.0  # the longest ``close`` waits for the pending notices to be sent
+SEND_TRIES = 2
+
+
+def payloads(last: Mapping[str, int]) -> list[str]:
+    """``game:version,...`` for each game and its last version, in as few payloads of at most
+    ``PAYLOAD_BYTES`` as the games allow."""
+    found: list[str] = []
+    items: list[str] = []
+    size = 0
+    for game, version in last.items():
+        item = f"{game}:{version}"
+        if items and size + 1 + len(item) > PAYLOAD_BYTES:
+            found.append(",".join(items))
+            items, size = [], 0
+        size += len(item) + (1 if items else 0)
+        items.append(item)
+    if items:
+        found.append(",".join(items))
+    return found
+
+
+class Notifier:
+    """The saves of a recorder not yet notified, and the thread that notifies them (started at the first)."""
+
+    def __init__(self, send: Callable[[str], None], window: float = WINDOW_S) -> None:
+        self._send = send
+        self._window = window
+        self._lock = threading.Lock()
+        self._news = threading.Event()
+        self._pending: dict[str, int] = {}
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        _NOTIFIERS.add(self)
+
+    def add(self, last: Mapping[str, int]) -> None:
+        """Notify that each game was saved up to its version (after the save's commit)."""
+        with self._lock:
+            if self._closed:
+                return
+            pending = self._pending
+            for game, version in last.items():
+                if version > pending.get(game, 0):
+                    pending[game] = version
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="mtg-ledger-notify", daemon=True)
+                self._thread.start()
+            self._news.set()
+
+    def close(self) -> None:
+        """Send what is pending, then stop; later saves are not notified."""
+        with self._lock:
+            self._closed = True
+            thread = self._thread
+            self._news.set()
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(CLOSE_WAIT_S)
+
+    def _run(self) -> None:
+        while True:
+            self._news.wait()
+            if not self._closed:
+                time.sleep(self._window)  # the saves of the next moments join these
+            with self._lock:
+                pending, self._pending = self._pending, {}
+                self._news.clear()
+                closed = self._closed
+            for text in payloads(pending):
+                self._deliver(text)
+            if closed:
+                return
+
+    def _deliver(self, text: str) -> None:
+        for _ in range(SEND_TRIES):
+            try:
+                self._send(text)
+                return
+            except Exception:  # the connection went (a restart, say): once more on another; then followers re-read
+                continue
+
+    def _forked(self) -> None:
+        """In a child process: none of the parent's saves, no thread yet."""
+        self._lock = threading.Lock()
+        self._news = threading.Event()
+        self._pending = {}
+        self._thread = None
+
+
+_NOTIFIERS: weakref.WeakSet[Notifier] = weakref.WeakSet()
+
+
+def _after_fork() -> None:
+    for notifier in list(_NOTIFIERS):
+        notifier._forked()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork)

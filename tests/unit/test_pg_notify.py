@@ -1,0 +1,99 @@
+"""``replays.stores.pg_notify``: the NOTIFYs after saves, sent by the notifier's thread for the saves of a few
+milliseconds together, each game with its last version, in payloads under PostgreSQL's limit; what is pending
+is sent at close; a failed NOTIFY is tried once more. No PostgreSQL here: ``send`` is a list."""
+
+from __future__ import annotations
+
+import threading
+
+from mtg_ledger.replays.service.notices import games_in
+from mtg_ledger.replays.stores import pg_notify
+from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Notifier, payloads
+
+WAIT_S = 5.0  # the longest a test waits for the notifier's thread (never reached when it passes)
+GAME = "7b1f0c2e-4c7d-4a51-9d55-0f1a2b3c4d5e"
+OTHER = "0d6c9b8a-1e2f-4a3b-8c4d-5e6f7a8b9c0d"
+
+
+class Sent:
+    """A ``send`` that keeps what it was given, and says when it was given ``wanted`` payloads."""
+
+    def __init__(self, wanted: int = 1, fail: int = 0) -> None:
+        self.payloads: list[str] = []
+        self.tries = 0
+        self.fail = fail
+        self.wanted = wanted
+        self.done = threading.Event()
+
+    def __call__(self, text: str) -> None:
+        self.tries += 1
+        if self.tries <= self.fail:
+            raise ConnectionError("the connection went")
+        self.payloads.append(text)
+        if len(self.payloads) >= self.wanted:
+            self.done.set()
+
+
+def test_saves_handed_over_together_go_in_one_notify_with_each_games_last_version() -> None:
+    sent = Sent()
+    notifier = Notifier(sent, window=0.2)  # long enough that the three saves below come within it
+    notifier.add({GAME: 4})
+    notifier.add({OTHER: 9})
+    notifier.add({GAME: 7})
+    assert sent.done.wait(WAIT_S)
+    notifier.close()
+    assert sent.payloads == [f"{GAME}:7,{OTHER}:9"]
+    assert [str(game) for game in games_in(sent.payloads[0]) or []] == [GAME, OTHER]  # as the service's listener reads it
+
+
+def test_a_later_save_gets_a_notify_of_its_own() -> None:
+    sent = Sent()
+    notifier = Notifier(sent, window=0.0)
+    notifier.add({GAME: 2})
+    assert sent.done.wait(WAIT_S)
+    sent.done.clear()
+    notifier.add({GAME: 3})
+    assert sent.done.wait(WAIT_S)
+    notifier.close()
+    assert sent.payloads[-1] == f"{GAME}:3"
+
+
+def test_close_sends_what_is_pending_and_later_saves_are_not_notified() -> None:
+    sent = Sent()
+    notifier = Notifier(sent, window=60.0)  # the window is cut short by close
+    notifier.add({GAME: 5})
+    notifier.close()
+    assert sent.payloads == [f"{GAME}:5"]
+    notifier.add({GAME: 6})
+    assert sent.payloads == [f"{GAME}:5"]
+
+
+def test_a_failed_notify_is_sent_once_more() -> None:
+    sent = Sent(fail=1)
+    notifier = Notifier(sent, window=0.0)
+    notifier.add({GAME: 8})
+    assert sent.done.wait(WAIT_S)
+    notifier.close()
+    assert sent.tries == 2 and sent.payloads == [f"{GAME}:8"]
+
+
+def test_a_notify_that_fails_twice_is_dropped_and_the_next_saves_are_still_notified() -> None:
+    sent = Sent(fail=pg_notify.SEND_TRIES)
+    notifier = Notifier(sent, window=0.0)
+    notifier.add({GAME: 1})
+    notifier.add({OTHER: 2})  # may join the first NOTIFY (then dropped with it) or come after it
+    notifier.close()
+    assert f"{GAME}:1" not in ",".join(sent.payloads)  # its two tries failed
+    notifier_2 = Notifier(sent, window=0.0)
+    notifier_2.add({GAME: 3})
+    notifier_2.close()
+    assert sent.payloads[-1] == f"{GAME}:3"
+
+
+def test_payloads_stay_under_postgresqls_limit_and_name_every_game_once() -> None:
+    last = {f"{i:08d}-0000-4000-8000-000000000000": i for i in range(1, 400)}
+    found = payloads(last)
+    assert len(found) > 1 and all(len(p) <= PAYLOAD_BYTES for p in found)
+    named = [item for p in found for item in p.split(",")]
+    assert named == [f"{game}:{version}" for game, version in last.items()]
+    assert payloads({}) == [] and payloads({GAME: 1}) == [f"{GAME}:1"]
