@@ -5,9 +5,10 @@ A save's NOTIFY is a statement of its own after the save's commit (not inside it
 commits of notifying transactions). Sent by the saving thread, its round trip held that thread, and a worker
 under load paid a round of thread switches for it at every decision. Here the saving thread hands the games it
 saved and their last versions to its recorder's ``Notifier`` as soon as the save has committed, whatever then
-becomes of the request, and goes on; the notifier's thread sends them, with those of every save handed over
-meanwhile, at most ``WINDOW_S`` later, in as few NOTIFYs as their payloads allow (``game:version,...``, each
-under ``PAYLOAD_BYTES``). A NOTIFY that fails is sent once more on another connection; one that fails again,
+becomes of the request, and goes on; the notifier's thread sends them at once if it sent none in the last
+``WINDOW_S``, else once that much has passed since its last, with those of every save handed over meanwhile,
+in as few NOTIFYs as their payloads allow (``game:version,...``, each under ``PAYLOAD_BYTES``): a save of a
+quiet moment is notified as soon as it was before, and under load the saves of ``WINDOW_S`` share one. A NOTIFY that fails is sent once more on another connection; one that fails again,
 like one of a process that ends between a commit and its NOTIFY, wakes nobody, and followers re-read every
 ``SAFETY_RECHECK_S`` for that reason. ``close`` sends what is pending before the store's connections close.
 """
@@ -20,7 +21,7 @@ import time
 import weakref
 from collections.abc import Callable, Mapping
 
-WINDOW_S = 0.002  # how long the notifier gathers saves after the first it is handed, before it sends them
+WINDOW_S = 0.002  # the notifier's shortest time between two sends: the saves handed over meanwhile wait for the next
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes
 CLOSE_WAIT_S = 2.0  # the longest ``close`` waits for the pending notices to be sent
 SEND_TRIES = 2
@@ -52,6 +53,7 @@ class Notifier:
         self._window = window
         self._lock = threading.Lock()
         self._news = threading.Event()
+        self._closing = threading.Event()
         self._pending: dict[str, int] = {}
         self._thread: threading.Thread | None = None
         self._closed = False
@@ -77,20 +79,24 @@ class Notifier:
             self._closed = True
             thread = self._thread
             self._news.set()
+            self._closing.set()
         if thread is not None and thread is not threading.current_thread():
             thread.join(CLOSE_WAIT_S)
 
     def _run(self) -> None:
+        sent = time.monotonic() - self._window  # when the last NOTIFY went: the first saves go at once
         while True:
             self._news.wait()
-            if not self._closed:
-                time.sleep(self._window)  # the saves of the next moments join these
+            wait = sent + self._window - time.monotonic()
+            if wait > 0:
+                self._closing.wait(wait)  # the saves of the window join these (close cuts it short)
             with self._lock:
                 pending, self._pending = self._pending, {}
                 self._news.clear()
                 closed = self._closed
             for text in payloads(pending):
                 self._deliver(text)
+            sent = time.monotonic()
             if closed:
                 return
 
@@ -106,6 +112,7 @@ class Notifier:
         """In a child process: none of the parent's saves, no thread yet."""
         self._lock = threading.Lock()
         self._news = threading.Event()
+        self._closing = threading.Event()
         self._pending = {}
         self._thread = None
 

@@ -34,38 +34,40 @@ class Sent:
             self.done.set()
 
 
-def test_saves_handed_over_together_go_in_one_notify_with_each_games_last_version() -> None:
+def test_a_save_of_a_quiet_moment_is_notified_at_once_and_the_saves_of_the_window_after_it_together() -> None:
     sent = Sent()
-    notifier = Notifier(sent, window=0.2)  # long enough that the three saves below come within it
+    notifier = Notifier(sent, window=0.3)  # long enough that the two saves below come within it
     notifier.add({GAME: 4})
+    assert sent.done.wait(0.2)  # at once, not after the window
+    sent.done.clear()
     notifier.add({OTHER: 9})
     notifier.add({GAME: 7})
     assert sent.done.wait(WAIT_S)
     notifier.close()
-    assert sent.payloads == [f"{GAME}:7,{OTHER}:9"]
-    assert [str(game) for game in games_in(sent.payloads[0]) or []] == [GAME, OTHER]  # as the service's listener reads it
+    assert sent.payloads == [f"{GAME}:4", f"{OTHER}:9,{GAME}:7"]
+    assert [str(game) for game in games_in(sent.payloads[1]) or []] == [OTHER, GAME]  # as the service's listener reads it
 
 
-def test_a_later_save_gets_a_notify_of_its_own() -> None:
+def test_a_game_saved_twice_within_the_window_is_named_once_with_its_last_version() -> None:
     sent = Sent()
-    notifier = Notifier(sent, window=0.0)
+    notifier = Notifier(sent, window=0.3)
     notifier.add({GAME: 2})
-    assert sent.done.wait(WAIT_S)
-    sent.done.clear()
-    notifier.add({GAME: 3})
-    assert sent.done.wait(WAIT_S)
-    notifier.close()
-    assert sent.payloads[-1] == f"{GAME}:3"
-
-
-def test_close_sends_what_is_pending_and_later_saves_are_not_notified() -> None:
-    sent = Sent()
-    notifier = Notifier(sent, window=60.0)  # the window is cut short by close
+    notifier.add({GAME: 3})  # within the window of the first, or with it
     notifier.add({GAME: 5})
     notifier.close()
-    assert sent.payloads == [f"{GAME}:5"]
-    notifier.add({GAME: 6})
-    assert sent.payloads == [f"{GAME}:5"]
+    assert sent.payloads[-1] == f"{GAME}:5" and all(p.count(GAME) == 1 for p in sent.payloads)
+
+
+def test_close_cuts_the_window_short_sends_what_is_pending_and_later_saves_are_not_notified() -> None:
+    sent = Sent()
+    notifier = Notifier(sent, window=60.0)
+    notifier.add({GAME: 5})
+    assert sent.done.wait(WAIT_S)
+    notifier.add({GAME: 6})  # waits for the window
+    notifier.close()
+    assert sent.payloads == [f"{GAME}:5", f"{GAME}:6"]
+    notifier.add({GAME: 7})
+    assert sent.payloads == [f"{GAME}:5", f"{GAME}:6"]
 
 
 def test_a_failed_notify_is_sent_once_more() -> None:
