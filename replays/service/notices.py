@@ -133,7 +133,7 @@ def wakeups_for(ledger: Ledger) -> tuple[Wakeups, Listener | None]:
     try:
         from eventsourcing.postgres import PostgresApplicationRecorder
 
-        from mtg_ledger.replays.stores.pg_factory import connection_kwargs
+        from mtg_ledger.replays.stores.postgres import connection_kwargs
     except ImportError:  # without the postgres extra there is no PostgreSQL store to listen to
         return Wakeups(every=POLL), None
     recorder = ledger.recorder

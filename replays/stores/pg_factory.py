@@ -19,18 +19,7 @@ from mtg_ledger.replays.stores.errors import StoreSetupError
 from mtg_ledger.replays.stores.pg_feed import quoted
 from mtg_ledger.replays.stores.pg_saves import SaveSnapshotsRecorder, SavesRecorder
 from mtg_ledger.replays.stores.pg_saves_sql import saves_table_name
-from mtg_ledger.replays.stores.postgres import SCHEMA_LOCK, StreamsRecorder
-
-
-def connection_kwargs(datastore: library.PostgresDatastore) -> dict[str, Any]:
-    """What ``psycopg.connect`` needs for a connection of its own (outside the pool) to the datastore's
-    database: the advisory lock's, a LISTEN session's."""
-    pool = datastore.pool
-    given: Any = pool.kwargs or {}
-    kwargs = {k: v for k, v in given.items() if k != "row_factory"}
-    if pool.get_password_func is not None:
-        kwargs["password"] = pool.get_password_func()
-    return {**kwargs, "autocommit": True, "connect_timeout": max(1, int(pool.timeout))}
+from mtg_ledger.replays.stores.postgres import SCHEMA_LOCK, StreamsRecorder, connection_kwargs
 
 
 @contextmanager

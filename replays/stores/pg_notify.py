@@ -8,18 +8,24 @@ saved and their last versions to its recorder's ``Notifier`` as soon as the save
 becomes of the request, and goes on; the notifier's thread sends them at once if it sent none in the last
 ``WINDOW_S``, else once that much has passed since its last, with those of every save handed over meanwhile,
 in as few NOTIFYs as their payloads allow (``game:version,...``, each under ``PAYLOAD_BYTES``): a save of a
-quiet moment is notified as soon as it was before, and under load the saves of ``WINDOW_S`` share one. A NOTIFY that fails is sent once more on another connection; one that fails again,
+quiet moment is notified as soon as it was before, and under load the saves of ``WINDOW_S`` share one. The
+NOTIFYs go on a connection of their own (``Channel``), so that the pool lends its connections to the saves as
+before. A NOTIFY that fails is sent once more on a new connection; one that fails again,
 like one of a process that ends between a commit and its NOTIFY, wakes nobody, and followers re-read every
 ``SAFETY_RECHECK_S`` for that reason. ``close`` sends what is pending before the store's connections close.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
 import weakref
 from collections.abc import Callable, Mapping
+from typing import Any
+
+from psycopg.sql import SQL
 
 WINDOW_S = 0.002  # the notifier's shortest time between two sends: the saves handed over meanwhile wait for the next
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes
@@ -45,11 +51,48 @@ def payloads(last: Mapping[str, int]) -> list[str]:
     return found
 
 
-class Notifier:
-    """The saves of a recorder not yet notified, and the thread that notifies them (started at the first)."""
+class Channel:
+    """NOTIFYs on one channel, on a connection of their own: made by ``connect`` (autocommit) at the first,
+    and again at the next after one failed."""
 
-    def __init__(self, send: Callable[[str], None], window: float = WINDOW_S) -> None:
+    def __init__(self, connect: Callable[[], Any], name: str) -> None:
+        self._connect = connect
+        self.name = name
+        self._conn: Any = None
+        _CHANNELS.add(self)
+
+    def __call__(self, text: str) -> None:
+        try:
+            if self._conn is None:
+                self._conn = self._connect()
+            self._conn.execute(_NOTIFY, (self.name, text), prepare=True)
+        except Exception:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    def _forked(self) -> None:
+        """In a child process: the parent's connection kept as it is (closing it here would end the parent's session)."""
+        if self._conn is not None:
+            _INHERITED.append(self._conn)
+        self._conn = None
+
+
+_NOTIFY = SQL("SELECT pg_notify(%s, %s)")
+
+
+class Notifier:
+    """The saves of a recorder not yet notified, and the thread that notifies them (started at the first).
+    ``send`` makes one NOTIFY (a ``Channel``); ``done``, if given, is called as the thread stops."""
+
+    def __init__(self, send: Callable[[str], None], window: float = WINDOW_S, done: Callable[[], None] | None = None) -> None:
         self._send = send
+        self._done = done
         self._window = window
         self._lock = threading.Lock()
         self._news = threading.Event()
@@ -98,6 +141,8 @@ class Notifier:
                 self._deliver(text)
             sent = time.monotonic()
             if closed:
+                if self._done is not None:
+                    self._done()
                 return
 
     def _deliver(self, text: str) -> None:
@@ -118,11 +163,15 @@ class Notifier:
 
 
 _NOTIFIERS: weakref.WeakSet[Notifier] = weakref.WeakSet()
+_CHANNELS: weakref.WeakSet[Channel] = weakref.WeakSet()
+_INHERITED: list[Any] = []  # a forked child's copies of its parent's connections, never closed by it
 
 
 def _after_fork() -> None:
     for notifier in list(_NOTIFIERS):
         notifier._forked()
+    for channel in list(_CHANNELS):
+        channel._forked()
 
 
 if hasattr(os, "register_at_fork"):

@@ -35,6 +35,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 from uuid import UUID
 
+import psycopg
 from eventsourcing import postgres as library
 from eventsourcing.persistence import (
     ApplicationRecorder,
@@ -54,7 +55,7 @@ from psycopg.sql import SQL, Identifier
 
 from mtg_ledger.replays.stores.pg_arrays import Byteas, Int8s, Texts, TextUuids, Uuids
 from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, Rendered, quoted, readable_below
-from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Notifier
+from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Channel, Notifier
 
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
 HELD_BACK_RECHECK_S = 0.25  # a follower held back by an open save re-reads after this, in case it aborts
@@ -90,7 +91,8 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             *self.feed.create,
         ]
         self._notify = SQL("SELECT pg_notify(%s, %s)")
-        self.notices = Notifier(self._send_notice)  # the NOTIFY after each save (its own thread)
+        channel = Channel(lambda: psycopg.connect(**connection_kwargs(datastore)), self.channel_name)
+        self.notices = Notifier(channel, done=channel.close)  # the NOTIFY after each save (its own thread and connection)
         self._select = SQL(
             "SELECT originator_id, originator_version, topic, state, notification_id"
             " FROM {schema}.{table} WHERE notification_id < %s"
@@ -133,11 +135,6 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             self._check_count(ids, stored_events)
         self.notices.add(last_versions(stored_events))  # committed: notified whatever becomes of the request
         return ids
-
-    def _send_notice(self, text: str) -> None:
-        """One NOTIFY (the notifier's thread), in a statement of its own."""
-        with self.datastore.get_connection() as conn, conn.cursor() as curs:
-            curs.execute(self._notify, (self.channel_name, text), prepare=True)
 
     def insert_events_in_transaction(self, curs: Cursor[DictRow], stored_events: Iterable[StoredEvent]) -> list[int]:
         """Records the events inside the caller's open transaction (several calls may share one), any
@@ -348,6 +345,17 @@ def adopt_library_table(curs: Cursor[DictRow], recorder: StreamsRecorder) -> Non
         return
     names = {"schema": Identifier(schema), "table": Identifier(table)}
     curs.execute(SQL("ALTER TABLE {schema}.{table} ALTER COLUMN notification_id DROP DEFAULT").format(**names))
+
+
+def connection_kwargs(datastore: library.PostgresDatastore) -> dict[str, Any]:
+    """What ``psycopg.connect`` needs for a connection of its own (outside the pool) to the datastore's
+    database: the advisory lock's, a LISTEN session's, the NOTIFYs'."""
+    pool = datastore.pool
+    given: Any = pool.kwargs or {}
+    kwargs = {k: v for k, v in given.items() if k != "row_factory"}
+    if pool.get_password_func is not None:
+        kwargs["password"] = pool.get_password_func()
+    return {**kwargs, "autocommit": True, "connect_timeout": max(1, int(pool.timeout))}
 
 
 def last_versions(stored_events: Sequence[StoredEvent]) -> dict[str, int]:

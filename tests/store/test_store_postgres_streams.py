@@ -313,6 +313,24 @@ def test_saves_one_after_another_are_all_notified_and_close_sends_the_last(strea
     assert named == versions
 
 
+def test_the_notifys_go_on_a_connection_of_their_own_and_a_new_one_after_it_is_cut(ledger: Ledger) -> None:
+    """The NOTIFYs' connection is none of the pool's (the saves keep the pool's connections as they lend them);
+    cut by the server, the next NOTIFY fails there and goes again on a new connection."""
+    game = ledger.start(demo_setup(4))
+    channel = ledger.recorder.notices._send  # type: ignore[attr-defined]
+    with _connect() as listener:
+        listener.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel.name)))
+        ledger.decide(game, choose(ledger.state_now(game)))  # type: ignore[arg-type]
+        assert [n.payload for n in listener.notifies(timeout=WAIT_S, stop_after=1)] == [f"{game}:{ledger.state_now(game).version}"]
+        first = channel._conn.info.backend_pid
+        with ledger.recorder.datastore.get_connection() as pooled:  # type: ignore[attr-defined]
+            assert pooled.info.backend_pid != first
+        listener.execute("SELECT pg_terminate_backend(%s)", (first,))
+        ledger.decide(game, choose(ledger.state_now(game)))  # type: ignore[arg-type]
+        assert [n.payload for n in listener.notifies(timeout=WAIT_S, stop_after=1)] == [f"{game}:{ledger.state_now(game).version}"]
+        assert channel._conn.info.backend_pid != first
+
+
 def test_workers_starting_together_create_the_schema_once_without_error(streams_env: dict[str, str]) -> None:
     barrier = threading.Barrier(6)
     small_pools = {**streams_env, "POSTGRES_POOL_SIZE": "1", "POSTGRES_MAX_OVERFLOW": "1"}  # the server is shared
