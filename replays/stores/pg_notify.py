@@ -30,7 +30,7 @@ from psycopg.sql import SQL
 WINDOW_S = 0.002  # the notifier's shortest time between two sends: the saves handed over meanwhile wait for the next
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes
 CLOSE_WAIT_S = 2.0  # the longest ``close`` waits for the pending notices to be sent
-SEND_TRIES = 2
+SEND_TRIES = 2  # a NOTIFY, and once more on a new connection
 
 
 def payloads(last: Mapping[str, int]) -> list[str]:
