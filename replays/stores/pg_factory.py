@@ -126,9 +126,11 @@ class Factory(library.PostgresFactory):
 
     def close(self) -> None:
         """The saves' NOTIFYs sent (``replays.stores.pg_notify``), then the connections closed."""
-        for recorder in self._notifying:
-            recorder.notices.close()
-        super().close()
+        try:
+            for recorder in self._notifying:
+                recorder.notices.close()
+        finally:
+            super().close()
 
     def aggregate_recorder(self, purpose: str = "events") -> AggregateRecorder:
         if self.saves() and purpose == "snapshots":

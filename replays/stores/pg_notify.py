@@ -10,7 +10,8 @@ becomes of the request, and goes on; the notifier's thread sends them at once if
 in as few NOTIFYs as their payloads allow (``game:version,...``, each under ``PAYLOAD_BYTES``): a save of a
 quiet moment is notified as soon as it was before, and under load the saves of ``WINDOW_S`` share one. The
 NOTIFYs go on a connection of their own (``Channel``), so that the pool lends its connections to the saves as
-before. A NOTIFY that fails is sent once more on a new connection; one that fails again,
+before. A NOTIFY that fails is sent once more, on a new connection if its connection broke (a connection
+that cannot be made is not asked for again for ``RECONNECT_S``); one that fails again,
 like one of a process that ends between a commit and its NOTIFY, wakes nobody, and followers re-read every
 ``SAFETY_RECHECK_S`` for that reason. ``close`` sends what is pending before the store's connections close.
 """
@@ -20,9 +21,9 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
-import time
 import weakref
 from collections.abc import Callable, Mapping
+from time import monotonic
 from typing import Any
 
 from psycopg.sql import SQL
@@ -30,7 +31,8 @@ from psycopg.sql import SQL
 WINDOW_S = 0.002  # the notifier's shortest time between two sends: the saves handed over meanwhile wait for the next
 PAYLOAD_BYTES = 7900  # NOTIFY payloads must stay under 8,000 bytes
 CLOSE_WAIT_S = 2.0  # the longest ``close`` waits for the pending notices to be sent
-SEND_TRIES = 2  # a NOTIFY, and once more on a new connection
+SEND_TRIES = 2  # a NOTIFY, and once more (on a new connection, if its connection broke)
+RECONNECT_S = 1.0  # after a connection could not be made, none tried for this long (followers re-read every second)
 
 
 def payloads(last: Mapping[str, int]) -> list[str]:
@@ -53,21 +55,31 @@ def payloads(last: Mapping[str, int]) -> list[str]:
 
 class Channel:
     """NOTIFYs on one channel, on a connection of their own: made by ``connect`` (autocommit) at the first,
-    and again at the next after one failed."""
+    and again at the next after it broke. A connection that cannot be made is not tried again for
+    ``RECONNECT_S`` (NOTIFYs meanwhile fail at once): a server that refuses it (at ``max_connections``, say)
+    is not asked again at every window."""
 
     def __init__(self, connect: Callable[[], Any], name: str) -> None:
         self._connect = connect
         self.name = name
         self._conn: Any = None
+        self._refused_until = 0.0  # (monotonic) no connection tried before then
         _CHANNELS.add(self)
 
     def __call__(self, text: str) -> None:
-        try:
-            if self._conn is None:
+        if self._conn is None:
+            if monotonic() < self._refused_until:
+                raise ConnectionError("the NOTIFYs' connection was refused a moment ago")
+            try:
                 self._conn = self._connect()
+            except Exception:
+                self._refused_until = monotonic() + RECONNECT_S
+                raise
+        try:
             self._conn.execute(_NOTIFY, (self.name, text), prepare=True)
         except Exception:
-            self.close()
+            if self._conn.broken or self._conn.closed:  # (a statement that fails leaves an autocommit session as it was)
+                self.close()
             raise
 
     def close(self) -> None:
@@ -112,8 +124,9 @@ class Notifier:
                 if version > pending.get(game, 0):
                     pending[game] = version
             if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="mtg-ledger-notify", daemon=True)
-                self._thread.start()
+                thread = threading.Thread(target=self._run, name="mtg-ledger-notify", daemon=True)
+                thread.start()  # (if it cannot start, the next save tries again)
+                self._thread = thread
             self._news.set()
 
     def close(self) -> None:
@@ -124,13 +137,13 @@ class Notifier:
             self._news.set()
             self._closing.set()
         if thread is not None and thread is not threading.current_thread():
-            thread.join(CLOSE_WAIT_S)
+            thread.join(CLOSE_WAIT_S)  # a server that does not answer: the thread sends on, on its own
 
     def _run(self) -> None:
-        sent = time.monotonic() - self._window  # when the last NOTIFY went: the first saves go at once
+        sent = monotonic() - self._window  # when the last NOTIFY went: the first saves go at once
         while True:
             self._news.wait()
-            wait = sent + self._window - time.monotonic()
+            wait = sent + self._window - monotonic()
             if wait > 0:
                 self._closing.wait(wait)  # the saves of the window join these (close cuts it short)
             with self._lock:
@@ -139,7 +152,7 @@ class Notifier:
                 closed = self._closed
             for text in payloads(pending):
                 self._deliver(text)
-            sent = time.monotonic()
+            sent = monotonic()
             if closed:
                 if self._done is not None:
                     self._done()

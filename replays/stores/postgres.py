@@ -61,6 +61,9 @@ SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schem
 HELD_BACK_RECHECK_S = 0.25  # a follower held back by an open save re-reads after this, in case it aborts
 SAFETY_RECHECK_S = 1.0  # an idle follower re-reads after this, in case a writer died before its NOTIFY
 BATCH = 1000  # rows per INSERT statement inside a transaction (an import's)
+# The NOTIFYs' connection (``replays.stores.pg_notify``) gives up soon on a server that does not answer: a NOTIFY
+# late by more than a second is worth no more than the followers' own re-read.
+NOTICE_CONNECTION = {"connect_timeout": 2, "tcp_user_timeout": 5000}
 
 
 class StreamsRecorder(library.PostgresApplicationRecorder):
@@ -91,7 +94,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             *self.feed.create,
         ]
         self._notify = SQL("SELECT pg_notify(%s, %s)")
-        channel = Channel(lambda: psycopg.connect(**connection_kwargs(datastore)), self.channel_name)
+        channel = Channel(lambda: psycopg.connect(**{**connection_kwargs(datastore), **NOTICE_CONNECTION}), self.channel_name)
         self.notices = Notifier(channel, done=channel.close)  # the NOTIFY after each save (its own thread and connection)
         self._select = SQL(
             "SELECT originator_id, originator_version, topic, state, notification_id"

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from mtg_ledger.replays.service.notices import games_in
 from mtg_ledger.replays.stores import pg_notify
-from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Notifier, payloads
+from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Channel, Notifier, payloads
 
 WAIT_S = 5.0  # the longest a test waits for the notifier's thread (never reached when it passes)
 GAME = "7b1f0c2e-4c7d-4a51-9d55-0f1a2b3c4d5e"
@@ -36,13 +38,12 @@ class Sent:
 
 def test_a_save_of_a_quiet_moment_is_notified_at_once_and_the_saves_of_the_window_after_it_together() -> None:
     sent = Sent()
-    notifier = Notifier(sent, window=0.3)  # long enough that the two saves below come within it
+    notifier = Notifier(sent, window=60.0)  # the two saves below come within it; close cuts it short
     notifier.add({GAME: 4})
-    assert sent.done.wait(0.2)  # at once, not after the window
-    sent.done.clear()
+    assert sent.done.wait(WAIT_S)  # at once, not after the window
     notifier.add({OTHER: 9})
     notifier.add({GAME: 7})
-    assert sent.done.wait(WAIT_S)
+    assert sent.payloads == [f"{GAME}:4"]  # the window holds them
     notifier.close()
     assert sent.payloads == [f"{GAME}:4", f"{OTHER}:9,{GAME}:7"]
     assert [str(game) for game in games_in(sent.payloads[1]) or []] == [OTHER, GAME]  # as the service's listener reads it
@@ -99,3 +100,53 @@ def test_payloads_stay_under_postgresqls_limit_and_name_every_game_once() -> Non
     named = [item for p in found for item in p.split(",")]
     assert named == [f"{game}:{version}" for game, version in last.items()]
     assert payloads({}) == [] and payloads({GAME: 1}) == [f"{GAME}:1"]
+
+
+class Connection:
+    """A psycopg connection as the channel uses it: ``execute`` records, or fails (breaking it, if told to)."""
+
+    def __init__(self, fail: Exception | None = None, breaks: bool = False) -> None:
+        self.executed: list[str] = []
+        self.fail, self.breaks = fail, breaks
+        self.broken = self.closed = False
+
+    def execute(self, query: object, params: tuple[str, str], prepare: bool = False) -> None:
+        if self.fail is not None:
+            self.broken = self.breaks
+            raise self.fail
+        self.executed.append(params[1])
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_the_channel_makes_a_new_connection_only_after_its_connection_broke() -> None:
+    made = [Connection(fail=ConnectionError("cut"), breaks=True), Connection(fail=ValueError("no")), Connection()]
+    channel = Channel(lambda: made.pop(0), "schema.table")
+    with pytest.raises(ConnectionError):
+        channel(f"{GAME}:1")  # the connection breaks: closed, and the next NOTIFY makes another
+    with pytest.raises(ValueError):
+        channel(f"{GAME}:1")  # the statement fails on a sound connection: it is kept
+    with pytest.raises(ValueError):
+        channel(f"{GAME}:2")
+    assert len(made) == 1  # two connections made, the third never needed
+
+
+def test_a_connection_refused_is_not_asked_for_again_for_a_moment(monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [100.0]
+    monkeypatch.setattr(pg_notify, "monotonic", lambda: now[0])
+    tries: list[float] = []
+
+    def refused() -> Connection:
+        tries.append(now[0])
+        raise ConnectionError("too many clients")
+
+    channel = Channel(refused, "schema.table")
+    for _ in range(3):
+        with pytest.raises(ConnectionError):
+            channel(f"{GAME}:1")
+    assert tries == [100.0]  # once, then refused at once for RECONNECT_S
+    now[0] += pg_notify.RECONNECT_S
+    with pytest.raises(ConnectionError):
+        channel(f"{GAME}:1")
+    assert tries == [100.0, 100.0 + pg_notify.RECONNECT_S]
