@@ -125,7 +125,10 @@ class Notifier:
                     pending[game] = version
             if self._thread is None:
                 thread = threading.Thread(target=self._run, name="mtg-ledger-notify", daemon=True)
-                thread.start()  # (if it cannot start, the next save tries again)
+                try:
+                    thread.start()
+                except RuntimeError:  # no thread to be had now: the save stands all the same; the next one tries again
+                    return
                 self._thread = thread
             self._news.set()
 
@@ -163,7 +166,7 @@ class Notifier:
             try:
                 self._send(text)
                 return
-            except Exception:  # the connection went (a restart, say): once more on another; then followers re-read
+            except Exception:  # once more (on a new connection if it broke: a restart, say); then followers re-read
                 continue
 
     def _forked(self) -> None:

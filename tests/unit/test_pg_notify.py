@@ -150,3 +150,18 @@ def test_a_connection_refused_is_not_asked_for_again_for_a_moment(monkeypatch: p
     with pytest.raises(ConnectionError):
         channel(f"{GAME}:1")
     assert tries == [100.0, 100.0 + pg_notify.RECONNECT_S]
+
+
+def test_a_save_stands_when_no_thread_can_be_started_and_the_next_save_starts_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    sent = Sent()
+    notifier = Notifier(sent, window=0.0)
+    with monkeypatch.context() as m:
+        m.setattr(threading.Thread, "start", refused)
+        notifier.add({GAME: 1})  # no error: the save committed
+    notifier.add({GAME: 2})
+    assert sent.done.wait(WAIT_S)
+    notifier.close()
+    assert sent.payloads == [f"{GAME}:2"]
