@@ -76,7 +76,7 @@ class Channel:
                 self._refused_until = monotonic() + RECONNECT_S
                 raise
         try:
-            self._conn.execute(_NOTIFY, (self.name, text), prepare=True)
+            self._conn.execute(NOTIFY, (self.name, text), prepare=True)
         except Exception:
             if self._conn.broken or self._conn.closed:  # (a statement that fails leaves an autocommit session as it was)
                 self.close()
@@ -95,7 +95,7 @@ class Channel:
         self._conn = None
 
 
-_NOTIFY = SQL("SELECT pg_notify(%s, %s)")
+NOTIFY = SQL("SELECT pg_notify(%s, %s)")  # (channel, payload)
 
 
 class Notifier:

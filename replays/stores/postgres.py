@@ -55,7 +55,7 @@ from psycopg.sql import SQL, Identifier
 
 from mtg_ledger.replays.stores.pg_arrays import Byteas, Int8s, Texts, TextUuids, Uuids
 from mtg_ledger.replays.stores.pg_feed import PER_TRANSACTION, FeedStatements, Rendered, quoted, readable_below
-from mtg_ledger.replays.stores.pg_notify import PAYLOAD_BYTES, Channel, Notifier
+from mtg_ledger.replays.stores.pg_notify import NOTIFY, PAYLOAD_BYTES, Channel, Notifier, payloads
 
 SCHEMA_LOCK = 0x6D74676C  # "mtgl": pg_advisory_lock(SCHEMA_LOCK, hashtext(schema)) while creating tables
 HELD_BACK_RECHECK_S = 0.25  # a follower held back by an open save re-reads after this, in case it aborts
@@ -93,7 +93,6 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             ),
             *self.feed.create,
         ]
-        self._notify = SQL("SELECT pg_notify(%s, %s)")
         channel = Channel(lambda: psycopg.connect(**{**connection_kwargs(datastore), **NOTICE_CONNECTION}), self.channel_name)
         self.notices = Notifier(channel, done=channel.close)  # the NOTIFY after each save (its own thread and connection)
         self._select = SQL(
@@ -168,7 +167,7 @@ class StreamsRecorder(library.PostgresApplicationRecorder):
             room -= 1
         ids += self._insert_all(curs, chunk, xid)
         if ids:  # delivered at the caller's commit
-            curs.execute(self._notify, (self.channel_name, payload(last)))
+            curs.execute(NOTIFY, (self.channel_name, payload(last)))
         return ids
 
     def _insert_all(self, curs: Cursor[DictRow], chunk: list[StoredEvent], xid: int) -> list[int]:
@@ -371,9 +370,10 @@ def last_versions(stored_events: Sequence[StoredEvent]) -> dict[str, int]:
 
 
 def payload(last: dict[str, int]) -> str:
-    """``game:version,...`` of each stream's last version ('' when too long for a NOTIFY)."""
-    text = ",".join(f"{key}:{version}" for key, version in last.items())
-    return text if len(text) <= PAYLOAD_BYTES else ""
+    """``game:version,...`` of each stream's last version in one NOTIFY's payload (``pg_notify.payloads``); ''
+    when they need more than one (every follower woken)."""
+    found = payloads(last)
+    return found[0] if len(found) == 1 and len(found[0]) <= PAYLOAD_BYTES else ""
 
 
 class StreamsSubscription(library.PostgresSubscription):

@@ -140,8 +140,9 @@ def _battlefield(old: Any, permanents: list[Permanent], unchanged: Unchanged) ->
     taken = bytearray(len(old))  # the keyframe's places taken by a run known whole
     place, kept = _KNOWN.since(permanents) if vouching else (0, [])
     known: list[Unchanged | None] = []  # each run known whole against this keyframe, for the next delta
-    for r, start in enumerate(range(0, len(permanents), 64)):
-        end = min(start + 64, len(permanents))
+    size = _KNOWN.size  # the runs ``_KNOWN`` remembers, one a run
+    for r, start in enumerate(range(0, len(permanents), size)):
+        end = min(start + size, len(permanents))
         # the keyframe's permanents in the same places, unchanged: known so at the last delta, the same permanents
         # and none written since (``core.walks.RunWalks``), or looked at now
         run = permanents[start:end]

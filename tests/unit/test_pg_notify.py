@@ -165,3 +165,13 @@ def test_a_save_stands_when_no_thread_can_be_started_and_the_next_save_starts_on
     assert sent.done.wait(WAIT_S)
     notifier.close()
     assert sent.payloads == [f"{GAME}:2"]
+
+
+def test_a_transactions_notify_names_its_games_in_one_payload_or_wakes_every_follower() -> None:
+    """The NOTIFY inside an import's transaction (``replays.stores.postgres.payload``): one payload, the games'
+    as ``payloads`` writes them; '' (every follower woken) where they would need more than one."""
+    from mtg_ledger.replays.stores.postgres import payload
+
+    assert payload({GAME: 3, OTHER: 4}) == f"{GAME}:3,{OTHER}:4" == payloads({GAME: 3, OTHER: 4})[0]
+    assert payload({}) == ""
+    assert payload({f"{i:08d}-0000-4000-8000-000000000000": i for i in range(400)}) == ""
