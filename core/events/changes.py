@@ -40,8 +40,10 @@ def leave_battlefield(state: GameState, objects: set[int]) -> list[Permanent]:
     """Permanents leave: they leave combat (506.4) and effects on them have nothing to apply to."""
     gone = [p for p in state.battlefield if p.object in objects]
     state.battlefield = [p for p in state.battlefield if p.object not in objects]
-    for other in state.battlefield:
-        other.blocked_by = [o for o in other.blocked_by if o not in objects]
-        other.blocking = [o for o in other.blocking if o not in objects]
+    for other in state.battlefield:  # a permanent that blocked or was blocked by none of them is left unwritten
+        if other.blocked_by and not objects.isdisjoint(other.blocked_by):
+            other.blocked_by = [o for o in other.blocked_by if o not in objects]
+        if other.blocking and not objects.isdisjoint(other.blocking):
+            other.blocking = [o for o in other.blocking if o not in objects]
     state.effects = [eff for eff in state.effects if eff.object not in objects]
     return gone

@@ -50,8 +50,9 @@ def _cleanup(s: GameState, e: CleanupPerformedFields) -> None:
     for perm in s.each(e["damage_removed"]):
         perm.damage = 0
         perm.deathtouched = False
-    ended = set(e["effects_ended"])
-    s.effects = [eff for eff in s.effects if eff.id not in ended]
+    if e["effects_ended"]:  # (most cleanups end none)
+        ended = set(e["effects_ended"])
+        s.effects = [eff for eff in s.effects if eff.id not in ended]
 
 
 class ManaPoolEmptiedFields(TypedDict):

@@ -51,19 +51,24 @@ class AttackersDeclared(GameEvent):
 def _attackers(s: GameState, e: AttackersDeclaredFields) -> None:
     attackers = e["attackers"]
     s.attackers_declared = True
-    s.declared_attackers = [a["object"] for a in attackers]
-    s.attacked_this_turn.extend(s.declared_attackers)
-    for a in attackers:
-        perm = s.permanent(a["object"])
-        if perm is not None:
-            perm.attacking = a["defender"]
-            if "attacked" in a:  # schema 5: a planeswalker or battle attacked (506.3, 508.1b)
-                perm.attacking_object = a["attacked"]
+    pool = s.players[e["player"]].mana_pool
+    if not attackers:  # 508.1: none declared (most turns of most games)
+        s.declared_attackers = []
+        s.defending_players = []
+    else:
+        s.declared_attackers = [a["object"] for a in attackers]
+        s.attacked_this_turn.extend(s.declared_attackers)
+        for a in attackers:
+            perm = s.permanent(a["object"])
+            if perm is not None:
+                perm.attacking = a["defender"]
+                if "attacked" in a:  # schema 5: a planeswalker or battle attacked (506.3, 508.1b)
+                    perm.attacking_object = a["attacked"]
+        defenders = [a["defender"] for a in attackers]  # players' names: a comparison in C, no generator a player
+        s.defending_players = [p for p in s.turn_order if p in defenders]
     for perm in s.each(e["tapped"]):
         perm.tapped = True
-    defenders = [a["defender"] for a in attackers]  # players' names: a comparison in C, no generator a player
-    s.defending_players = [p for p in s.turn_order if p in defenders]
-    spend(s.players[e["player"]].mana_pool, e["mana_spent"])
+    spend(pool, e["mana_spent"])
 
 
 class BlockersDeclaredFields(TypedDict):
