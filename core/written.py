@@ -105,15 +105,20 @@ def _getter(names: tuple[str, ...]) -> Callable[[dict[str, Any]], tuple[Any, ...
 
 def _written(record: Any) -> None:
     global _floor, _log, _log_start
+    key = id(record)
     if len(_last) >= _LIMIT:
         _floor = next(_moments)  # first: nothing written before now can be told apart any longer
         _last.clear()
-    _last[id(record)] = next(_moments)
+    _last[key] = next(_moments)
     with _log_lock:
         if len(_log) >= _LOG_LIMIT:
             _log_start += len(_log)
             _log = []
-        _log.append(id(record))
+        _log.append(key)
+
+
+_set = object.__setattr__
+_delete = object.__delattr__
 
 
 class Written:
@@ -123,8 +128,8 @@ class Written:
 
     def __setattr__(self, name: str, value: Any) -> None:
         _written(self)
-        object.__setattr__(self, name, value)
+        _set(self, name, value)
 
     def __delattr__(self, name: str) -> None:
         _written(self)
-        object.__delattr__(self, name)
+        _delete(self, name)

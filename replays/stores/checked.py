@@ -251,7 +251,7 @@ class Chain:
         module docstring); returns the index of the first row that must go the general way, nothing of
         it applied (``len(page.rows)`` when every row went)."""
         entries = _entries(page.names)
-        sha256, join, pack, fixmap, headers = _sha256, b"".join, _pack, _FIXMAP, _FIXMAP_BYTE
+        sha256, join, pack, fixmap = _sha256, b"".join, _pack, _FIXMAP
         previous, version = self.previous, self.version
         first = version
         # (topic, state) of the rows that are the next versions, in order: a page read as a run of versions
@@ -275,7 +275,7 @@ class Chain:
                     # a map of n keys written with a one-byte header, as the engine writes its few fields
                     # (so no key twice): its canonical bytes are the header for n + 2 keys and the rest of
                     # the body as it is (a row of an event type the hot path takes holds no storage-only key)
-                    if body[0] != headers.get(n):
+                    if n > _FIXMAP_MOST or body[0] != 0x80 | n:
                         break
                     head, rest = fixmap[n + 2], data[_FIELDS:]
                     if seen is not None and all(type(x) is str for x in fields.values()):
@@ -365,7 +365,7 @@ def _entries(names: Mapping[Any, str] | None) -> dict[Any, Entry]:
 _FAST = _fast_kinds()
 _SEEN_KEPT = 1024  # bodies remembered for a type; then forgotten, all at once
 _FIXMAP = [map_header(n) for n in range(16)]
-_FIXMAP_BYTE = {n: 0x80 | n for n in range(14)}  # a map's one-byte header, for maps that keep one with "type" and "v" added
+_FIXMAP_MOST = 13  # a map of n keys has a one-byte header (0x80 | n) up to 15: with "type" and "v" added, up to 13
 _EVENT_ROW = row_form.EVENT_ROW
 _BODY = row_form.BODY  # where a schema-3 row's fields start
 _FIELDS = _BODY + 1  # past their map header
