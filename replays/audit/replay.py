@@ -28,7 +28,7 @@ from mtg_ledger.core.table import LocalTable
 from mtg_ledger.replays.scenario.actions import action_json
 from mtg_ledger.replays.logfile import Finding
 from mtg_ledger.replays.audit.replay_window import CannotRead, RecordedList, RecordedLog, Rereadable, recorded_log
-from mtg_ledger.replays.audit.same_bytes import same_bytes, same_kinds
+from mtg_ledger.replays.audit.same_bytes import same_bytes, same_encoding
 
 Map = dict[str, Any]
 Progress = Callable[[int], None]
@@ -303,7 +303,7 @@ class ReplayTable(LocalTable):
             # the recorded event, whose hash its chain checked, after the same chain: if this one encodes as
             # it, it is the recorded event, and its hash the recorded one
             mapping["hash"] = recorded["hash"]
-            if recorded == mapping and same_kinds(recorded, mapping):  # most events: equal, and all looked at
+            if recorded == mapping and same_encoding(recorded, mapping):  # most events: equal, and all looked at
                 apply_event(self.state, mapping)
                 return
             del mapping["hash"]

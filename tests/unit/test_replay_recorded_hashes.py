@@ -12,7 +12,7 @@ import pytest
 from mtg_ledger.core.hashing import canonical
 from mtg_ledger.replays.audit import audit
 from mtg_ledger.replays.audit.replay import replay
-from mtg_ledger.replays.audit.same_bytes import same_bytes
+from mtg_ledger.replays.audit.same_bytes import same_bytes, same_encoding
 from tests.log_tools import demo_log, first, rehash
 
 
@@ -21,6 +21,34 @@ class Step(enum.StrEnum):
 
 
 H = {"hash": "00" * 32}
+EQUAL_BUT_WRITTEN_OTHERWISE = [
+    ({"n": 1}, {"n": True}),
+    ({"n": 1}, {"n": 1.0}),
+    ({"n": 0.0}, {"n": -0.0}),
+    ({"n": [1, 1]}, {"n": [1, True]}),
+    ({"n": {"a": 1}}, {"n": {"a": True}}),
+]
+WRITTEN_ALIKE = [({"n": [1, 2]}, {"n": (1, 2)}), ({"step": "upkeep"}, {"step": Step.UPKEEP}), ({"p": {"a": ["x"]}}, {"p": {"a": ["x"]}})]
+
+
+@pytest.mark.parametrize(("recorded", "derived"), EQUAL_BUT_WRITTEN_OTHERWISE)
+def test_a_derived_event_equal_to_the_recorded_one_but_encoded_otherwise_has_not_its_encoding(recorded: dict, derived: dict) -> None:
+    assert recorded == derived
+    assert not same_encoding({**recorded, **H}, {**derived, **H})
+    assert canonical(recorded) != canonical(derived)
+
+
+@pytest.mark.parametrize(("recorded", "derived"), WRITTEN_ALIKE)
+def test_a_derived_event_written_as_the_recorded_one_has_its_encoding(recorded: dict, derived: dict) -> None:
+    assert same_encoding({**recorded, **H}, {**derived, **H})
+    assert canonical(recorded) == canonical(derived)
+
+
+def test_a_value_msgspec_cannot_write_is_never_taken_for_the_recorded_one() -> None:
+    import msgpack
+
+    stamp = msgpack.Timestamp(1, 0)
+    assert not same_encoding({"n": stamp, **H}, {"n": stamp, **H})
 
 
 @pytest.mark.parametrize(
@@ -39,10 +67,7 @@ def test_a_derived_value_equal_to_the_recorded_one_but_encoded_otherwise_is_not_
     assert not same_bytes({**recorded, **H}, derived)
 
 
-@pytest.mark.parametrize(
-    ("recorded", "derived"),
-    [({"n": [1, 2]}, {"n": (1, 2)}), ({"step": "upkeep"}, {"step": Step.UPKEEP}), ({"p": {"a": ["x"]}}, {"p": {"a": ["x"]}})],
-)
+@pytest.mark.parametrize(("recorded", "derived"), WRITTEN_ALIKE)
 def test_a_derived_value_written_as_the_recorded_one_is_taken_for_it(recorded: dict, derived: dict) -> None:
     assert same_bytes({**recorded, **H}, derived)
     assert canonical({**recorded, **H}) == canonical(derived)
