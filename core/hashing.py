@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import msgpack
+import msgspec
 
 GENESIS_HASH = "00" * 32
 
@@ -58,16 +59,25 @@ def sort_keys(value: Any) -> Any:
     return value
 
 
+# msgpack of a map with its keys sorted, by msgspec: for a map of string keys whose values are of the exact types
+# of SCALAR_TYPES, the bytes msgpack's packer writes for its sorted pairs (each value in its smallest form, a float
+# in 64 bits; tests/unit/test_canonical_encoding.py compares them), in a third to a half of the time.
+_SORTED_MAP = msgspec.msgpack.Encoder(order="sorted").encode
+
+
 def canonical(mapping: dict[str, Any]) -> bytes:
     """msgpack bytes of ``mapping`` without its ``hash`` key, keys sorted at every level."""
-    packer = thread_packer()
-    items = sorted(mapping.items())
     if SCALAR_TYPES.issuperset(map(type, mapping.values())):  # most events: no map or list to sort inside
         if "hash" in mapping:
-            items.remove(("hash", mapping["hash"]))
-        return bytes(packer.pack_map_pairs(items))  # a map's bytes from its pairs in order, with no map made
+            mapping = mapping.copy()
+            del mapping["hash"]
+        try:
+            return _SORTED_MAP(mapping)
+        except Exception:  # a key that is not a string, a value msgspec does not write: msgpack's packer says
+            return bytes(thread_packer().pack_map_pairs(sorted(mapping.items())))  # (a map's bytes from its pairs)
+    items = sorted(mapping.items())
     body = {k: v if type(v) in SCALAR_TYPES else sort_keys(v) for k, v in items if k != "hash"}
-    return bytes(packer.pack(body))
+    return bytes(thread_packer().pack(body))
 
 
 _packers = threading.local()  # a Packer for each thread (one is not to be shared across threads)
