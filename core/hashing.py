@@ -74,7 +74,7 @@ def canonical(mapping: dict[str, Any]) -> bytes:
         try:
             return _SORTED_MAP(mapping)
         except Exception:  # a key that is not a string, a value msgspec does not write: msgpack's packer says
-            return bytes(thread_packer().pack_map_pairs(sorted(mapping.items())))  # (a map's bytes from its pairs)
+            return pack_pairs(sorted(mapping.items()))
     items = sorted(mapping.items())
     body = {k: v if type(v) in SCALAR_TYPES else sort_keys(v) for k, v in items if k != "hash"}
     return bytes(thread_packer().pack(body))
@@ -90,6 +90,18 @@ def thread_packer() -> Any:
     except AttributeError:
         packer = _packers.packer = msgpack.Packer(use_bin_type=True)
         return packer
+
+
+def pack_pairs(pairs: list[tuple[Any, Any]]) -> bytes:
+    """The bytes of a map of ``pairs``, in their order, with no map made (this thread's packer). A packer's
+    ``pack`` empties its buffer when it raises; its ``pack_map_pairs`` leaves there what it had written, which
+    the thread's next pack would hand out before its own bytes: emptied here."""
+    packer = thread_packer()
+    try:
+        return bytes(packer.pack_map_pairs(pairs))
+    except BaseException:
+        packer.reset()
+        raise
 
 
 _TAILS: dict[str, bytes] = {}

@@ -27,7 +27,7 @@ from typing import Any, Callable, NamedTuple
 import msgpack
 
 from mtg_ledger.core.hash_walks import RUN, walked_runs
-from mtg_ledger.core.hashing import SCALAR_TYPES, digest, sort_keys, thread_packer
+from mtg_ledger.core.hashing import SCALAR_TYPES, digest, pack_pairs, sort_keys
 from mtg_ledger.core.written import Settled, Written, moment, unwritten, unwritten_each
 
 _MEMO_LIMIT = 1 << 15  # encodings remembered per class (some 10 MB at most); past that, start again
@@ -119,7 +119,7 @@ def encode_record(obj: Any, pack: Callable[[Any], bytes] = _pack, remember: bool
 def map_items(pairs: list[tuple[str, Any]]) -> bytes:
     """The items of a map holding ``pairs`` in their order (each value's maps sorted already), as msgpack
     writes them after the map's header: one pack for a run of a map's keys and values."""
-    return bytes(thread_packer().pack_map_pairs(pairs)[len(map_header(len(pairs))) :])
+    return pack_pairs(pairs)[len(map_header(len(pairs))) :]
 
 
 # --- long lists of strings (a library: hundreds of card names, a card or two fewer each turn) ------

@@ -65,3 +65,19 @@ def test_an_integer_beyond_64_bits_is_refused_and_chain_says_so_as_before() -> N
         canonical({"n": 2**64})
     with pytest.raises(OverflowError):
         chain("00" * 32, {"n": 2**64})
+
+
+def test_a_map_msgpack_cannot_write_leaves_the_next_encoding_of_the_thread_as_it_is() -> None:
+    """msgpack's ``pack_map_pairs`` leaves what it wrote before a value it cannot write in its packer's buffer;
+    the thread's next encoding (the next event's hash, a turn's state hash) must not begin with it."""
+    from mtg_ledger.core.state_hash import map_items
+
+    nested = {"a": 1, "b": [1, {"x": 2}]}
+    before, items = canonical(nested), map_items([("a", 1), ("b", "x")])
+    with pytest.raises(OverflowError):
+        canonical({"a": 1, "n": 2**64})
+    assert canonical(nested) == before
+    with pytest.raises(OverflowError):
+        map_items([("a", 1), ("n", 2**64)])
+    assert map_items([("a", 1), ("b", "x")]) == items
+    assert canonical({"n": 1}) == reference({"n": 1})
