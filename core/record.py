@@ -12,15 +12,16 @@ from mtg_ledger.core import player_statics, triggers
 class Table(Protocol):
     state: GameState
 
-    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None: ...
+    def emit(self, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> None:
+        """Record the event of ``fields`` (its contract fields; read, never changed or kept)."""
 
 
 def emit(table: Table, event_class: type[ev.GameEvent], **fields: Any) -> None:
-    table.emit(event_class, **fields)
+    table.emit(event_class, fields)  # the map of the keywords as it is: one copy fewer an event than **fields again
     if event_class.__name__ not in triggers.TRIGGERING:
         return
     for found in triggers.detect(table.state, {"type": event_class.__name__, **fields}):
-        table.emit(ev.AbilityTriggered, object=table.state.next_object, **found)
+        table.emit(ev.AbilityTriggered, {"object": table.state.next_object, **found})
 
 
 def draw(table: Table, player: str) -> None:

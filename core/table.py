@@ -59,7 +59,7 @@ class Game(Aggregate):
         engine.begin_game(game, fields)
         return game
 
-    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
+    def emit(self, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> None:
         """The event's chain hash, then the event: made and applied as the library's ``trigger_event`` and
         ``mutate`` would (its ids, version and timestamp; the aggregate's version and time; pending),
         without their layers, when ``fields`` are exactly its contract fields; else through them, whose
@@ -102,11 +102,11 @@ class LocalTable:
 
         table = cls()
         fields = engine.started_fields(setup)
-        table.emit(ev.GameStarted, **fields)
+        table.emit(ev.GameStarted, fields)
         engine.begin_game(table, fields, recorded)
         return table
 
-    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
+    def emit(self, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> None:
         mapping = _contract_map(len(self.events) + 1, event_class, fields)
         mapping["hash"] = chain(self.state.last_hash, mapping)
         self.events.append(mapping)

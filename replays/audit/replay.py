@@ -287,11 +287,11 @@ class ReplayTable(LocalTable):
     def replaying(cls, log: Recorded, setup: dict[str, Any], shuffles: Shuffles, chained: bool = False) -> ReplayTable:
         table = cls(log, chained)
         fields = engine.started_fields(setup)
-        table.emit(ev.GameStarted, **fields)
+        table.emit(ev.GameStarted, fields)
         engine.begin_game(table, fields, shuffles)
         return table
 
-    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
+    def emit(self, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> None:
         k = self.count
         self.count = k + 1
         mapping = {"v": k + 1, "type": event_class.__name__, **fields}

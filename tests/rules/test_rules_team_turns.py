@@ -152,7 +152,7 @@ def test_611_2a_805_4_until_a_teammates_next_turn_ends_as_the_teams_next_turn_be
     # Minds Cannot Fathom says for its controller), an effect that began in eve's turn
     effect = {"id": 90, "kind": "no_max_hand_size", "object": 0, "power": 0, "toughness": 0, "keywords": [],
               "until": "next_turn", "player": "bob", "source": 0}
-    table.emit(ev.EffectCreated, effect=effect)
+    table.emit(ev.EffectCreated, {"effect": effect})
     assert ch.max_hand_size(table.state, "bob") is None
     advance_to(table, 2, "upkeep")
     ended = last(table, "EffectsEnded")

@@ -90,7 +90,7 @@ def test_a_phased_out_creature_with_lethal_damage_survives_and_cleanup_removes_i
     table = start(two_players(bob={"battlefield": ["Breezekeeper"]}))
     advance_to(table, 2, "upkeep")
     keeper = perm(table, "Breezekeeper")
-    table.emit(ev.DamageDealt, source=keeper.object, card="Breezekeeper", target=keeper.object, amount=4)
+    table.emit(ev.DamageDealt, {"source": keeper.object, "card": "Breezekeeper", "target": keeper.object, "amount": 4})
     assert perm(table, "Breezekeeper").damage == 4
 
     advance_to(table, 2, "end")  # state-based actions were checked at every priority since

@@ -31,9 +31,9 @@ class DepthTable(LocalTable):
     base = 0
     depths: list[tuple[str, int]]
 
-    def emit(self, event_class: type[ev.GameEvent], **fields: Any) -> None:
+    def emit(self, event_class: type[ev.GameEvent], fields: dict[str, Any]) -> None:
         self.depths.append((event_class.__name__, _stack_depth() - self.base))
-        super().emit(event_class, **fields)
+        super().emit(event_class, fields)
 
 
 def pass_turns(table: LocalTable, turns: int) -> None:

@@ -238,7 +238,7 @@ def test_an_event_a_game_emits_is_the_one_the_librarys_trigger_event_makes() -> 
     twin = Game.start(demo_setup(7, 2), game.id)
     game.collect_events()
     twin.collect_events()
-    game.emit(ev.LifeGained, player="alice", amount=3, source=None)
+    game.emit(ev.LifeGained, {"player": "alice", "amount": 3, "source": None})
     digest = chain(twin.state.last_hash, {"v": twin.version + 1, "type": "LifeGained", "player": "alice", "amount": 3, "source": None})
     twin.trigger_event(ev.LifeGained, hash=digest, player="alice", amount=3, source=None)
     (made,), (library,) = game.collect_events(), twin.collect_events()
@@ -247,7 +247,7 @@ def test_an_event_a_game_emits_is_the_one_the_librarys_trigger_event_makes() -> 
     assert game.version == twin.version and game.modified_on == made.timestamp
     assert game.state.to_dict() == twin.state.to_dict()
     with pytest.raises(TypeError, match="LifeGained"):
-        game.emit(ev.LifeGained, player="alice", amount=3)
+        game.emit(ev.LifeGained, {"player": "alice", "amount": 3})
 
 
 def test_an_older_row_a_msgpack_map_reads_as_it_was_written() -> None:
