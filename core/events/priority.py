@@ -29,7 +29,7 @@ def _land_played(s: GameState, e: LandPlayedFields) -> None:
     player = s.players[e["player"]]
     player.hand.remove(e["card"])
     player.lands_played += 1
-    s.battlefield.append(Permanent(object=e["object"], card=e["card"], owner=e["player"], controller=e["player"]))
+    s.battlefield.append(Permanent.entering(e["object"], e["card"], e["player"], e["player"]))
     s.next_object = e["object"] + 1
     s.passes = []
 

@@ -150,7 +150,7 @@ class TurnBegan(GameEvent):
 # list starts there. A list not walked yet (a state read from a snapshot), or one changed otherwise (that
 # last permanent moved), is walked whole. It changes how long the walk takes, never what it finds.
 _SETTLED: Walks[tuple[int, Permanent | None]] = Walks()
-_PHASES = turn_plan.phases()
+_PHASES = tuple(phase.value for phase in turn_plan.phases())  # as plain strings, as a state read back holds them
 
 
 @applies(TurnBegan)

@@ -28,6 +28,16 @@ def test_a_permanent_is_made_field_for_field_as_its_dataclass_declares() -> None
     assert vars(a) == {**{f.name: f.default_factory() if f.default_factory is not MISSING else f.default for f in fields(Permanent) if f.default is not MISSING or f.default_factory is not MISSING}, "object": 1, "card": "Forest", "owner": "alice", "controller": "alice"}
 
 
+def test_a_permanent_entering_is_the_permanent_its_dataclass_makes_of_the_same_four_fields() -> None:
+    since = moment()
+    made, entering, other = Permanent(7, "Forest", "alice", "bob"), Permanent.entering(7, "Forest", "alice", "bob"), Permanent.entering(8, "Island", "bob", "bob")
+    assert type(entering) is Permanent and vars(entering) == vars(made) and list(vars(entering)) == list(vars(made))
+    assert entering.blocking is not other.blocking and entering.blocked_by is not other.blocked_by and entering.counters is not other.counters
+    assert unwritten([id(entering), id(other)], since)  # made, not written
+    entering.blocking.append(3)
+    assert other.blocking == [] and Permanent.entering(9, "Forest", "alice", "alice").blocking == []
+
+
 def test_a_permanent_made_is_not_written_and_one_assigned_or_deleted_is() -> None:
     since = moment()
     perm = Permanent(1, "Forest", "alice", "alice")
