@@ -4,7 +4,8 @@ hash is the recorded one (``ReplayTable.emit``). Equal is not enough, as Python 
 1.0`` and ``0.0 == -0.0``, but msgpack writes each otherwise. So every value must be of the same kind
 on both sides, as msgpack writes it: a string (a ``str`` subclass, as an enumeration's member, is written
 as its string), an int (not a bool), a bool, None, bytes, a list (a derived tuple is written as a list),
-a map with string keys. A float, or anything else, is never taken as the same: its hash is computed.
+a map with string keys. Compared kind by kind (``same_kinds``, ``same_bytes``), a float, or anything else, is
+never taken as the same: its hash is computed; compared as written (``same_encoding``), a float written alike is.
 ``False`` says nothing about the events; it only means the hash is computed and compared as it always is.
 """
 
@@ -12,10 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
+from mtg_ledger.core.hashing import sorted_msgpack
 
 Map = dict[str, Any]
-_SORTED = msgspec.msgpack.Encoder(order="sorted").encode  # msgpack, every map's keys sorted
 
 
 def same_encoding(recorded: Map, derived: Map) -> bool:
@@ -26,9 +26,11 @@ def same_encoding(recorded: Map, derived: Map) -> bool:
     A value msgspec does not write (an extension type) is never taken as the same. Some 0.4 us an event, where
     comparing each value's kind (``same_kinds``) took 0.9 to 1.6 us and sent a list to ``same_bytes``."""
     try:
-        return _SORTED(derived) == _SORTED(recorded)
+        return sorted_msgpack(derived) == sorted_msgpack(recorded)
     except Exception:  # a value msgspec cannot write, keys it cannot sort (of two types)
         return False
+
+
 # The kind msgpack writes a value of each type as, for the types whose equal values of one kind it writes
 # alike; a ``str`` subclass that compares as a string (an enumeration's member) is added as it is first met.
 _KINDS: dict[type, type] = {str: str, int: int, bool: bool, type(None): type(None), bytes: bytes}
